@@ -1,0 +1,104 @@
+"""Regenerate the project's card and banlist copies from the shared source data.
+
+Usage: python scripts/build_data.py [SOURCE_DIR]   (default: ../shared/data)
+
+Writes cards/cards.csv (only the columns the rules need) and banlists/ocg/<effective_from>.json (the fields of
+SPEC section 4). Card data are facts: names, kinds and printing dates only, never effect text.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Printing dates upstream are complete only up to the day the printing data were read (data README,
+# "Known gaps"). An OCG card with no known first Japanese printing is assumed to be newer than that day,
+# so that an older event never takes it for a card that already existed.
+PRINTINGS_COMPLETE_UNTIL = "2025-11-15"
+
+CARD_COLUMNS = (
+    "passcode",
+    "alias",
+    "official",
+    "name_ja",
+    "name_en",
+    "kind",
+    "extra_deck_type",
+    "pendulum",
+    "ocg",
+    "tcg",
+    "ja_first_print",
+    "ja_first_print_exact",
+    "tcg_first_print",
+)
+
+BANLIST_FIELDS = ("name", "format", "effective_from", "effective_until", "forbidden", "limited", "semi_limited")
+
+
+def card_row(src: dict[str, str]) -> dict[str, str]:
+    """Map one row of the shared cards.csv to the project's compact row."""
+    ja_date = src["ocg_release_date"]
+    exact = "1"
+    if src["ocg"] == "1" and not ja_date:
+        ja_date, exact = PRINTINGS_COMPLETE_UNTIL, "0"
+    return {
+        "passcode": src["passcode"],
+        "alias": src["alias"],
+        "official": src["passcode_official"],
+        "name_ja": src["name_ja"],
+        "name_en": src["name_en"],
+        "kind": src["kind"],
+        "extra_deck_type": src["extra_deck_type"],
+        "pendulum": src["is_pendulum"],
+        "ocg": src["ocg"],
+        "tcg": src["tcg"],
+        "ja_first_print": ja_date,
+        "ja_first_print_exact": exact,
+        "tcg_first_print": src["tcg_release_date"],
+    }
+
+
+def build_cards(source: Path) -> int:
+    """Write cards/cards.csv; return the number of rows."""
+    with (source / "cards.csv").open(encoding="utf-8", newline="") as f:
+        rows = [card_row(r) for r in csv.DictReader(f)]
+    out = ROOT / "cards" / "cards.csv"
+    out.parent.mkdir(exist_ok=True)
+    with out.open("w", encoding="utf-8", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=CARD_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    return len(rows)
+
+
+def build_banlists(source: Path) -> int:
+    """Write banlists/ocg/*.json; return the number of lists."""
+    out_dir = ROOT / "banlists" / "ocg"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for old in out_dir.glob("*.json"):
+        old.unlink()
+    files = sorted((source / "banlists" / "ocg").glob("*.json"))
+    for path in files:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        slim = {key: data[key] for key in BANLIST_FIELDS}
+        for key in ("forbidden", "limited", "semi_limited"):
+            slim[key] = sorted(slim[key])
+        (out_dir / path.name).write_text(json.dumps(slim, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return len(files)
+
+
+def main(argv: list[str]) -> int:
+    """Rebuild both copies and say how many entries were written."""
+    source = Path(argv[1]) if len(argv) > 1 else ROOT.parent / "shared" / "data"
+    cards = build_cards(source)
+    lists = build_banlists(source)
+    print(f"cards/cards.csv: {cards} rows; banlists/ocg: {lists} lists")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv))
