@@ -1,0 +1,159 @@
+"""Forbidden/Limited lists: loading, checking and picking the one in force (TR 3 枚数制限のあるカード)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from service._cards import CardIndex
+from service._errors import DataError
+
+# List status to the number of copies it allows: 禁止 0, 制限 1, 準制限 2.
+STATUS_LIMITS = {"forbidden": 0, "limited": 1, "semi_limited": 2}
+MAX_COPIES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Banlist:
+    """One Forbidden/Limited list. Cards it does not name are unlimited."""
+
+    id: str
+    name: str
+    format: str
+    effective_from: dt.date | None
+    effective_until: dt.date | None
+    limits: Mapping[int, int]
+
+    def limit(self, passcode: int) -> int:
+        """How many copies of the canonical card `passcode` a deck may hold under this list."""
+        return self.limits.get(passcode, MAX_COPIES)
+
+
+@dataclass(frozen=True, slots=True)
+class Banlists:
+    """Every bundled list, oldest first."""
+
+    lists: tuple[Banlist, ...]
+    by_id: Mapping[str, Banlist]
+
+    def get(self, list_id: str) -> Banlist | None:
+        """The bundled list called `list_id`; ids are matched, never used as paths."""
+        return self.by_id.get(list_id)
+
+    def in_force(self, day: dt.date) -> Banlist | None:
+        """The list with effective_from <= day < effective_until, or None before the first list."""
+        for banlist in reversed(self.lists):
+            start = banlist.effective_from
+            if (
+                start is not None
+                and start <= day
+                and (banlist.effective_until is None or day < banlist.effective_until)
+            ):
+                return banlist
+        return None
+
+
+def build_limits(statuses: Mapping[str, Sequence[int]], cards: CardIndex) -> dict[int, int]:
+    """Map the passcodes of each status to limits; raise ValueError naming the entry that is unknown or twice.
+
+    An alternate passcode counts as its canonical card, so listing both is listing the card twice.
+    """
+    limits: dict[int, int] = {}
+    for status, passcodes in statuses.items():
+        for index, passcode in enumerate(passcodes):
+            card = cards.by_passcode.get(passcode)
+            if card is None:
+                raise ValueError(f"{status}[{index}]: passcode {passcode} is not a known card")
+            if card.passcode in limits:
+                raise ValueError(f"{status}[{index}]: card {card.passcode} ({card.name_en}) is listed twice")
+            limits[card.passcode] = STATUS_LIMITS[status]
+    return limits
+
+
+def _field(data: dict[str, Any], key: str, kind: type, file: str) -> Any:
+    value = data.get(key)
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise DataError(file, key, f"must be a {kind.__name__}")
+    return value
+
+
+def _optional_date(data: dict[str, Any], key: str, file: str) -> dt.date | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise DataError(file, key, f"bad date {value!r}") from None
+
+
+def _load_one(path: Path, cards: CardIndex) -> Banlist:
+    file = str(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise DataError(file, "file", str(exc)) from None
+    if not isinstance(data, dict):
+        raise DataError(file, "file", "must hold a JSON object")
+    fmt = _field(data, "format", str, file)
+    start = _optional_date(data, "effective_from", file)
+    if start is None:
+        raise DataError(file, "effective_from", "is required")
+    until = _optional_date(data, "effective_until", file)
+    if until is not None and until <= start:
+        raise DataError(file, "effective_until", "must be after effective_from")
+    statuses: dict[str, list[int]] = {}
+    for status in STATUS_LIMITS:
+        entries = _field(data, status, list, file)
+        for index, passcode in enumerate(entries):
+            if not isinstance(passcode, int) or isinstance(passcode, bool):
+                raise DataError(file, f"{status}[{index}]", "must be a passcode number")
+        statuses[status] = entries
+    try:
+        limits = build_limits(statuses, cards)
+    except ValueError as exc:
+        entry, _, problem = str(exc).partition(": ")
+        raise DataError(file, entry, problem) from None
+    for status, entries in statuses.items():
+        for index, passcode in enumerate(entries):
+            if passcode not in cards.aliases:
+                raise DataError(file, f"{status}[{index}]", f"{passcode} is an alternate, not a canonical passcode")
+    return Banlist(
+        id=f"{fmt.lower()}-{start.isoformat()}",
+        name=_field(data, "name", str, file),
+        format=fmt,
+        effective_from=start,
+        effective_until=until,
+        limits=MappingProxyType(limits),
+    )
+
+
+def load_banlists(directory: Path, cards: CardIndex) -> Banlists:
+    """Load every list under `directory`; refuse unknown cards, repeats and lists whose dates overlap."""
+    paths = sorted(directory.glob("*/*.json"))
+    if not paths:
+        raise DataError(str(directory), "directory", "holds no banlist files")
+    loaded = sorted(((_load_one(path, cards), path) for path in paths), key=lambda pair: pair[0].id)
+    by_id: dict[str, Banlist] = {}
+    for banlist, path in loaded:
+        if banlist.id in by_id:
+            raise DataError(str(path), "effective_from", f"a second list with id {banlist.id}")
+        by_id[banlist.id] = banlist
+    lists = [banlist for banlist, _ in loaded]
+    for before, after in itertools.pairwise(lists):
+        if before.format != after.format:
+            continue
+        if before.effective_until is None or before.effective_until > (after.effective_from or dt.date.min):
+            raise DataError(
+                f"{before.id} / {after.id}",
+                "effective_until",
+                f"{before.id} runs until {before.effective_until} but {after.id} starts {after.effective_from}",
+            )
+    ocg = tuple(b for b in lists if b.format == "OCG")
+    return Banlists(lists=ocg, by_id=MappingProxyType(by_id))

@@ -1,0 +1,189 @@
+"""The card catalogue: canonical cards, their alternate passcodes and their names (SPEC section 1)."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+
+from rapidfuzz import fuzz, process
+
+from service._errors import DataError
+from service._names import normalize_name
+
+KINDS = frozenset({"monster", "spell", "trap"})
+EXTRA_DECK_TYPES = frozenset({"fusion", "synchro", "xyz", "link", "none"})
+_COLUMNS = (
+    "passcode",
+    "alias",
+    "official",
+    "name_ja",
+    "name_en",
+    "kind",
+    "extra_deck_type",
+    "pendulum",
+    "ocg",
+    "tcg",
+    "ja_first_print",
+    "ja_first_print_exact",
+    "tcg_first_print",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One canonical card. Alternate passcodes resolve to the same object."""
+
+    passcode: int
+    name_ja: str
+    name_en: str
+    kind: str
+    extra_deck_type: str
+    pendulum: bool
+    official_passcode: bool
+    ocg: bool
+    tcg: bool
+    ja_first_print: dt.date | None
+    ja_first_print_exact: bool
+    tcg_first_print: dt.date | None
+
+    def name(self, lang: str) -> str:
+        """The card's name in `lang` (ja or en); TCG-only cards have no Japanese name."""
+        return self.name_ja if lang == "ja" and self.name_ja else self.name_en
+
+
+@dataclass(frozen=True, slots=True)
+class CardIndex:
+    """Immutable lookups over the whole catalogue."""
+
+    by_passcode: Mapping[int, Card]
+    aliases: Mapping[int, tuple[int, ...]]
+    by_name: Mapping[str, Card]
+    _choices: tuple[str, ...]
+
+    def __len__(self) -> int:
+        return len(self.aliases)
+
+    def find_name(self, name: str) -> Card | None:
+        """The card whose Japanese or English name equals `name` after normalisation."""
+        return self.by_name.get(normalize_name(name))
+
+    def suggest(self, name: str, limit: int = 3) -> list[Card]:
+        """The cards whose names are closest to `name`, best first, without repeats."""
+        # QRatio (edit similarity of the whole name) is both the fastest scorer and the one whose first hits
+        # read as the intended card for typos and partial names.
+        hits = process.extract(normalize_name(name), self._choices, scorer=fuzz.QRatio, limit=limit * 4)
+        found: list[Card] = []
+        for choice, _score, _index in hits:
+            card = self.by_name[choice]
+            if card not in found:
+                found.append(card)
+        return found[:limit]
+
+
+def _date(value: str, file: str, entry: str) -> dt.date | None:
+    if not value:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise DataError(file, entry, f"bad date {value!r}") from None
+
+
+def _flag(value: str, file: str, entry: str) -> bool:
+    if value not in ("0", "1"):
+        raise DataError(file, entry, f"flag must be 0 or 1, not {value!r}")
+    return value == "1"
+
+
+def _card(row: dict[str, str], file: str, entry: str) -> Card:
+    if row["kind"] not in KINDS:
+        raise DataError(file, entry, f"unknown kind {row['kind']!r}")
+    if row["extra_deck_type"] not in EXTRA_DECK_TYPES:
+        raise DataError(file, entry, f"unknown extra_deck_type {row['extra_deck_type']!r}")
+    if not row["name_en"]:
+        raise DataError(file, entry, "no English name")
+    return Card(
+        passcode=int(row["passcode"]),
+        name_ja=row["name_ja"],
+        name_en=row["name_en"],
+        kind=row["kind"],
+        extra_deck_type=row["extra_deck_type"],
+        pendulum=_flag(row["pendulum"], file, entry),
+        official_passcode=_flag(row["official"], file, entry),
+        ocg=_flag(row["ocg"], file, entry),
+        tcg=_flag(row["tcg"], file, entry),
+        ja_first_print=_date(row["ja_first_print"], file, entry),
+        ja_first_print_exact=_flag(row["ja_first_print_exact"], file, entry),
+        tcg_first_print=_date(row["tcg_first_print"], file, entry),
+    )
+
+
+def _passcode(value: str, file: str, entry: str) -> int:
+    if not value.isdigit() or not 0 <= int(value) < 10**9:
+        raise DataError(file, entry, f"bad passcode {value!r}")
+    return int(value)
+
+
+def _name_index(cards: list[Card], file: str) -> dict[str, Card]:
+    """Normalised names to cards; a name shared by two cards goes to the one with a printed passcode."""
+    index: dict[str, Card] = {}
+    for card in cards:
+        for name in (card.name_ja, card.name_en):
+            if not name:
+                continue
+            key = normalize_name(name)
+            other = index.get(key)
+            if other is None or other is card:
+                index[key] = card
+            elif other.official_passcode == card.official_passcode:
+                raise DataError(file, f"name {name!r}", f"shared by {other.passcode} and {card.passcode}")
+            elif card.official_passcode:
+                index[key] = card
+    return index
+
+
+def load_cards(path: Path) -> CardIndex:
+    """Read the compact card file, check it and index it; raise DataError naming the row on any problem."""
+    file = str(path)
+    try:
+        with path.open(encoding="utf-8", newline="") as f:
+            reader = csv.DictReader(f)
+            if tuple(reader.fieldnames or ()) != _COLUMNS:
+                raise DataError(file, "header", f"expected columns {','.join(_COLUMNS)}")
+            rows = list(reader)
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise DataError(file, "file", str(exc)) from None
+    canonical: dict[int, Card] = {}
+    alias_rows: list[tuple[int, int, str]] = []
+    for number, row in enumerate(rows, start=2):
+        entry = f"line {number}"
+        if None in row or any(value is None for value in row.values()):
+            raise DataError(file, entry, "wrong number of columns")
+        passcode = _passcode(row["passcode"], file, entry)
+        alias = _passcode(row["alias"], file, entry)
+        if alias:
+            alias_rows.append((passcode, alias, entry))
+            continue
+        if passcode in canonical:
+            raise DataError(file, entry, f"passcode {passcode} listed twice")
+        canonical[passcode] = _card(row, file, entry)
+    by_passcode = dict(canonical)
+    aliases: dict[int, list[int]] = {passcode: [] for passcode in canonical}
+    for passcode, alias, entry in alias_rows:
+        if alias not in canonical:
+            raise DataError(file, entry, f"alias {alias} is not a canonical card")
+        if passcode in by_passcode:
+            raise DataError(file, entry, f"passcode {passcode} listed twice")
+        by_passcode[passcode] = canonical[alias]
+        aliases[alias].append(passcode)
+    names = _name_index(list(canonical.values()), file)
+    return CardIndex(
+        by_passcode=MappingProxyType(by_passcode),
+        aliases=MappingProxyType({passcode: tuple(sorted(a)) for passcode, a in aliases.items()}),
+        by_name=MappingProxyType(names),
+        _choices=tuple(names),
+    )

@@ -1,0 +1,213 @@
+"""The deck rules of the 2008 OCG tournament rules, one small function each.
+
+A check sees the resolved deck lines and the event context and yields what it finds; the engine attaches the
+penalty and citation from the registry. Every check is independent, so a deck gets every violation at once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from service._banlists import MAX_COPIES
+from service._cards import Card
+from service._model import SECTIONS, CardRef, Context, Entry, Finding, Loc, Section
+from service._names import normalize_name
+
+# TR 3 デッキの枚数制限 and TR 1 エクストラデッキ / サイドデッキ.
+MAIN_MIN, MAIN_MAX, EXTRA_MAX, SIDE_MAX = 40, 60, 15, 15
+# TR 1: the extra deck is made of 融合モンスターカード and シンクロモンスターカード; nothing else existed in 2008.
+EXTRA_DECK_TYPES = frozenset({"fusion", "synchro"})
+# TR 1: 遊戯王OCG (ja), the TCG in English, French, Italian, Spanish, Portuguese, German, and the Korean OCG.
+LANGUAGES = ("ja", "en", "fr", "it", "es", "pt", "de", "ko")
+_LIMIT_CODES = {0: "forbidden_card", 1: "limited_card_exceeded", 2: "semi_limited_card_exceeded"}
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One input entry with its card resolved (None when it names no official card)."""
+
+    section: Section
+    index: int
+    entry: Entry
+    card: Card | None
+    language: str
+    unknown_reason: str | None = None
+
+    @property
+    def loc(self) -> Loc:
+        """Where the entry stands in the input."""
+        return (self.section, self.index)
+
+
+Check = Callable[[Sequence[Line], Context], Iterator[Finding]]
+
+
+def disallowed_type(card: Card) -> str | None:
+    """The card type these rules do not know (xyz, link, pendulum), or None for a card they know."""
+    if card.extra_deck_type not in EXTRA_DECK_TYPES | {"none"}:
+        return card.extra_deck_type
+    return "pendulum" if card.pendulum else None
+
+
+def _playable(lines: Iterable[Line]) -> Iterator[tuple[Line, Card]]:
+    """Lines naming an official card of a type the rules know: the ones the card rules apply to."""
+    for line in lines:
+        if line.card is not None and disallowed_type(line.card) is None:
+            yield line, line.card
+
+
+def _ref(card: Card, count: int, limit: int | None = None) -> CardRef:
+    return CardRef(card.passcode, card.name_en, card.name_ja, count, limit)
+
+
+def _by_card(pairs: Iterable[tuple[Line, Card]]) -> dict[Card, list[Line]]:
+    groups: dict[Card, list[Line]] = {}
+    for line, card in pairs:
+        groups.setdefault(card, []).append(line)
+    return groups
+
+
+def _total(lines: Iterable[Line]) -> int:
+    return sum(line.entry.count for line in lines)
+
+
+def _card_finding(code: str, card: Card, lines: list[Line], allowed: int | None = None, **ctx: object) -> Finding:
+    """A finding about one card, pointing at every entry of it; `allowed` is the copies its limit allows."""
+    ref = _ref(card, _total(lines), allowed)
+    return Finding(code, lines[0].section, tuple(line.loc for line in lines), (ref,), dict(ctx))
+
+
+def check_sizes(lines: Sequence[Line], context: Context) -> Iterator[Finding]:
+    """TR 3 デッキの枚数制限: main 40–60, extra 0–15, side 0–15 (TR 4.14, 4.15)."""
+    counts = {section: _total(line for line in lines if line.section == section) for section in SECTIONS}
+    if counts["main"] < MAIN_MIN:
+        yield Finding("main_deck_too_small", "main", (("main",),), ctx={"count": counts["main"], "min": MAIN_MIN})
+    if counts["main"] > MAIN_MAX:
+        yield Finding("main_deck_too_large", "main", (("main",),), ctx={"count": counts["main"], "max": MAIN_MAX})
+    if counts["extra"] > EXTRA_MAX:
+        yield Finding("extra_deck_too_large", "extra", (("extra",),), ctx={"count": counts["extra"], "max": EXTRA_MAX})
+    if counts["side"] > SIDE_MAX:
+        yield Finding("side_deck_too_large", "side", (("side",),), ctx={"count": counts["side"], "max": SIDE_MAX})
+
+
+def check_card_types(lines: Sequence[Line], context: Context) -> Iterator[Finding]:
+    """TR 1: a card of a type the 2008 rules do not know gets card_type_not_allowed and no other card rule."""
+    known = ((line, line.card) for line in lines if line.card is not None)
+    for card, group in _by_card((line, card) for line, card in known if disallowed_type(card)).items():
+        yield _card_finding("card_type_not_allowed", card, group, type=disallowed_type(card))
+
+
+def check_placement(lines: Sequence[Line], context: Context) -> Iterator[Finding]:
+    """TR 1 エクストラデッキ: Fusion and Synchro Monsters go in the extra deck and nothing else does."""
+    playable = list(_playable(lines))
+    in_main = _by_card((line, c) for line, c in playable if line.section == "main" and c.extra_deck_type != "none")
+    for card, group in in_main.items():
+        yield _card_finding("extra_deck_card_in_main_deck", card, group, type=card.extra_deck_type)
+    in_extra = _by_card((line, c) for line, c in playable if line.section == "extra" and c.extra_deck_type == "none")
+    for card, group in in_extra.items():
+        yield _card_finding("main_deck_card_in_extra_deck", card, group)
+
+
+def check_copies(lines: Sequence[Line], context: Context) -> Iterator[Finding]:
+    """TR 3 枚数制限のあるカード, PR 3.A.2–4: copies of one card over main, extra and side, by the list in force."""
+    banlist = context.banlist
+    for card, group in _by_card(_playable(lines)).items():
+        limit = MAX_COPIES if banlist is None else min(MAX_COPIES, banlist.limit(card.passcode))
+        count = _total(group)
+        if count <= limit:
+            continue
+        if banlist is not None and limit in _LIMIT_CODES:
+            code = _LIMIT_CODES[limit]
+            ctx = {"count": count, "limit": limit, "banlist": banlist.id, "banlist_name": banlist.name}
+            yield _card_finding(code, card, group, limit, **ctx)
+        else:
+            yield _card_finding("too_many_copies", card, group, limit, count=count, limit=limit)
+
+
+def _unknown_key(entry: Entry) -> tuple[int | None, str | None]:
+    return entry.passcode, None if entry.name is None else normalize_name(entry.name)
+
+
+def check_unknown(lines: Sequence[Line], context: Context) -> Iterator[Finding]:
+    """TR 3 代用カードの使用禁止: every card must be an official card; unresolved entries are named with hints."""
+    groups: dict[tuple[int | None, str | None], list[Line]] = {}
+    for line in lines:
+        if line.card is None:
+            groups.setdefault(_unknown_key(line.entry), []).append(line)
+    for group in groups.values():
+        entry = group[0].entry
+        suggestions = [] if entry.name is None else context.cards.suggest(entry.name)
+        label = entry.name if entry.name is not None else str(entry.passcode)
+        yield Finding(
+            "unknown_card",
+            group[0].section,
+            tuple(line.loc for line in group),
+            (CardRef(entry.passcode, label, label, _total(group)),),
+            {
+                "passcode": entry.passcode,
+                "name": entry.name,
+                "reason": group[0].unknown_reason,
+                "suggestions": [
+                    {"passcode": c.passcode, "name_en": c.name_en, "name_ja": c.name_ja} for c in suggestions
+                ],
+            },
+        )
+
+
+def check_languages(lines: Sequence[Line], context: Context) -> Iterator[Finding]:
+    """TR 1: only cards of the OCG (ja), the TCG (en fr it es pt de) and the Korean OCG (ko) may be used."""
+    groups: dict[str, list[Line]] = {}
+    for line in lines:
+        if line.language not in LANGUAGES:
+            groups.setdefault(line.language, []).append(line)
+    for language, group in sorted(groups.items()):
+        cards = _by_card((line, line.card) for line in group if line.card is not None)
+        refs = tuple(_ref(card, _total(card_lines)) for card, card_lines in cards.items())
+        ctx = {"language": language, "count": _total(group), "allowed": list(LANGUAGES)}
+        yield Finding("language_not_allowed", group[0].section, tuple(line.loc for line in group), refs, ctx)
+
+
+def check_japanese_printing(lines: Sequence[Line], context: Context) -> Iterator[Finding]:
+    """TR 1 ※: a card with no Japanese version, or none yet on the event date, may not be used in any language."""
+    for card, group in _by_card(_playable(lines)).items():
+        first = card.ja_first_print
+        if first is None or first > context.date:
+            yield _card_finding(
+                "no_japanese_printing",
+                card,
+                group,
+                date=context.date.isoformat(),
+                first_japanese_printing=None if first is None else first.isoformat(),
+                first_printing_date_exact=card.ja_first_print_exact,
+            )
+
+
+def check_protectors(lines: Sequence[Line], context: Context) -> Iterator[Finding]:
+    """TR 1 ※ and TR 3: opaque protectors when languages are mixed; identical sleeves on every card when used."""
+    protectors = context.protectors
+    used = [section for section in SECTIONS if any(line.section == section for line in lines)]
+    whole_deck: tuple[Loc, ...] = tuple((section,) for section in used)
+    per_language = Counter[str]()
+    for line in lines:
+        per_language[line.language] += line.entry.count
+    if len(per_language) > 1 and not (protectors is not None and protectors.used and protectors.opaque_back):
+        # Most copies first, Japanese before others on a tie: the cards that stand out are the ones to point at.
+        ranked = sorted(per_language, key=lambda lang: (-per_language[lang], lang != "ja", lang))
+        odd = tuple(line.loc for line in lines if line.language != ranked[0])
+        yield Finding("opaque_protectors_required", None, odd, ctx={"languages": sorted(per_language)})
+    if protectors is not None and protectors.used and not protectors.uniform:
+        yield Finding("protectors_not_uniform", None, whole_deck)
+
+
+CHECKS: tuple[Check, ...] = (
+    check_sizes,
+    check_card_types,
+    check_placement,
+    check_copies,
+    check_unknown,
+    check_languages,
+    check_japanese_printing,
+    check_protectors,
+)

@@ -1,0 +1,26 @@
+"""Everything the rules read, loaded once at start-up and never changed afterwards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from service._banlists import Banlists, load_banlists
+from service._cards import CardIndex, load_cards
+
+# The repository root: cards/ and banlists/ live beside the package.
+DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True, slots=True)
+class Data:
+    """The card catalogue and the Forbidden/Limited lists."""
+
+    cards: CardIndex
+    banlists: Banlists
+
+
+def load_data(root: Path = DEFAULT_DATA_DIR) -> Data:
+    """Load cards/cards.csv and banlists/*/*.json under `root`; raise DataError on any broken entry."""
+    cards = load_cards(root / "cards" / "cards.csv")
+    return Data(cards=cards, banlists=load_banlists(root / "banlists", cards))

@@ -1,0 +1,89 @@
+"""The one entry point of the rule engine: `validate(deck, context) -> Report`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from service._checks import CHECKS, Line
+from service._model import SECTIONS, Context, Deck, Finding, Loc, Report, Violation
+from service._roster import check_roster
+from service._rules import RULES, RULESET, SEVERITY
+
+_SECTION_RANK = {"main": 0, "extra": 1, "side": 2, "roster": 3}
+
+
+def _resolve(deck: Deck, context: Context) -> list[Line]:
+    """Attach the canonical card to every entry; an entry naming no official card keeps the reason why."""
+    cards = context.cards
+    lines: list[Line] = []
+    for section in SECTIONS:
+        for index, entry in enumerate(deck.section(section)):
+            by_code = None if entry.passcode is None else cards.by_passcode.get(entry.passcode)
+            by_name = None if entry.name is None else cards.find_name(entry.name)
+            reason = None
+            if entry.passcode is not None and by_code is None:
+                reason = "unknown_passcode"
+            elif entry.passcode is None and by_name is None:
+                reason = "unknown_name"
+            elif entry.passcode is not None and entry.name is not None and by_name is not by_code:
+                reason = "passcode_name_mismatch"
+            card = None if reason else by_code or by_name
+            language = entry.language or context.default_language
+            lines.append(Line(section, index, entry, card, language, reason))
+    return lines
+
+
+def _findings(deck: Deck, context: Context) -> Iterator[Finding]:
+    lines = _resolve(deck, context)
+    for check in CHECKS:
+        yield from check(lines, context)
+    if context.roster is not None:
+        yield from check_roster(lines, _resolve(context.roster, context), context)
+
+
+def _position(loc: Loc) -> tuple[int, int]:
+    """Deck entries before roster entries, by section, then by index; a whole section before its entries."""
+    if loc[0] == "roster":
+        return _SECTION_RANK["roster"] * 4 + _SECTION_RANK[str(loc[1])], int(loc[2])
+    return _SECTION_RANK[str(loc[0])], int(loc[1]) if len(loc) > 1 else -1
+
+
+def _sort_key(violation: Violation) -> tuple[int, str, tuple[int, int], tuple[int, ...]]:
+    section = 3 if violation.section is None else _SECTION_RANK[violation.section]
+    first = min((_position(loc) for loc in violation.loc), default=(99, 0))
+    return section, violation.code, first, tuple(card.passcode or 0 for card in violation.cards)
+
+
+def _violation(finding: Finding, context: Context) -> Violation:
+    rule = RULES[finding.code]
+    applies_to = None
+    if SEVERITY[rule.penalty] >= SEVERITY["duel_forfeiture"]:
+        # PR 1.C: a duel forfeiture found between duels (or before the first) costs the next duel.
+        applies_to = "current_duel" if context.phase == "during_duel" else "next_duel"
+    return Violation(
+        code=finding.code,
+        section=finding.section,
+        loc=finding.loc,
+        cards=finding.cards,
+        ctx=finding.ctx,
+        rule=rule.rule,
+        penalty=rule.penalty,
+        penalty_basis=rule.penalty_basis,
+        penalty_ref=rule.penalty_ref,
+        penalty_applies_to=applies_to,
+    )
+
+
+def validate(deck: Deck, context: Context) -> Report:
+    """Check `deck` against every deck rule in force in `context` and report every violation, in a fixed order."""
+    violations = sorted((_violation(f, context) for f in _findings(deck, context)), key=_sort_key)
+    penalty = max((v.penalty for v in violations), key=SEVERITY.__getitem__, default=None)
+    return Report(
+        legal=not violations,
+        penalty=penalty,
+        counts={section: sum(entry.count for entry in deck.section(section)) for section in SECTIONS},
+        date=context.date,
+        banlist=context.banlist,
+        ruleset=RULESET,
+        violations=tuple(violations),
+    )

@@ -1,0 +1,118 @@
+"""The rule engine's input and output types: plain, immutable data with no web framework in sight."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from service._banlists import Banlist
+from service._cards import CardIndex
+
+Section = Literal["main", "extra", "side"]
+SECTIONS: tuple[Section, ...] = ("main", "extra", "side")
+Phase = Literal["registration", "between_duels", "during_duel"]
+# A position in the input: ("main", 3) is the fourth entry of the main deck, ("main",) the section itself,
+# ("roster", "side", 0) the first side-deck entry of the Deck Roster Sheet.
+Loc = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One line of a deck: a card named by passcode and/or name, how many, and the printed language."""
+
+    passcode: int | None = None
+    name: str | None = None
+    count: int = 1
+    language: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """Main, extra and side deck as the player presents them (or as the roster sheet lists them)."""
+
+    main: tuple[Entry, ...] = ()
+    extra: tuple[Entry, ...] = ()
+    side: tuple[Entry, ...] = ()
+
+    def section(self, name: Section) -> tuple[Entry, ...]:
+        """The entries of one section."""
+        return self.main if name == "main" else self.extra if name == "extra" else self.side
+
+
+@dataclass(frozen=True, slots=True)
+class Protectors:
+    """What the player declares about sleeves and protectors (TR 3 カードスリーブ・カードプロテクターの使用について)."""
+
+    used: bool = False
+    opaque_back: bool = False
+    uniform: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Everything about the event that the deck is checked against."""
+
+    date: dt.date
+    banlist: Banlist | None
+    cards: CardIndex
+    protectors: Protectors | None = None
+    roster: Deck | None = None
+    duel: int = 1
+    phase: Phase = "registration"
+    default_language: str = "ja"
+
+
+@dataclass(frozen=True, slots=True)
+class CardRef:
+    """A card a violation is about, with the copies that count and the copies allowed."""
+
+    passcode: int | None
+    name_en: str
+    name_ja: str
+    count: int
+    limit: int | None = None
+
+    def name(self, lang: str) -> str:
+        """The card's name in `lang`, falling back to English."""
+        return self.name_ja if lang == "ja" and self.name_ja else self.name_en
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """What one rule found, before the engine attaches penalty and citation."""
+
+    code: str
+    section: Section | None
+    loc: tuple[Loc, ...]
+    cards: tuple[CardRef, ...] = ()
+    ctx: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One broken rule with the penalty the regulations mandate for it."""
+
+    code: str
+    section: Section | None
+    loc: tuple[Loc, ...]
+    cards: tuple[CardRef, ...]
+    ctx: dict[str, Any]
+    rule: str
+    penalty: str
+    penalty_basis: str
+    penalty_ref: str
+    penalty_applies_to: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """The verdict on one deck."""
+
+    legal: bool
+    penalty: str | None
+    counts: dict[str, int]
+    date: dt.date
+    banlist: Banlist | None
+    ruleset: str
+    violations: tuple[Violation, ...]
