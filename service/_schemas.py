@@ -1,0 +1,162 @@
+"""The HTTP request and response bodies of /v1/validate (SPEC section 3)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
+
+MAX_ENTRIES = 500
+MAX_COUNT = 99
+LANGUAGE_PATTERN = r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$"
+BANLIST_ID_PATTERN = r"^[a-z]{2,8}-\d{4}-\d{2}-\d{2}$"
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _iso_date(value: Any) -> Any:
+    """Accept only YYYY-MM-DD strings naming a real day (no timestamps, no 2008-02-30)."""
+    if isinstance(value, str):
+        if not _ISO_DATE.fullmatch(value):
+            raise ValueError("must be a date written YYYY-MM-DD")
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            raise ValueError(f"{value} is not a day of the calendar") from None
+    return value
+
+
+IsoDate = Annotated[dt.date, BeforeValidator(_iso_date), WithJsonSchema({"type": "string", "format": "date"})]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class EntryIn(_Strict):
+    """One card line: a passcode and/or a name, how many copies, and the printed language."""
+
+    passcode: int | None = Field(None, ge=0, le=999_999_999, description="The passcode printed on the card.")
+    name: str | None = Field(None, min_length=1, max_length=200, description="Japanese or English card name.")
+    count: int = Field(1, ge=1, le=MAX_COUNT)
+    language: str | None = Field(None, pattern=LANGUAGE_PATTERN, description="Printed language, e.g. ja, en, ko.")
+
+    @model_validator(mode="after")
+    def _names_a_card(self) -> EntryIn:
+        if self.passcode is None and self.name is None:
+            raise ValueError("an entry needs a passcode or a name")
+        return self
+
+
+Entries = Annotated[list[EntryIn], Field(default_factory=list, max_length=MAX_ENTRIES)]
+
+
+class DeckIn(_Strict):
+    """Main, extra and side deck."""
+
+    main: Entries
+    extra: Entries
+    side: Entries
+
+
+class ProtectorsIn(_Strict):
+    """What the player declares about sleeves and protectors."""
+
+    used: bool = False
+    opaque_back: bool = Field(False, description="The protectors hide the common (back) side of the cards.")
+    uniform: bool = Field(True, description="Every card of main, extra and side is in identical protectors.")
+
+
+class InlineBanlist(_Strict):
+    """A Forbidden/Limited list given in the request, e.g. a proposed list not yet bundled."""
+
+    name: str = Field("inline list", min_length=1, max_length=100)
+    forbidden: Annotated[list[int], Field(default_factory=list, max_length=5000)]
+    limited: Annotated[list[int], Field(default_factory=list, max_length=5000)]
+    semi_limited: Annotated[list[int], Field(default_factory=list, max_length=5000)]
+
+
+class ValidateRequest(DeckIn):
+    """A deck and the event it is checked for."""
+
+    date: IsoDate | None = Field(None, description="Event date; default today in Japan.")
+    banlist: Annotated[str, Field(pattern=BANLIST_ID_PATTERN, max_length=20)] | InlineBanlist | None = Field(
+        None, description="A bundled list id (ocg-2008-03-01) or an inline list; default: the list in force."
+    )
+    protectors: ProtectorsIn | None = None
+    roster: DeckIn | None = Field(None, description="The Deck Roster Sheet (デッキ記入シート).")
+    duel: Literal[1, 2, 3] = Field(1, description="Which duel of the match the deck is presented for.")
+    phase: Literal["registration", "between_duels", "during_duel"] = "registration"
+    default_language: str = Field("ja", pattern=LANGUAGE_PATTERN)
+
+
+class CardOut(BaseModel):
+    """A card a violation is about."""
+
+    passcode: int | None
+    name: str
+    count: int
+    limit: int | None = None
+
+
+class ViolationOut(BaseModel):
+    """One broken rule, its citation, penalty and remedy."""
+
+    code: str
+    message: str
+    section: Literal["main", "extra", "side"] | None
+    loc: list[list[str | int]]
+    cards: list[CardOut]
+    ctx: dict[str, Any]
+    rule: str
+    penalty: str
+    penalty_basis: Literal["explicit", "by analogy"]
+    penalty_ref: str
+    penalty_applies_to: Literal["current_duel", "next_duel"] | None
+    remedy: str
+
+
+class BanlistOut(BaseModel):
+    """The Forbidden/Limited list the deck was checked against."""
+
+    id: str
+    name: str
+    effective_from: dt.date | None
+    effective_until: dt.date | None
+
+
+class RulesetOut(BaseModel):
+    """The tournament rules applied."""
+
+    id: str
+
+
+class ValidateResponse(BaseModel):
+    """The verdict: legal or not, the overall penalty and every violation."""
+
+    legal: bool
+    penalty: str | None
+    counts: dict[str, int]
+    date: dt.date
+    banlist: BanlistOut | None
+    ruleset: RulesetOut
+    violations: list[ViolationOut]
+
+
+class FieldError(BaseModel):
+    """One problem with the request."""
+
+    loc: list[str | int]
+    msg: str
+    type: str
+
+
+class Problem(BaseModel):
+    """RFC 9457 problem details."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    errors: list[FieldError] = []

@@ -1,0 +1,29 @@
+"""The ASGI application: `uvicorn service.app:app`."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+from service import __version__
+from service._api import install_routes
+from service._config import Settings
+from service._data import load_data
+from service._http import BodyLimit, install_error_handlers
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Load the data once and build the app around it; broken data or settings stop start-up here."""
+    settings = settings or Settings.from_env()
+    data = load_data(settings.data_dir)
+    app = FastAPI(
+        title="deckcheck",
+        version=__version__,
+        summary="Checks Yu-Gi-Oh! OCG deck lists against the 2008 OCG tournament rules and penalty regulations.",
+    )
+    install_error_handlers(app)
+    install_routes(app, data)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    return app
+
+
+app = create_app()
