@@ -62,11 +62,11 @@ def card_row(src: dict[str, str]) -> dict[str, str]:
     }
 
 
-def build_cards(source: Path) -> int:
-    """Write cards/cards.csv; return the number of rows."""
+def build_cards(source: Path, root: Path = ROOT) -> int:
+    """Write cards/cards.csv under `root`; return the number of rows."""
     with (source / "cards.csv").open(encoding="utf-8", newline="") as f:
         rows = [card_row(r) for r in csv.DictReader(f)]
-    out = ROOT / "cards" / "cards.csv"
+    out = root / "cards" / "cards.csv"
     out.parent.mkdir(exist_ok=True)
     with out.open("w", encoding="utf-8", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=CARD_COLUMNS, lineterminator="\n")
@@ -75,9 +75,9 @@ def build_cards(source: Path) -> int:
     return len(rows)
 
 
-def build_banlists(source: Path) -> int:
-    """Write banlists/ocg/*.json; return the number of lists."""
-    out_dir = ROOT / "banlists" / "ocg"
+def build_banlists(source: Path, root: Path = ROOT) -> int:
+    """Write banlists/ocg/*.json under `root`; return the number of lists."""
+    out_dir = root / "banlists" / "ocg"
     out_dir.mkdir(parents=True, exist_ok=True)
     for old in out_dir.glob("*.json"):
         old.unlink()

@@ -44,6 +44,8 @@ def _field_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
 async def _on_validation(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
     errors = _field_errors(exc)
+    if all(e["type"] == "json_invalid" for e in errors):
+        return problem(400, "The body is not valid JSON.", errors, "malformed-body")
     where = ", ".join(".".join(str(part) for part in e["loc"]) for e in errors[:5])
     return problem(422, f"The request does not fit the schema at {where}.", errors, "invalid-request")
 

@@ -6,7 +6,7 @@ import datetime as dt
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, WithJsonSchema, model_validator
 
 MAX_ENTRIES = 500
 MAX_COUNT = 99
@@ -77,11 +77,22 @@ class InlineBanlist(_Strict):
     semi_limited: Annotated[list[int], Field(default_factory=list, max_length=5000)]
 
 
+def _banlist_kind(value: Any) -> str:
+    return "id" if isinstance(value, str) else "inline"
+
+
+BanlistChoice = Annotated[
+    Annotated[Annotated[str, Field(pattern=BANLIST_ID_PATTERN, max_length=20)], Tag("id")]
+    | Annotated[InlineBanlist, Tag("inline")],
+    Discriminator(_banlist_kind),
+]
+
+
 class ValidateRequest(DeckIn):
     """A deck and the event it is checked for."""
 
     date: IsoDate | None = Field(None, description="Event date; default today in Japan.")
-    banlist: Annotated[str, Field(pattern=BANLIST_ID_PATTERN, max_length=20)] | InlineBanlist | None = Field(
+    banlist: BanlistChoice | None = Field(
         None, description="A bundled list id (ocg-2008-03-01) or an inline list; default: the list in force."
     )
     protectors: ProtectorsIn | None = None
