@@ -1,0 +1,21 @@
+# deckcheck: the API with the bundled card data and Forbidden/Limited lists.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+RUN useradd --create-home --uid 10001 deckcheck
+WORKDIR /app
+
+COPY pyproject.toml README.md ./
+COPY service/ service/
+COPY cards/ cards/
+COPY banlists/ banlists/
+RUN pip install --no-cache-dir -e . && chown -R deckcheck:deckcheck /app
+
+USER 10001
+EXPOSE 8000
+HEALTHCHECK --interval=30s --timeout=3s CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz')"]
+CMD ["uvicorn", "service.app:app", "--host", "0.0.0.0", "--port", "8000"]

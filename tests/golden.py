@@ -1,0 +1,23 @@
+"""Run a golden case through the same code path as POST /v1/validate, without HTTP."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from service import Data, validate
+from service._api import _deck, context_for, report_json
+from service._schemas import ValidateRequest
+
+GOLDEN_DIR = Path(__file__).parent / "golden"
+
+
+def run_case(body: dict[str, Any], data: Data, lang: str = "en") -> dict[str, Any]:
+    """The response body /v1/validate gives for `body`."""
+    request = ValidateRequest.model_validate(body)
+    return report_json(validate(_deck(request), context_for(request, data)), lang)
+
+
+def golden_path(name: str) -> Path:
+    """Where the whole expected report of case `name` is stored."""
+    return GOLDEN_DIR / f"{name}.json"

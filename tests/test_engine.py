@@ -1,0 +1,137 @@
+"""The engine on its own: purity, phases, dates before any list, messages in both languages, and properties."""
+
+from __future__ import annotations
+
+import datetime as dt
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from service import Context, Data, Deck, Entry, Protectors, validate
+from service._messages import render
+from service._rules import RULES
+from tests.cases import CASES, MAIN_40
+from tests.golden import run_case
+
+
+def test_engine_imports_no_web_framework() -> None:
+    frameworks = "{'fastapi', 'starlette', 'uvicorn', 'pydantic'}"
+    code = f"import sys, service._engine; print(sorted(m for m in sys.modules if m.split('.')[0] in {frameworks}))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def _deck40() -> Deck:
+    return Deck(main=tuple(Entry(e["passcode"], count=e.get("count", 1)) for e in MAIN_40))
+
+
+@pytest.mark.parametrize(
+    ("phase", "applies_to"),
+    [("registration", "next_duel"), ("between_duels", "next_duel"), ("during_duel", "current_duel")],
+)
+def test_penalty_applies_to_follows_phase(data: Data, phase: str, applies_to: str) -> None:
+    deck = Deck(main=(*_deck40().main, Entry(55144522)), side=(Entry(55713623, language="en"),))
+    context = Context(dt.date(2008, 6, 1), data.banlists.in_force(dt.date(2008, 6, 1)), data.cards, phase=phase)  # type: ignore[arg-type]
+    report = validate(deck, context)
+    assert [(v.code, v.penalty, v.penalty_applies_to) for v in report.violations] == [
+        ("forbidden_card", "duel_forfeiture", applies_to),
+        ("opaque_protectors_required", "caution", None),
+    ]
+    assert report.penalty == "duel_forfeiture"
+
+
+def test_caution_only_deck(data: Data) -> None:
+    context = Context(dt.date(2008, 6, 1), None, data.cards, protectors=Protectors(used=True, uniform=False))
+    report = validate(_deck40(), context)
+    assert (report.legal, report.penalty, [v.code for v in report.violations]) == (
+        False,
+        "caution",
+        ["protectors_not_uniform"],
+    )
+
+
+def test_no_list_before_the_first_one(data: Data) -> None:
+    # 1999-06-01: no Forbidden/Limited list yet, so Pot of Greed is limited only by the three-copy rule.
+    deck = Deck(main=(Entry(55144522, count=3), Entry(46986414, count=4)))
+    report = validate(deck, Context(dt.date(1999, 6, 1), None, data.cards))
+    assert report.banlist is None
+    assert [(v.code, v.cards[0].passcode) for v in report.violations if v.cards] == [("too_many_copies", 46986414)]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_every_message_renders_in_both_languages(name: str, data: Data) -> None:
+    body, _expected = CASES[name]
+    english, japanese = run_case(body, data, "en"), run_case(body, data, "ja")
+    for en, ja in zip(english["violations"], japanese["violations"], strict=True):
+        assert en["code"] == ja["code"]
+        assert en["message"]
+        assert ja["message"]
+        assert en["message"] != ja["message"]
+        assert "{" not in en["message"]
+        assert "{" not in ja["message"]
+        assert en["remedy"] == RULES[en["code"]].remedy_en
+        assert ja["remedy"] == RULES[ja["code"]].remedy_ja
+
+
+_PASSCODES = [
+    46986414,
+    36996508,
+    55144522,
+    83764718,
+    14087893,
+    44508094,
+    35809262,
+    84013237,
+    1861629,
+    11876803,
+    12345678,
+]
+entries = st.lists(
+    st.builds(
+        Entry,
+        passcode=st.sampled_from(_PASSCODES),
+        count=st.integers(1, 99),
+        language=st.sampled_from([None, "ja", "en", "zh"]),
+    ),
+    max_size=20,
+)
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@given(main=entries, extra=entries, side=entries, day=st.dates(dt.date(1999, 1, 1), dt.date(2030, 12, 31)))
+def test_properties(data: Data, main: list[Entry], extra: list[Entry], side: list[Entry], day: dt.date) -> None:
+    deck = Deck(tuple(main), tuple(extra), tuple(side))
+    context = Context(day, data.banlists.in_force(day), data.cards)
+    report = validate(deck, context)
+    assert report == validate(deck, context)  # deterministic
+    assert report.legal == (not report.violations)
+    assert report.counts == {
+        "main": sum(e.count for e in main),
+        "extra": sum(e.count for e in extra),
+        "side": sum(e.count for e in side),
+    }
+    codes = [v.code for v in report.violations]
+    assert ("main_deck_too_small" in codes) == (report.counts["main"] < 40)
+    assert ("main_deck_too_large" in codes) == (report.counts["main"] > 60)
+    for violation in report.violations:
+        for lang in ("en", "ja"):
+            assert render(violation, lang)[0]
+        for loc in violation.loc:
+            if len(loc) == 2:
+                section = deck.section(loc[0])  # type: ignore[arg-type]
+                assert 0 <= int(loc[1]) < len(section)
+    # Each card breaks at most one copy rule; a card of an unknown type only card_type_not_allowed.
+    copy_rules = {"forbidden_card", "limited_card_exceeded", "semi_limited_card_exceeded", "too_many_copies"}
+    per_card = [v.cards[0].passcode for v in report.violations if v.code in copy_rules]
+    assert len(per_card) == len(set(per_card))
+    banned_types = {v.cards[0].passcode for v in report.violations if v.code == "card_type_not_allowed"}
+    others = {
+        c.passcode
+        for v in report.violations
+        if v.code not in {"card_type_not_allowed", "language_not_allowed"} and not v.code.startswith("roster")
+        for c in v.cards
+    }
+    assert not banned_types & others
