@@ -9,10 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from rapidfuzz import fuzz, process
-
 from service._errors import DataError
 from service._names import normalize_name
+from service._search import NameSearch
 
 KINDS = frozenset({"monster", "spell", "trap"})
 EXTRA_DECK_TYPES = frozenset({"fusion", "synchro", "xyz", "link", "none"})
@@ -62,7 +61,7 @@ class CardIndex:
     by_passcode: Mapping[int, Card]
     aliases: Mapping[int, tuple[int, ...]]
     by_name: Mapping[str, Card]
-    _choices: tuple[str, ...]
+    search: NameSearch
 
     def __len__(self) -> int:
         return len(self.aliases)
@@ -70,18 +69,6 @@ class CardIndex:
     def find_name(self, name: str) -> Card | None:
         """The card whose Japanese or English name equals `name` after normalisation."""
         return self.by_name.get(normalize_name(name))
-
-    def suggest(self, name: str, limit: int = 3) -> list[Card]:
-        """The cards whose names are closest to `name`, best first, without repeats."""
-        # QRatio (edit similarity of the whole name) is both the fastest scorer and the one whose first hits
-        # read as the intended card for typos and partial names.
-        hits = process.extract(normalize_name(name), self._choices, scorer=fuzz.QRatio, limit=limit * 4)
-        found: list[Card] = []
-        for choice, _score, _index in hits:
-            card = self.by_name[choice]
-            if card not in found:
-                found.append(card)
-        return found[:limit]
 
 
 def _date(value: str, file: str, entry: str) -> dt.date | None:
@@ -185,5 +172,5 @@ def load_cards(path: Path) -> CardIndex:
         by_passcode=MappingProxyType(by_passcode),
         aliases=MappingProxyType({passcode: tuple(sorted(a)) for passcode, a in aliases.items()}),
         by_name=MappingProxyType(names),
-        _choices=tuple(names),
+        search=NameSearch(canonical.values()),
     )

@@ -138,7 +138,7 @@ def check_unknown(lines: Sequence[Line], context: Context) -> Iterator[Finding]:
             groups.setdefault(_unknown_key(line.entry), []).append(line)
     for group in groups.values():
         entry = group[0].entry
-        suggestions = [] if entry.name is None else context.cards.suggest(entry.name)
+        suggestions = [] if entry.name is None else [hit.card for hit in context.cards.search.search(entry.name, 3)]
         label = entry.name if entry.name is not None else str(entry.passcode)
         yield Finding(
             "unknown_card",

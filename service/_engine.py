@@ -4,30 +4,34 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from service._cards import Card, CardIndex
 from service._checks import CHECKS, Line
-from service._model import SECTIONS, Context, Deck, Finding, Loc, Report, Violation
+from service._model import SECTIONS, Context, Deck, Entry, Finding, Loc, Report, Violation
 from service._roster import check_roster
 from service._rules import RULES, RULESET, SEVERITY
 
 _SECTION_RANK = {"main": 0, "extra": 1, "side": 2, "roster": 3}
 
 
+def resolve_entry(entry: Entry, cards: CardIndex) -> tuple[Card | None, str | None]:
+    """The canonical card an entry names, or None and why: unknown passcode or name, or the two disagree."""
+    by_code = None if entry.passcode is None else cards.by_passcode.get(entry.passcode)
+    by_name = None if entry.name is None else cards.find_name(entry.name)
+    if entry.passcode is not None and by_code is None:
+        return None, "unknown_passcode"
+    if entry.passcode is None and by_name is None:
+        return None, "unknown_name"
+    if entry.passcode is not None and entry.name is not None and by_name is not by_code:
+        return None, "passcode_name_mismatch"
+    return by_code or by_name, None
+
+
 def _resolve(deck: Deck, context: Context) -> list[Line]:
     """Attach the canonical card to every entry; an entry naming no official card keeps the reason why."""
-    cards = context.cards
     lines: list[Line] = []
     for section in SECTIONS:
         for index, entry in enumerate(deck.section(section)):
-            by_code = None if entry.passcode is None else cards.by_passcode.get(entry.passcode)
-            by_name = None if entry.name is None else cards.find_name(entry.name)
-            reason = None
-            if entry.passcode is not None and by_code is None:
-                reason = "unknown_passcode"
-            elif entry.passcode is None and by_name is None:
-                reason = "unknown_name"
-            elif entry.passcode is not None and entry.name is not None and by_name is not by_code:
-                reason = "passcode_name_mismatch"
-            card = None if reason else by_code or by_name
+            card, reason = resolve_entry(entry, context.cards)
             language = entry.language or context.default_language
             lines.append(Line(section, index, entry, card, language, reason))
     return lines

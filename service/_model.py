@@ -25,6 +25,7 @@ class Entry:
     name: str | None = None
     count: int = 1
     language: str | None = None
+    lines: tuple[int, ...] = ()  # where the entry stands in a text input; the rules never read it
 
 
 @dataclass(frozen=True, slots=True)
