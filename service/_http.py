@@ -17,11 +17,18 @@ PROBLEM_TYPE = "urn:deckcheck:problem:"
 
 
 class RequestError(Exception):
-    """A request that is well-formed JSON but asks for something impossible (an unknown list id, say)."""
+    """A request that is well-formed JSON but asks for something impossible (an unknown list id, a .ydk line that
+    is not a passcode); each error has loc, msg and type, and line and column where they are known."""
 
-    def __init__(self, loc: Sequence[str | int], msg: str, type_: str) -> None:
-        super().__init__(msg)
-        self.errors = [{"loc": list(loc), "msg": msg, "type": type_}]
+    def __init__(self, errors: list[dict[str, Any]], status: int = 422) -> None:
+        super().__init__(errors[0]["msg"])
+        self.errors = errors
+        self.status = status
+
+    @classmethod
+    def one(cls, loc: Sequence[str | int], msg: str, type_: str, status: int = 422) -> RequestError:
+        """An error about one field."""
+        return cls([{"loc": list(loc), "msg": msg, "type": type_}], status)
 
 
 def problem(status: int, detail: str, errors: Sequence[dict[str, Any]] = (), kind: str | None = None) -> Response:
@@ -52,7 +59,7 @@ async def _on_validation(request: Request, exc: Exception) -> Response:
 
 async def _on_request_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestError)
-    return problem(422, str(exc), exc.errors, "invalid-request")
+    return problem(exc.status, str(exc), exc.errors, "invalid-request" if exc.status == 422 else None)
 
 
 async def _on_http(request: Request, exc: Exception) -> Response:

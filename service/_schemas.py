@@ -10,6 +10,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Fiel
 
 MAX_ENTRIES = 500
 MAX_COUNT = 99
+MAX_SOURCE_CHARS = 1_000_000
 LANGUAGE_PATTERN = r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$"
 BANLIST_ID_PATTERN = r"^[a-z]{2,8}-\d{4}-\d{2}-\d{2}$"
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -52,12 +53,37 @@ class EntryIn(_Strict):
 Entries = Annotated[list[EntryIn], Field(default_factory=list, max_length=MAX_ENTRIES)]
 
 
+DeckFormat = Literal["json", "ydk", "ydke", "text"]
+SourceText = Annotated[str | None, Field(None, max_length=MAX_SOURCE_CHARS)]
+
+
 class DeckIn(_Strict):
-    """Main, extra and side deck."""
+    """A deck: main, extra and side lists, or one .ydk file, ydke:// link or plain-text list."""
 
     main: Entries
     extra: Entries
     side: Entries
+    ydk: SourceText = Field(None, description="A .ydk file: #main, #extra and !side sections of passcodes.")
+    ydke: SourceText = Field(None, description="A ydke:// link.")
+    text: SourceText = Field(None, description="A plain list, one card a line, by name or passcode.")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> DeckIn:
+        given = [f for f in ("ydk", "ydke", "text") if getattr(self, f) is not None]
+        if len(given) > 1 or (given and (self.main or self.extra or self.side)):
+            raise ValueError("give the deck once: as main/extra/side lists or as one of ydk, ydke, text")
+        return self
+
+    def source_format(self) -> DeckFormat:
+        """Which form the deck was given in."""
+        for fmt in ("ydk", "ydke", "text"):
+            if getattr(self, fmt) is not None:
+                return fmt
+        return "json"
+
+    def source_text(self) -> str:
+        """The .ydk, ydke or text source."""
+        return str(getattr(self, self.source_format()))
 
 
 class ProtectorsIn(_Strict):
@@ -96,7 +122,7 @@ class ValidateRequest(DeckIn):
         None, description="A bundled list id (ocg-2008-03-01) or an inline list; default: the list in force."
     )
     protectors: ProtectorsIn | None = None
-    roster: DeckIn | None = Field(None, description="The Deck Roster Sheet (デッキ記入シート).")
+    roster: DeckIn | None = Field(None, description="The Deck Roster Sheet (デッキ記入シート), in any deck form.")
     duel: Literal[1, 2, 3] = Field(1, description="Which duel of the match the deck is presented for.")
     phase: Literal["registration", "between_duels", "during_duel"] = "registration"
     default_language: str = Field("ja", pattern=LANGUAGE_PATTERN)
@@ -126,6 +152,8 @@ class ViolationOut(BaseModel):
     penalty_ref: str
     penalty_applies_to: Literal["current_duel", "next_duel"] | None
     remedy: str
+    lines: list[int] = Field(description="Lines of a .ydk or text deck that caused the violation.")
+    roster_lines: list[int] = Field(description="Lines of a .ydk or text roster that caused the violation.")
 
 
 class BanlistOut(BaseModel):
@@ -156,11 +184,13 @@ class ValidateResponse(BaseModel):
 
 
 class FieldError(BaseModel):
-    """One problem with the request."""
+    """One problem with the request; line and column point into a .ydk or text source."""
 
     loc: list[str | int]
     msg: str
     type: str
+    line: int | None = None
+    column: int | None = None
 
 
 class Problem(BaseModel):
@@ -171,3 +201,102 @@ class Problem(BaseModel):
     status: int
     detail: str
     errors: list[FieldError] = []
+
+
+class ParsedCard(BaseModel):
+    """One deck entry with its card resolved (null fields when it names no official card)."""
+
+    passcode: int | None
+    canonical: int | None
+    name_en: str | None
+    name_ja: str | None
+    kind: str | None
+    extra_deck_type: str | None
+    count: int
+    language: str | None
+    lines: list[int]
+
+
+class Suggestion(BaseModel):
+    """A card a search proposes."""
+
+    passcode: int
+    name_en: str
+    name_ja: str
+
+
+class ParseProblem(BaseModel):
+    """An entry that names no official card."""
+
+    section: Literal["main", "extra", "side"]
+    index: int
+    lines: list[int]
+    type: str
+    msg: str
+    suggestions: list[Suggestion]
+
+
+class ParseResponse(BaseModel):
+    """The structured deck a source gives."""
+
+    format: DeckFormat
+    counts: dict[str, int]
+    main: list[ParsedCard]
+    extra: list[ParsedCard]
+    side: list[ParsedCard]
+    problems: list[ParseProblem]
+
+
+class ConvertRequest(DeckIn):
+    """A deck in any form and the form wanted."""
+
+    to: DeckFormat
+    names: Literal["en", "ja"] = Field("en", description="Card-name language of a text list.")
+
+
+class ConvertResponse(BaseModel):
+    """The deck in the form asked for: `content` for ydk, ydke and text, `deck` for json."""
+
+    format: DeckFormat
+    content: str | None
+    deck: dict[str, list[dict[str, Any]]] | None
+
+
+class CardStatus(BaseModel):
+    """A card's status on one Forbidden/Limited list."""
+
+    banlist: str
+    effective_from: dt.date | None
+    effective_until: dt.date | None
+    status: Literal["forbidden", "limited", "semi_limited", "unlimited"]
+    limit: int
+
+
+class CardOutFull(BaseModel):
+    """A canonical card, its alternate passcodes and its list history."""
+
+    passcode: int
+    requested: int
+    aliases: list[int]
+    name_en: str
+    name_ja: str
+    kind: str
+    extra_deck_type: str
+    pendulum: bool
+    ocg: bool
+    tcg: bool
+    first_japanese_printing: dt.date | None
+    first_japanese_printing_exact: bool
+    first_tcg_printing: dt.date | None
+    banlists: list[CardStatus]
+
+
+class SearchHit(BaseModel):
+    """One search result."""
+
+    passcode: int
+    name_en: str
+    name_ja: str
+    matched: str
+    match: Literal["exact", "prefix", "substring", "fuzzy"]
+    score: float

@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from service import Data, validate
-from service._api import _deck, context_for, report_json
+from service._inputs import context_for, deck_from
+from service._outputs import report_json
 from service._schemas import ValidateRequest
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
@@ -15,7 +16,8 @@ GOLDEN_DIR = Path(__file__).parent / "golden"
 def run_case(body: dict[str, Any], data: Data, lang: str = "en") -> dict[str, Any]:
     """The response body /v1/validate gives for `body`."""
     request = ValidateRequest.model_validate(body)
-    return report_json(validate(_deck(request), context_for(request, data)), lang)
+    deck, context = deck_from(request, data), context_for(request, data)
+    return report_json(validate(deck, context), lang, deck, context.roster)
 
 
 def golden_path(name: str) -> Path:

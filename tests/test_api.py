@@ -48,6 +48,8 @@ def test_pot_of_greed_in_japanese(client: httpx.Client) -> None:
             "penalty_ref": "PR 3.A.3",
             "penalty_applies_to": "next_duel",
             "remedy": "違反しているカードを抜き、適切なカードと入れ替えてください。",
+            "lines": [],
+            "roster_lines": [],
         }
     ]
 

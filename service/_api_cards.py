@@ -1,0 +1,82 @@
+"""GET /v1/cards/{passcode} and GET /v1/cards?q=: card lookup and name search."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query
+from fastapi.responses import Response
+
+from service._data import Data
+from service._http import RequestError
+from service._outputs import json_response
+from service._schemas import CardOutFull, SearchHit
+
+_STATUS = {0: "forbidden", 1: "limited", 2: "semi_limited", 3: "unlimited"}
+
+
+def build_cards_router(data: Data, problems: dict[int | str, dict[str, Any]]) -> APIRouter:
+    """The card routes, bound to the data loaded at start-up."""
+    router = APIRouter(tags=["cards"])
+
+    @router.get("/v1/cards/{passcode}", response_model=CardOutFull, responses={**problems, 404: problems[422]})
+    def card(passcode: Annotated[int, Path(ge=0, le=999_999_999)]) -> Response:
+        """One card by any of its passcodes: names, kind, printings and its status on every bundled list."""
+        found = data.cards.by_passcode.get(passcode)
+        if found is None:
+            raise RequestError.one(
+                ["path", "passcode"], f"{passcode} is not the passcode of an official card.", "unknown_card", 404
+            )
+        history = []
+        for banlist in data.banlists.lists:
+            limit = banlist.limit(found.passcode)
+            history.append(
+                {
+                    "banlist": banlist.id,
+                    "effective_from": None if banlist.effective_from is None else banlist.effective_from.isoformat(),
+                    "effective_until": None if banlist.effective_until is None else banlist.effective_until.isoformat(),
+                    "status": _STATUS[limit],
+                    "limit": limit,
+                }
+            )
+        return json_response(
+            {
+                "passcode": found.passcode,
+                "requested": passcode,
+                "aliases": list(data.cards.aliases[found.passcode]),
+                "name_en": found.name_en,
+                "name_ja": found.name_ja,
+                "kind": found.kind,
+                "extra_deck_type": found.extra_deck_type,
+                "pendulum": found.pendulum,
+                "ocg": found.ocg,
+                "tcg": found.tcg,
+                "first_japanese_printing": None if found.ja_first_print is None else found.ja_first_print.isoformat(),
+                "first_japanese_printing_exact": found.ja_first_print_exact,
+                "first_tcg_printing": None if found.tcg_first_print is None else found.tcg_first_print.isoformat(),
+                "banlists": history,
+            }
+        )
+
+    @router.get("/v1/cards", response_model=list[SearchHit], responses=problems)
+    def search(
+        q: Annotated[str, Query(min_length=1, max_length=100, description="Part of a Japanese or English name.")],
+        limit: Annotated[int, Query(ge=1, le=50)] = 10,
+    ) -> Response:
+        """Search card names: exact, then prefix, then substring, then fuzzy; width and kana variants folded."""
+        hits = data.cards.search.search(q, limit)
+        return json_response(
+            [
+                {
+                    "passcode": h.card.passcode,
+                    "name_en": h.card.name_en,
+                    "name_ja": h.card.name_ja,
+                    "matched": h.name,
+                    "match": h.match,
+                    "score": h.score,
+                }
+                for h in hits
+            ]
+        )
+
+    return router

@@ -1,0 +1,113 @@
+"""POST /v1/decks/parse and /v1/decks/convert: any deck form in, structured deck or any other form out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import Response
+
+from service._data import Data
+from service._engine import resolve_entry
+from service._formats import DeckFormatError, write
+from service._http import RequestError
+from service._inputs import deck_from
+from service._model import SECTIONS, Deck, Entry
+from service._outputs import json_response
+from service._schemas import ConvertRequest, ConvertResponse, DeckIn, ParseResponse
+
+_REASONS = {
+    "unknown_passcode": "passcode {passcode} is not an official card",
+    "unknown_name": "'{name}' is not the name of an official card",
+    "passcode_name_mismatch": "passcode {passcode} and the name '{name}' are different cards",
+}
+
+
+def _parsed(entry: Entry, data: Data) -> dict[str, Any]:
+    card, _reason = resolve_entry(entry, data.cards)
+    return {
+        "passcode": entry.passcode if entry.passcode is not None else None if card is None else card.passcode,
+        "canonical": None if card is None else card.passcode,
+        "name_en": None if card is None else card.name_en,
+        "name_ja": None if card is None else card.name_ja,
+        "kind": None if card is None else card.kind,
+        "extra_deck_type": None if card is None else card.extra_deck_type,
+        "count": entry.count,
+        "language": entry.language,
+        "lines": list(entry.lines),
+    }
+
+
+def _problems(deck: Deck, data: Data) -> list[dict[str, Any]]:
+    problems = []
+    for section in SECTIONS:
+        for index, entry in enumerate(deck.section(section)):
+            card, reason = resolve_entry(entry, data.cards)
+            if card is not None or reason is None:
+                continue
+            hits = [] if entry.name is None else data.cards.search.search(entry.name, 3)
+            problems.append(
+                {
+                    "section": section,
+                    "index": index,
+                    "lines": list(entry.lines),
+                    "type": reason,
+                    "msg": _REASONS[reason].format(passcode=entry.passcode, name=entry.name),
+                    "suggestions": [
+                        {"passcode": h.card.passcode, "name_en": h.card.name_en, "name_ja": h.card.name_ja}
+                        for h in hits
+                    ],
+                }
+            )
+    return problems
+
+
+def _json_deck(deck: Deck) -> dict[str, list[dict[str, Any]]]:
+    def entry(e: Entry) -> dict[str, Any]:
+        out: dict[str, Any] = {"passcode": e.passcode} if e.passcode is not None else {"name": e.name}
+        out["count"] = e.count
+        if e.language is not None:
+            out["language"] = e.language
+        return out
+
+    return {section: [entry(e) for e in deck.section(section)] for section in SECTIONS}
+
+
+def build_decks_router(data: Data, problems: dict[int | str, dict[str, Any]]) -> APIRouter:
+    """The deck-format routes, bound to the data loaded at start-up."""
+    router = APIRouter(tags=["decks"])
+
+    @router.post("/v1/decks/parse", response_model=ParseResponse, responses=problems)
+    def parse_deck(body: DeckIn) -> Response:
+        """Read a deck in any form and return every entry resolved, with the entries that name no card."""
+        deck = deck_from(body, data)
+        result: dict[str, Any] = {
+            "format": body.source_format(),
+            "counts": {section: sum(e.count for e in deck.section(section)) for section in SECTIONS},
+        }
+        result |= {section: [_parsed(e, data) for e in deck.section(section)] for section in SECTIONS}
+        result["problems"] = _problems(deck, data)
+        return json_response(result)
+
+    @router.post("/v1/decks/convert", response_model=ConvertResponse, responses=problems)
+    def convert_deck(body: ConvertRequest) -> Response:
+        """Turn a deck in any form into any other form."""
+        deck = deck_from(body, data)
+        if body.to == "json":
+            return json_response({"format": "json", "content": None, "deck": _json_deck(deck)})
+        try:
+            content = write(body.to, deck, data.cards, body.names)
+        except DeckFormatError as exc:
+            found = _problems(deck, data)
+            errors = [
+                {
+                    "loc": ["body", p["section"], p["index"]],
+                    "msg": p["msg"] + "; it cannot be written",
+                    "type": p["type"],
+                }
+                for p in found
+            ]
+            raise RequestError(errors or [{"loc": ["body"], "msg": str(exc), "type": "unknown_card"}]) from None
+        return json_response({"format": body.to, "content": content, "deck": None})
+
+    return router

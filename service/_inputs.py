@@ -1,0 +1,85 @@
+"""Request bodies to engine input: decks from JSON lists or deck formats, and the event context."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from service._banlists import Banlist, build_limits
+from service._data import Data
+from service._formats import DeckFormatError, parse
+from service._http import RequestError
+from service._model import Context, Deck, Entry, Protectors
+from service._schemas import DeckIn, EntryIn, InlineBanlist, ValidateRequest
+
+JAPAN = dt.timezone(dt.timedelta(hours=9))
+
+
+def _language(tag: str | None) -> str | None:
+    return None if tag is None else tag.split("-")[0].lower()
+
+
+def _entries(entries: list[EntryIn]) -> tuple[Entry, ...]:
+    return tuple(Entry(e.passcode, e.name, e.count, _language(e.language)) for e in entries)
+
+
+def deck_from(body: DeckIn, data: Data, loc: tuple[str, ...] = ("body",)) -> Deck:
+    """The deck a body gives, as main/extra/side lists or as one .ydk, ydke:// or text source.
+
+    A source that cannot be read is a request error naming each bad line (or ydke part), never a shorter deck.
+    """
+    fmt = body.source_format()
+    if fmt == "json":
+        return Deck(_entries(body.main), _entries(body.extra), _entries(body.side))
+    source = body.source_text()
+    try:
+        return parse(fmt, source, data.cards)
+    except DeckFormatError as exc:
+        errors = []
+        for error in exc.errors:
+            where = [*loc, fmt] if error.part is None else [*loc, fmt, error.part]
+            item: dict[str, object] = {"loc": where, "msg": error.msg, "type": error.type}
+            if error.line is not None:
+                item |= {"line": error.line, "column": error.column}
+            errors.append(item)
+        raise RequestError(errors) from None
+
+
+def _banlist(body: ValidateRequest, day: dt.date, data: Data) -> Banlist | None:
+    if body.banlist is None:
+        return data.banlists.in_force(day)
+    if isinstance(body.banlist, str):
+        found = data.banlists.get(body.banlist)
+        if found is None:
+            raise RequestError.one(["body", "banlist"], f"No bundled list is called {body.banlist}.", "unknown_banlist")
+        return found
+    return _inline(body.banlist, data)
+
+
+def _inline(inline: InlineBanlist, data: Data) -> Banlist:
+    statuses = {"forbidden": inline.forbidden, "limited": inline.limited, "semi_limited": inline.semi_limited}
+    try:
+        limits = build_limits(statuses, data.cards)
+    except ValueError as exc:
+        entry, _, problem = str(exc).partition(": ")
+        status, _, index = entry.rstrip("]").partition("[")
+        raise RequestError.one(["body", "banlist", status, int(index)], problem, "invalid_banlist_entry") from None
+    return Banlist("inline", inline.name, "OCG", None, None, limits)
+
+
+def context_for(body: ValidateRequest, data: Data) -> Context:
+    """The engine context a request describes; unknown list ids and lone duel numbers are request errors."""
+    day = body.date or dt.datetime.now(JAPAN).date()
+    if body.duel != 1 and body.roster is None:
+        msg = "Duels 2 and 3 are checked against a roster; none was given."
+        raise RequestError.one(["body", "duel"], msg, "roster_required")
+    protectors = None if body.protectors is None else Protectors(**body.protectors.model_dump())
+    return Context(
+        date=day,
+        banlist=_banlist(body, day, data),
+        cards=data.cards,
+        protectors=protectors,
+        roster=None if body.roster is None else deck_from(body.roster, data, ("body", "roster")),
+        duel=body.duel,
+        phase=body.phase,
+        default_language=_language(body.default_language) or "ja",
+    )

@@ -1,0 +1,74 @@
+"""Engine results to response bodies."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, cast
+
+import orjson
+from fastapi.responses import Response
+
+from service._banlists import Banlist
+from service._messages import render
+from service._model import Deck, Loc, Report, Section, Violation
+
+
+def json_response(body: Any, lang: str | None = None) -> Response:
+    """A JSON response, with Content-Language when messages are in a language."""
+    headers = {"Content-Language": lang} if lang else None
+    return Response(orjson.dumps(body), media_type="application/json", headers=headers)
+
+
+def _lines(deck: Deck | None, locs: Iterable[Loc]) -> list[int]:
+    """The source lines of the entries at `locs` (section, index)."""
+    if deck is None:
+        return []
+    found: set[int] = set()
+    for loc in locs:
+        found.update(deck.section(cast(Section, loc[0]))[int(loc[1])].lines)
+    return sorted(found)
+
+
+def _violation_json(v: Violation, lang: str, deck: Deck, roster: Deck | None) -> dict[str, Any]:
+    message, remedy = render(v, lang)
+    entry_locs = [loc for loc in v.loc if len(loc) == 2]
+    roster_locs = [loc[1:] for loc in v.loc if loc[0] == "roster"]
+    return {
+        "code": v.code,
+        "message": message,
+        "section": v.section,
+        "loc": [list(loc) for loc in v.loc],
+        "cards": [{"passcode": c.passcode, "name": c.name(lang), "count": c.count, "limit": c.limit} for c in v.cards],
+        "ctx": v.ctx,
+        "rule": v.rule,
+        "penalty": v.penalty,
+        "penalty_basis": v.penalty_basis,
+        "penalty_ref": v.penalty_ref,
+        "penalty_applies_to": v.penalty_applies_to,
+        "remedy": remedy,
+        "lines": _lines(deck, entry_locs),
+        "roster_lines": _lines(roster, roster_locs),
+    }
+
+
+def banlist_json(banlist: Banlist) -> dict[str, Any]:
+    """A list's identity and dates."""
+    return {
+        "id": banlist.id,
+        "name": banlist.name,
+        "effective_from": None if banlist.effective_from is None else banlist.effective_from.isoformat(),
+        "effective_until": None if banlist.effective_until is None else banlist.effective_until.isoformat(),
+    }
+
+
+def report_json(report: Report, lang: str, deck: Deck, roster: Deck | None = None) -> dict[str, Any]:
+    """The response body for a report on `deck`, with messages in `lang`."""
+    return {
+        "legal": report.legal,
+        "penalty": report.penalty,
+        "counts": report.counts,
+        "date": report.date.isoformat(),
+        "banlist": None if report.banlist is None else banlist_json(report.banlist),
+        "ruleset": {"id": report.ruleset},
+        "violations": [_violation_json(v, lang, deck, roster) for v in report.violations],
+    }

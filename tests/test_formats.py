@@ -1,0 +1,228 @@
+"""Deck formats: .ydk, ydke:// and plain text, read and written, with every bad line named."""
+
+from __future__ import annotations
+
+import base64
+import struct
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from service import Data, Deck, Entry
+from service._engine import resolve_entry
+from service._formats import DeckFormatError, FormatError, parse_text, parse_ydk, parse_ydke, write, write_ydke
+from service._model import SECTIONS
+
+YDK = """#created by someone
+#main
+46986414
+46986414
+46986414
+
+# a comment
+55144522
+#extra
+44508094
+!side
+36996508
+"""
+
+
+def test_ydk_sections_comments_and_consecutive_copies() -> None:
+    assert parse_ydk(YDK) == Deck(
+        main=(Entry(46986414, count=3, lines=(3, 4, 5)), Entry(55144522, lines=(8,))),
+        extra=(Entry(44508094, lines=(10,)),),
+        side=(Entry(36996508, lines=(12,)),),
+    )
+
+
+def test_ydk_with_bom_and_crlf() -> None:
+    assert parse_ydk("\ufeff" + YDK.replace("\n", "\r\n")) == parse_ydk(YDK)
+
+
+def test_ydk_keeps_sections_as_written() -> None:
+    # A Synchro under #main stays in the main deck: a placement violation for the rules, never moved.
+    assert parse_ydk("#main\n44508094\n").main == (Entry(44508094, lines=(2,)),)
+
+
+def test_ydk_refuses_stray_lines_with_their_numbers() -> None:
+    with pytest.raises(DeckFormatError) as caught:
+        parse_ydk("#main\n46986414\nPot of Greed\n  12x\n1234567890\n")
+    assert caught.value.errors == [
+        FormatError("'Pot of Greed' is not a passcode", "not_a_passcode", 3, 1),
+        FormatError("'12x' is not a passcode", "not_a_passcode", 4, 3),
+        FormatError("'1234567890' is not a passcode", "not_a_passcode", 5, 1),
+    ]
+
+
+def test_ydk_refuses_cards_before_a_section() -> None:
+    with pytest.raises(DeckFormatError) as caught:
+        parse_ydk("46986414\n#main\n")
+    assert caught.value.errors == [
+        FormatError("a card before any #main, #extra or !side line", "card_outside_section", 1, 1)
+    ]
+
+
+def test_ydk_line_limits() -> None:
+    with pytest.raises(DeckFormatError) as caught:
+        parse_ydk("#main\n" + "46986414\n" * 2000)
+    assert [e.type for e in caught.value.errors] == ["too_many_lines"]
+    with pytest.raises(DeckFormatError) as caught:
+        parse_ydk("#main\n" + "4" * 501 + "\n")
+    assert caught.value.errors == [FormatError("line longer than 500 characters", "line_too_long", 2, 501)]
+
+
+def _b64(*passcodes: int, urlsafe: bool = False) -> str:
+    raw = struct.pack(f"<{len(passcodes)}I", *passcodes)
+    return (base64.urlsafe_b64encode if urlsafe else base64.b64encode)(raw).decode()
+
+
+def test_ydke_standard_and_urlsafe_alphabets() -> None:
+    # 83764718 encodes to bytes whose base64 holds '+' or '/' in one alphabet and '-' or '_' in the other.
+    main = (46986414, 46986414, 83764718)
+    for urlsafe in (False, True):
+        link = f"ydke://{_b64(*main, urlsafe=urlsafe)}!{_b64(44508094, urlsafe=urlsafe)}!!"
+        assert parse_ydke(link) == Deck(main=(Entry(46986414, count=2), Entry(83764718)), extra=(Entry(44508094),))
+    assert parse_ydke(f"ydke://{_b64(*main)}!!") == parse_ydke(f"ydke://{_b64(*main)}!!!")
+
+
+@pytest.mark.parametrize(
+    ("link", "error"),
+    [
+        ("https://example.invalid", FormatError("a ydke link starts with ydke://", "not_ydke", part="link")),
+        ("ydke://AAAA!", FormatError("a ydke link has 3 parts, this one 2", "ydke_parts", part="link")),
+        ("ydke://!!!!", FormatError("a ydke link has 3 parts, this one 5", "ydke_parts", part="link")),
+        ("ydke://!%%%!", FormatError("extra: not base64", "ydke_base64", part="extra")),
+        (
+            "ydke://!!AAAAAAA=",
+            FormatError("side: 5 bytes is not a whole number of passcodes", "ydke_length", part="side"),
+        ),
+        ("ydke://AAA!!", FormatError("main: 2 bytes is not a whole number of passcodes", "ydke_length", part="main")),
+    ],
+)
+def test_ydke_errors_name_the_part(link: str, error: FormatError) -> None:
+    with pytest.raises(DeckFormatError) as caught:
+        parse_ydke(link)
+    assert caught.value.errors == [error]
+
+
+TEXT = """Main Deck (40)
+3 Pot of Greed
+3x 強欲な壺
+Dark Magician x3
+55144522
+３　ブラック・マジシャン
+7 Colored Fish
+2x 7 Colored Fish
+// a comment
+# another comment
+Monsters
+3 xx-Saber Boggart Knight
+
+エクストラデッキ（1枚）
+ｽﾀｰﾀﾞｽﾄ･ﾄﾞﾗｺﾞﾝ
+Side Deck:
+２ 46986414
+"""
+
+
+def test_text_forms(data: Data) -> None:
+    deck = parse_text(TEXT, data.cards)
+    assert deck.main == (
+        Entry(name="Pot of Greed", count=3, lines=(2,)),
+        Entry(name="強欲な壺", count=3, lines=(3,)),
+        Entry(name="Dark Magician", count=3, lines=(4,)),
+        Entry(55144522, lines=(5,)),
+        Entry(name="ブラック・マジシャン", count=3, lines=(6,)),
+        Entry(name="7 Colored Fish", count=1, lines=(7,)),
+        Entry(name="7 Colored Fish", count=2, lines=(8,)),
+        Entry(name="xx-Saber Boggart Knight", count=3, lines=(12,)),
+    )
+    assert deck.extra == (Entry(name="スターダスト・ドラゴン", lines=(15,)),)
+    assert deck.side == (Entry(46986414, count=2, lines=(17,)),)
+    assert all(resolve_entry(e, data.cards)[0] is not None for s in SECTIONS for e in deck.section(s))
+
+
+def test_text_without_headings_is_main(data: Data) -> None:
+    assert parse_text("1 Pot of Greed\n", data.cards) == Deck(main=(Entry(name="Pot of Greed", lines=(1,)),))
+
+
+def test_text_refuses_counts_out_of_range(data: Data) -> None:
+    with pytest.raises(DeckFormatError) as caught:
+        parse_text("Main\n0 Pot of Greed\n100 Dark Magician\n", data.cards)
+    assert caught.value.errors == [
+        FormatError("a count must be from 1 to 99, not 0", "bad_count", 2, 1),
+        FormatError("a count must be from 1 to 99, not 100", "bad_count", 3, 1),
+    ]
+
+
+def test_written_forms(data: Data) -> None:
+    deck = Deck(main=(Entry(46986414, count=2), Entry(name="強欲な壺")), extra=(Entry(44508094),))
+    assert (
+        write("ydk", deck, data.cards)
+        == "#created by deckcheck\n#main\n46986414\n46986414\n55144522\n#extra\n44508094\n!side\n"
+    )
+    assert write("text", deck, data.cards, "ja") == (
+        "メインデッキ\n2 ブラック・マジシャン\n1 強欲な壺\n\n"
+        "エクストラデッキ\n1 スターダスト・ドラゴン\n\nサイドデッキ\n"
+    )
+    assert write("text", deck, data.cards) == (
+        "Main Deck\n2 Dark Magician\n1 Pot of Greed\n\nExtra Deck\n1 Stardust Dragon\n\nSide Deck\n"
+    )
+    assert write_ydke(deck, data.cards) == f"ydke://{_b64(46986414, 46986414, 55144522)}!{_b64(44508094)}!!"
+
+
+def test_a_name_two_cards_share_is_written_by_passcode(data: Data) -> None:
+    # Black Luster Soldier is both the ritual monster and the 1999 prize card (placeholder passcode 10000100).
+    assert (
+        write("text", Deck(main=(Entry(10000100),)), data.cards) == "Main Deck\n1 10000100\n\nExtra Deck\n\nSide Deck\n"
+    )
+
+
+def test_unknown_cards_cannot_be_written(data: Data) -> None:
+    with pytest.raises(DeckFormatError, match="No Such Card is not an official card"):
+        write("ydk", Deck(main=(Entry(name="No Such Card"),)), data.cards)
+
+
+@st.composite
+def decks(draw: st.DrawFn, passcodes: list[int]) -> Deck:
+    """Decks of real cards: distinct cards per section (adjacent copies of one card merge into one entry)."""
+    sections = []
+    for _ in SECTIONS:
+        codes = draw(st.lists(st.sampled_from(passcodes), unique=True, max_size=12))
+        sections.append(tuple(Entry(code, count=draw(st.integers(1, 5))) for code in codes))
+    return Deck(*sections)
+
+
+def _canonical(deck: Deck, data: Data) -> list[list[tuple[int, int]]]:
+    out = []
+    for section in SECTIONS:
+        resolved = [resolve_entry(e, data.cards)[0] for e in deck.section(section)]
+        out.append(
+            [(card.passcode if card else -1, e.count) for card, e in zip(resolved, deck.section(section), strict=True)]
+        )
+    return out
+
+
+def _without_lines(deck: Deck) -> Deck:
+    return Deck(*(tuple(Entry(e.passcode, e.name, e.count) for e in deck.section(s)) for s in SECTIONS))
+
+
+@pytest.fixture(scope="module")
+def all_passcodes(data: Data) -> list[int]:
+    return sorted(data.cards.by_passcode)
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@given(data=st.data())
+def test_round_trips_are_lossless(
+    all_passcodes: list[int], data: st.DataObject, request: pytest.FixtureRequest
+) -> None:
+    cards_data: Data = request.getfixturevalue("data")
+    deck = data.draw(decks(all_passcodes))
+    assert _without_lines(parse_ydk(write("ydk", deck, cards_data.cards))) == deck
+    assert parse_ydke(write("ydke", deck, cards_data.cards)) == deck
+    for lang in ("en", "ja"):
+        text = write("text", deck, cards_data.cards, lang)
+        assert _canonical(parse_text(text, cards_data.cards), cards_data) == _canonical(deck, cards_data), text
