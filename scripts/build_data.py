@@ -1,6 +1,6 @@
 """Regenerate the project's card and banlist copies from the shared source data.
 
-Usage: python scripts/build_data.py [SOURCE_DIR]   (default: ../shared/data)
+Usage: python -m scripts.build_data [SOURCE_DIR]   (default: ../shared/data)
 
 Writes cards/cards.csv (only the columns the rules need) and banlists/ocg/<effective_from>.json (the fields of
 SPEC section 4). Card data are facts: names, kinds and printing dates only, never effect text.
@@ -13,28 +13,14 @@ import json
 import sys
 from pathlib import Path
 
+from service._cards import CARD_COLUMNS
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # Printing dates upstream are complete only up to the day the printing data were read (data README,
 # "Known gaps"). An OCG card with no known first Japanese printing is assumed to be newer than that day,
 # so that an older event never takes it for a card that already existed.
 PRINTINGS_COMPLETE_UNTIL = "2025-11-15"
-
-CARD_COLUMNS = (
-    "passcode",
-    "alias",
-    "official",
-    "name_ja",
-    "name_en",
-    "kind",
-    "extra_deck_type",
-    "pendulum",
-    "ocg",
-    "tcg",
-    "ja_first_print",
-    "ja_first_print_exact",
-    "tcg_first_print",
-)
 
 BANLIST_FIELDS = ("name", "format", "effective_from", "effective_until", "forbidden", "limited", "semi_limited")
 

@@ -15,7 +15,7 @@ from service._search import NameSearch
 
 KINDS = frozenset({"monster", "spell", "trap"})
 EXTRA_DECK_TYPES = frozenset({"fusion", "synchro", "xyz", "link", "none"})
-_COLUMNS = (
+CARD_COLUMNS = (  # the project's compact card file, written by scripts/build_data.py
     "passcode",
     "alias",
     "official",
@@ -139,8 +139,8 @@ def load_cards(path: Path) -> CardIndex:
     try:
         with path.open(encoding="utf-8", newline="") as f:
             reader = csv.DictReader(f)
-            if tuple(reader.fieldnames or ()) != _COLUMNS:
-                raise DataError(file, "header", f"expected columns {','.join(_COLUMNS)}")
+            if tuple(reader.fieldnames or ()) != CARD_COLUMNS:
+                raise DataError(file, "header", f"expected columns {','.join(CARD_COLUMNS)}")
             rows = list(reader)
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise DataError(file, "file", str(exc)) from None
