@@ -7,8 +7,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, FastAPI, Header
 from fastapi.responses import Response
 
+from service._api_banlists import build_banlists_router
 from service._api_cards import build_cards_router
 from service._api_decks import build_decks_router
+from service._api_rechecks import build_rechecks_router
 from service._data import Data
 from service._engine import validate
 from service._http import pick_language
@@ -68,3 +70,5 @@ def install_routes(app: FastAPI, data: Data) -> None:
     app.include_router(build_router(data))
     app.include_router(build_decks_router(data, PROBLEMS))
     app.include_router(build_cards_router(data, PROBLEMS))
+    app.include_router(build_banlists_router(data, PROBLEMS))
+    app.include_router(build_rechecks_router(data, PROBLEMS))

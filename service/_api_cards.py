@@ -8,7 +8,7 @@ from fastapi import APIRouter, Path, Query
 from fastapi.responses import Response
 
 from service._data import Data
-from service._http import RequestError
+from service._errors import RequestError
 from service._outputs import json_response
 from service._schemas import CardOutFull, SearchHit
 

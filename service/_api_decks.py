@@ -9,8 +9,8 @@ from fastapi.responses import Response
 
 from service._data import Data
 from service._engine import resolve_entry
+from service._errors import RequestError
 from service._formats import DeckFormatError, write
-from service._http import RequestError
 from service._inputs import deck_from
 from service._model import SECTIONS, Deck, Entry
 from service._outputs import json_response

@@ -6,7 +6,7 @@ import datetime as dt
 import itertools
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -19,16 +19,17 @@ STATUS_LIMITS = {"forbidden": 0, "limited": 1, "semi_limited": 2}
 MAX_COPIES = 3
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Banlist:
-    """One Forbidden/Limited list. Cards it does not name are unlimited."""
+    """One Forbidden/Limited list. Cards it does not name are unlimited. Two lists are the same list only if
+    they are the same object (lists are made once; an inline list is its request's own)."""
 
     id: str
     name: str
     format: str
     effective_from: dt.date | None
     effective_until: dt.date | None
-    limits: Mapping[int, int]
+    limits: Mapping[int, int] = field(repr=False)
 
     def limit(self, passcode: int) -> int:
         """How many copies of the canonical card `passcode` a deck may hold under this list."""
@@ -39,8 +40,8 @@ class Banlist:
 class Banlists:
     """Every bundled list, oldest first."""
 
-    lists: tuple[Banlist, ...]
-    by_id: Mapping[str, Banlist]
+    lists: tuple[Banlist, ...] = field(repr=False)
+    by_id: Mapping[str, Banlist] = field(repr=False)
 
     def get(self, list_id: str) -> Banlist | None:
         """The bundled list called `list_id`; ids are matched, never used as paths."""
@@ -157,3 +158,17 @@ def load_banlists(directory: Path, cards: CardIndex) -> Banlists:
             )
     ocg = tuple(b for b in lists if b.format == "OCG")
     return Banlists(lists=ocg, by_id=MappingProxyType(by_id))
+
+
+STATUS_NAMES = {0: "forbidden", 1: "limited", 2: "semi_limited", MAX_COPIES: "unlimited"}
+
+
+def differences(old: Banlist, new: Banlist) -> list[tuple[int, int, int]]:
+    """Every card whose status changes from `old` to `new`, as (passcode, old limit, new limit),
+    strictest new status first, then by passcode."""
+    changed = {
+        (passcode, old.limit(passcode), new.limit(passcode))
+        for passcode in old.limits.keys() | new.limits.keys()
+        if old.limit(passcode) != new.limit(passcode)
+    }
+    return sorted(changed, key=lambda change: (change[2], change[0]))

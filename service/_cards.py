@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
@@ -32,9 +32,10 @@ CARD_COLUMNS = (  # the project's compact card file, written by scripts/build_da
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """One canonical card. Alternate passcodes resolve to the same object."""
+    """One canonical card. Alternate passcodes resolve to the same object, and there is one object per card, so
+    cards compare and hash by identity (hashing every field was the engine's hottest line)."""
 
     passcode: int
     name_ja: str
@@ -54,14 +55,14 @@ class Card:
         return self.name_ja if lang == "ja" and self.name_ja else self.name_en
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class CardIndex:
-    """Immutable lookups over the whole catalogue."""
+    """Immutable lookups over the whole catalogue (made once; compared and hashed as the one object it is)."""
 
-    by_passcode: Mapping[int, Card]
-    aliases: Mapping[int, tuple[int, ...]]
-    by_name: Mapping[str, Card]
-    search: NameSearch
+    by_passcode: Mapping[int, Card] = field(repr=False)
+    aliases: Mapping[int, tuple[int, ...]] = field(repr=False)
+    by_name: Mapping[str, Card] = field(repr=False)
+    search: NameSearch = field(repr=False)
 
     def __len__(self) -> int:
         return len(self.aliases)

@@ -6,9 +6,9 @@ penalty and citation from the registry. Every check is independent, so a deck ge
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from service._banlists import MAX_COPIES
 from service._cards import Card
@@ -24,24 +24,62 @@ LANGUAGES = ("ja", "en", "fr", "it", "es", "pt", "de", "ko")
 _LIMIT_CODES = {0: "forbidden_card", 1: "limited_card_exceeded", 2: "semi_limited_card_exceeded"}
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One input entry with its card resolved (None when it names no official card)."""
+class Line(NamedTuple):
+    """One input entry with its card resolved (None when it names no official card) and whether the card rules
+    apply to it (an official card of a type these rules know)."""
 
     section: Section
-    index: int
+    position: int
     entry: Entry
     card: Card | None
     language: str
+    playable: bool
     unknown_reason: str | None = None
 
     @property
     def loc(self) -> Loc:
         """Where the entry stands in the input."""
-        return (self.section, self.index)
+        return (self.section, self.position)
 
 
-Check = Callable[[Sequence[Line], Context], Iterator[Finding]]
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """A deck with every entry resolved, and what several rules read, worked out in one pass."""
+
+    lines: tuple[Line, ...]
+    by_card: dict[Card, list[Line]]  # lines of each card the card rules apply to, in input order
+    copies: dict[Card, int]  # copies of each such card over main, extra and side
+    misplaced: dict[Card, list[Line]]  # lines of extra-deck cards in the main deck and of others in the extra deck
+    sizes: dict[str, int]  # cards in each section
+    languages: dict[str, int]  # cards in each language
+
+
+def resolved(lines: Sequence[Line]) -> Resolved:
+    """Group `lines` by card and count copies, section sizes and languages in one pass."""
+    by_card: dict[Card, list[Line]] = {}
+    copies: dict[Card, int] = {}
+    misplaced: dict[Card, list[Line]] = {}
+    sizes: dict[str, int] = dict.fromkeys(SECTIONS, 0)
+    languages: dict[str, int] = {}
+    for line in lines:
+        count = line.entry.count
+        sizes[line.section] += count
+        languages[line.language] = languages.get(line.language, 0) + count
+        card = line.card
+        if not line.playable or card is None:
+            continue
+        if card in by_card:
+            by_card[card].append(line)
+            copies[card] += count
+        else:
+            by_card[card] = [line]
+            copies[card] = count
+        if line.section == ("extra" if card.extra_deck_type == "none" else "main"):
+            misplaced.setdefault(card, []).append(line)
+    return Resolved(tuple(lines), by_card, copies, misplaced, sizes, languages)
+
+
+Check = Callable[[Resolved, Context], Iterator[Finding]]
 
 
 def disallowed_type(card: Card) -> str | None:
@@ -49,13 +87,6 @@ def disallowed_type(card: Card) -> str | None:
     if card.extra_deck_type not in EXTRA_DECK_TYPES | {"none"}:
         return card.extra_deck_type
     return "pendulum" if card.pendulum else None
-
-
-def _playable(lines: Iterable[Line]) -> Iterator[tuple[Line, Card]]:
-    """Lines naming an official card of a type the rules know: the ones the card rules apply to."""
-    for line in lines:
-        if line.card is not None and disallowed_type(line.card) is None:
-            yield line, line.card
 
 
 def _ref(card: Card, count: int, limit: int | None = None) -> CardRef:
@@ -79,9 +110,9 @@ def _card_finding(code: str, card: Card, lines: list[Line], allowed: int | None 
     return Finding(code, lines[0].section, tuple(line.loc for line in lines), (ref,), dict(ctx))
 
 
-def check_sizes(lines: Sequence[Line], context: Context) -> Iterator[Finding]:
+def check_sizes(deck: Resolved, context: Context) -> Iterator[Finding]:
     """TR 3 デッキの枚数制限: main 40–60, extra 0–15, side 0–15 (TR 4.14, 4.15)."""
-    counts = {section: _total(line for line in lines if line.section == section) for section in SECTIONS}
+    counts = deck.sizes
     if counts["main"] < MAIN_MIN:
         yield Finding("main_deck_too_small", "main", (("main",),), ctx={"count": counts["main"], "min": MAIN_MIN})
     if counts["main"] > MAIN_MAX:
@@ -92,32 +123,30 @@ def check_sizes(lines: Sequence[Line], context: Context) -> Iterator[Finding]:
         yield Finding("side_deck_too_large", "side", (("side",),), ctx={"count": counts["side"], "max": SIDE_MAX})
 
 
-def check_card_types(lines: Sequence[Line], context: Context) -> Iterator[Finding]:
+def check_card_types(deck: Resolved, context: Context) -> Iterator[Finding]:
     """TR 1: a card of a type the 2008 rules do not know gets card_type_not_allowed and no other card rule."""
-    known = ((line, line.card) for line in lines if line.card is not None)
+    known = ((line, line.card) for line in deck.lines if line.card is not None and not line.playable)
     for card, group in _by_card((line, card) for line, card in known if disallowed_type(card)).items():
         yield _card_finding("card_type_not_allowed", card, group, type=disallowed_type(card))
 
 
-def check_placement(lines: Sequence[Line], context: Context) -> Iterator[Finding]:
+def check_placement(deck: Resolved, context: Context) -> Iterator[Finding]:
     """TR 1 エクストラデッキ: Fusion and Synchro Monsters go in the extra deck and nothing else does."""
-    playable = list(_playable(lines))
-    in_main = _by_card((line, c) for line, c in playable if line.section == "main" and c.extra_deck_type != "none")
-    for card, group in in_main.items():
-        yield _card_finding("extra_deck_card_in_main_deck", card, group, type=card.extra_deck_type)
-    in_extra = _by_card((line, c) for line, c in playable if line.section == "extra" and c.extra_deck_type == "none")
-    for card, group in in_extra.items():
-        yield _card_finding("main_deck_card_in_extra_deck", card, group)
+    for card, lines in deck.misplaced.items():
+        if card.extra_deck_type != "none":
+            yield _card_finding("extra_deck_card_in_main_deck", card, lines, type=card.extra_deck_type)
+        else:
+            yield _card_finding("main_deck_card_in_extra_deck", card, lines)
 
 
-def check_copies(lines: Sequence[Line], context: Context) -> Iterator[Finding]:
+def check_copies(deck: Resolved, context: Context) -> Iterator[Finding]:
     """TR 3 枚数制限のあるカード, PR 3.A.2–4: copies of one card over main, extra and side, by the list in force."""
     banlist = context.banlist
-    for card, group in _by_card(_playable(lines)).items():
-        limit = MAX_COPIES if banlist is None else min(MAX_COPIES, banlist.limit(card.passcode))
-        count = _total(group)
-        if count <= limit:
+    for card, count in deck.copies.items():
+        if count <= MAX_COPIES and (banlist is None or count <= banlist.limit(card.passcode)):
             continue
+        group = deck.by_card[card]
+        limit = MAX_COPIES if banlist is None else min(MAX_COPIES, banlist.limit(card.passcode))
         if banlist is not None and limit in _LIMIT_CODES:
             code = _LIMIT_CODES[limit]
             ctx = {"count": count, "limit": limit, "banlist": banlist.id, "banlist_name": banlist.name}
@@ -130,10 +159,10 @@ def _unknown_key(entry: Entry) -> tuple[int | None, str | None]:
     return entry.passcode, None if entry.name is None else normalize_name(entry.name)
 
 
-def check_unknown(lines: Sequence[Line], context: Context) -> Iterator[Finding]:
+def check_unknown(deck: Resolved, context: Context) -> Iterator[Finding]:
     """TR 3 代用カードの使用禁止: every card must be an official card; unresolved entries are named with hints."""
     groups: dict[tuple[int | None, str | None], list[Line]] = {}
-    for line in lines:
+    for line in deck.lines:
         if line.card is None:
             groups.setdefault(_unknown_key(line.entry), []).append(line)
     for group in groups.values():
@@ -156,10 +185,10 @@ def check_unknown(lines: Sequence[Line], context: Context) -> Iterator[Finding]:
         )
 
 
-def check_languages(lines: Sequence[Line], context: Context) -> Iterator[Finding]:
+def check_languages(deck: Resolved, context: Context) -> Iterator[Finding]:
     """TR 1: only cards of the OCG (ja), the TCG (en fr it es pt de) and the Korean OCG (ko) may be used."""
     groups: dict[str, list[Line]] = {}
-    for line in lines:
+    for line in deck.lines:
         if line.language not in LANGUAGES:
             groups.setdefault(line.language, []).append(line)
     for language, group in sorted(groups.items()):
@@ -169,9 +198,9 @@ def check_languages(lines: Sequence[Line], context: Context) -> Iterator[Finding
         yield Finding("language_not_allowed", group[0].section, tuple(line.loc for line in group), refs, ctx)
 
 
-def check_japanese_printing(lines: Sequence[Line], context: Context) -> Iterator[Finding]:
+def check_japanese_printing(deck: Resolved, context: Context) -> Iterator[Finding]:
     """TR 1 ※: a card with no Japanese version, or none yet on the event date, may not be used in any language."""
-    for card, group in _by_card(_playable(lines)).items():
+    for card, group in deck.by_card.items():
         first = card.ja_first_print
         if first is None or first > context.date:
             yield _card_finding(
@@ -184,20 +213,17 @@ def check_japanese_printing(lines: Sequence[Line], context: Context) -> Iterator
             )
 
 
-def check_protectors(lines: Sequence[Line], context: Context) -> Iterator[Finding]:
+def check_protectors(deck: Resolved, context: Context) -> Iterator[Finding]:
     """TR 1 ※ and TR 3: opaque protectors when languages are mixed; identical sleeves on every card when used."""
     protectors = context.protectors
-    used = [section for section in SECTIONS if any(line.section == section for line in lines)]
-    whole_deck: tuple[Loc, ...] = tuple((section,) for section in used)
-    per_language = Counter[str]()
-    for line in lines:
-        per_language[line.language] += line.entry.count
+    per_language = deck.languages
     if len(per_language) > 1 and not (protectors is not None and protectors.used and protectors.opaque_back):
         # Most copies first, Japanese before others on a tie: the cards that stand out are the ones to point at.
         ranked = sorted(per_language, key=lambda lang: (-per_language[lang], lang != "ja", lang))
-        odd = tuple(line.loc for line in lines if line.language != ranked[0])
+        odd = tuple(line.loc for line in deck.lines if line.language != ranked[0])
         yield Finding("opaque_protectors_required", None, odd, ctx={"languages": sorted(per_language)})
     if protectors is not None and protectors.used and not protectors.uniform:
+        whole_deck: tuple[Loc, ...] = tuple((section,) for section in SECTIONS if deck.sizes[section])
         yield Finding("protectors_not_uniform", None, whole_deck)
 
 

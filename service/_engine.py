@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from service._cards import Card, CardIndex
-from service._checks import CHECKS, Line
+from service._checks import CHECKS, Line, disallowed_type, resolved
+from service._fast import legal_counts
 from service._model import SECTIONS, Context, Deck, Entry, Finding, Loc, Report, Violation
 from service._roster import check_roster
 from service._rules import RULES, RULESET, SEVERITY
@@ -29,18 +30,25 @@ def resolve_entry(entry: Entry, cards: CardIndex) -> tuple[Card | None, str | No
 def _resolve(deck: Deck, context: Context) -> list[Line]:
     """Attach the canonical card to every entry; an entry naming no official card keeps the reason why."""
     lines: list[Line] = []
+    by_passcode = context.cards.by_passcode
     for section in SECTIONS:
         for index, entry in enumerate(deck.section(section)):
-            card, reason = resolve_entry(entry, context.cards)
+            # The common case first: a passcode alone. (None is no key, so a bare entry falls through.)
+            card = by_passcode.get(entry.passcode) if entry.name is None else None  # type: ignore[arg-type]
+            reason = None
+            if card is None:
+                card, reason = resolve_entry(entry, context.cards)
             language = entry.language or context.default_language
-            lines.append(Line(section, index, entry, card, language, reason))
+            playable = card is not None and disallowed_type(card) is None
+            lines.append(Line(section, index, entry, card, language, playable, reason))
     return lines
 
 
 def _findings(deck: Deck, context: Context) -> Iterator[Finding]:
     lines = _resolve(deck, context)
+    whole = resolved(lines)
     for check in CHECKS:
-        yield from check(lines, context)
+        yield from check(whole, context)
     if context.roster is not None:
         yield from check_roster(lines, _resolve(context.roster, context), context)
 
@@ -80,6 +88,20 @@ def _violation(finding: Finding, context: Context) -> Violation:
 
 def validate(deck: Deck, context: Context) -> Report:
     """Check `deck` against every deck rule in force in `context` and report every violation, in a fixed order."""
+    sizes = legal_counts(deck, context)
+    if sizes is not None:
+        return legal_report(sizes, context)
+    return full_report(deck, context)
+
+
+def legal_report(sizes: tuple[int, int, int], context: Context) -> Report:
+    """The report on a deck of these section sizes that breaks no rule."""
+    counts: dict[str, int] = dict(zip(SECTIONS, sizes, strict=True))
+    return Report(True, None, counts, context.date, context.banlist, RULESET, ())
+
+
+def full_report(deck: Deck, context: Context) -> Report:
+    """`validate` without the fast answer for legal decks: for callers that already know the deck needs rules."""
     violations = sorted((_violation(f, context) for f in _findings(deck, context)), key=_sort_key)
     penalty = max((v.penalty for v in violations), key=SEVERITY.__getitem__, default=None)
     return Report(

@@ -1,6 +1,9 @@
-"""Errors raised while loading the bundled data."""
+"""Errors: broken bundled data, and requests that ask for something impossible."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
 
 
 class DataError(Exception):
@@ -11,3 +14,18 @@ class DataError(Exception):
         self.file = file
         self.entry = entry
         self.problem = problem
+
+
+class RequestError(Exception):
+    """A request that is well-formed JSON but asks for something impossible (an unknown list id, a .ydk line that
+    is not a passcode); each error has loc, msg and type, and line and column where they are known."""
+
+    def __init__(self, errors: list[dict[str, Any]], status: int = 422) -> None:
+        super().__init__(errors[0]["msg"])
+        self.errors = errors
+        self.status = status
+
+    @classmethod
+    def one(cls, loc: Sequence[str | int], msg: str, type_: str, status: int = 422) -> RequestError:
+        """An error about one field."""
+        return cls([{"loc": list(loc), "msg": msg, "type": type_}], status)

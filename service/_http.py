@@ -13,22 +13,9 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from service._errors import RequestError
+
 PROBLEM_TYPE = "urn:deckcheck:problem:"
-
-
-class RequestError(Exception):
-    """A request that is well-formed JSON but asks for something impossible (an unknown list id, a .ydk line that
-    is not a passcode); each error has loc, msg and type, and line and column where they are known."""
-
-    def __init__(self, errors: list[dict[str, Any]], status: int = 422) -> None:
-        super().__init__(errors[0]["msg"])
-        self.errors = errors
-        self.status = status
-
-    @classmethod
-    def one(cls, loc: Sequence[str | int], msg: str, type_: str, status: int = 422) -> RequestError:
-        """An error about one field."""
-        return cls([{"loc": list(loc), "msg": msg, "type": type_}], status)
 
 
 def problem(status: int, detail: str, errors: Sequence[dict[str, Any]] = (), kind: str | None = None) -> Response:
@@ -84,14 +71,16 @@ def install_error_handlers(app: FastAPI) -> None:
 
 
 class BodyLimit:
-    """Refuse request bodies larger than `limit` bytes with 413, before the app reads them."""
+    """Refuse request bodies larger than `limit` bytes with 413, before the app reads them. Streaming routes
+    (`streaming_paths`) read their bodies line by line and limit each line instead."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, streaming_paths: frozenset[str] = frozenset()) -> None:
         self.app = app
         self.limit = limit
+        self.streaming_paths = streaming_paths
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or scope["path"] in self.streaming_paths:
             await self.app(scope, receive, send)
             return
         declared = dict(scope["headers"]).get(b"content-length")

@@ -6,8 +6,8 @@ import datetime as dt
 
 from service._banlists import Banlist, build_limits
 from service._data import Data
+from service._errors import RequestError
 from service._formats import DeckFormatError, parse
-from service._http import RequestError
 from service._model import Context, Deck, Entry, Protectors
 from service._schemas import DeckIn, EntryIn, InlineBanlist, ValidateRequest
 
@@ -30,18 +30,22 @@ def deck_from(body: DeckIn, data: Data, loc: tuple[str, ...] = ("body",)) -> Dec
     fmt = body.source_format()
     if fmt == "json":
         return Deck(_entries(body.main), _entries(body.extra), _entries(body.side))
-    source = body.source_text()
     try:
-        return parse(fmt, source, data.cards)
+        return parse(fmt, body.source_text(), data.cards)
     except DeckFormatError as exc:
-        errors = []
-        for error in exc.errors:
-            where = [*loc, fmt] if error.part is None else [*loc, fmt, error.part]
-            item: dict[str, object] = {"loc": where, "msg": error.msg, "type": error.type}
-            if error.line is not None:
-                item |= {"line": error.line, "column": error.column}
-            errors.append(item)
-        raise RequestError(errors) from None
+        raise read_errors(exc, fmt, loc) from None
+
+
+def read_errors(exc: DeckFormatError, fmt: str, loc: tuple[str, ...]) -> RequestError:
+    """The request error for a deck source that cannot be read: each bad line or ydke part, located."""
+    errors = []
+    for error in exc.errors:
+        where = [*loc, fmt] if error.part is None else [*loc, fmt, error.part]
+        item: dict[str, object] = {"loc": where, "msg": error.msg, "type": error.type}
+        if error.line is not None:
+            item |= {"line": error.line, "column": error.column}
+        errors.append(item)
+    return RequestError(errors)
 
 
 def _banlist(body: ValidateRequest, day: dt.date, data: Data) -> Banlist | None:
@@ -52,17 +56,18 @@ def _banlist(body: ValidateRequest, day: dt.date, data: Data) -> Banlist | None:
         if found is None:
             raise RequestError.one(["body", "banlist"], f"No bundled list is called {body.banlist}.", "unknown_banlist")
         return found
-    return _inline(body.banlist, data)
+    return inline_banlist(body.banlist, data, ["body", "banlist"])
 
 
-def _inline(inline: InlineBanlist, data: Data) -> Banlist:
+def inline_banlist(inline: InlineBanlist, data: Data, where: list[str | int]) -> Banlist:
+    """A list given in a request; an unknown card or a card listed twice is an error naming the entry."""
     statuses = {"forbidden": inline.forbidden, "limited": inline.limited, "semi_limited": inline.semi_limited}
     try:
         limits = build_limits(statuses, data.cards)
     except ValueError as exc:
         entry, _, problem = str(exc).partition(": ")
         status, _, index = entry.rstrip("]").partition("[")
-        raise RequestError.one(["body", "banlist", status, int(index)], problem, "invalid_banlist_entry") from None
+        raise RequestError.one([*where, status, int(index)], problem, "invalid_banlist_entry") from None
     return Banlist("inline", inline.name, "OCG", None, None, limits)
 
 

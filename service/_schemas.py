@@ -300,3 +300,56 @@ class SearchHit(BaseModel):
     matched: str
     match: Literal["exact", "prefix", "substring", "fuzzy"]
     score: float
+
+
+class BanlistSummary(BaseModel):
+    """A bundled list: id, name, dates and how many cards each status holds."""
+
+    id: str
+    name: str
+    format: str
+    effective_from: dt.date | None
+    effective_until: dt.date | None
+    counts: dict[str, int]
+
+
+class ListedCard(BaseModel):
+    """A card on a list."""
+
+    passcode: int
+    name_en: str
+    name_ja: str
+
+
+class BanlistDetail(BanlistSummary):
+    """A list with its cards."""
+
+    forbidden: list[ListedCard]
+    limited: list[ListedCard]
+    semi_limited: list[ListedCard]
+
+
+class StatusChange(ListedCard):
+    """A card whose status changes between two lists."""
+
+    from_: str = Field(alias="from")
+    to: str
+    from_limit: int
+    to_limit: int
+
+
+class BanlistDiff(BaseModel):
+    """The changes from one list to another."""
+
+    from_: BanlistOut = Field(alias="from")
+    to: BanlistOut
+    changes: list[StatusChange]
+
+
+class RecheckLine(DeckIn):
+    """One NDJSON line of a recheck: a deck in any form, the caller's id for it, and what else belongs to the deck
+    (the date and the list belong to the whole recheck)."""
+
+    id: str | int = Field(description="The caller's id for the deck, echoed in its result line.")
+    protectors: ProtectorsIn | None = None
+    default_language: str = Field("ja", pattern=LANGUAGE_PATTERN)

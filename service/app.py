@@ -22,7 +22,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     install_error_handlers(app)
     install_routes(app, data)
-    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes, streaming_paths=frozenset({"/v1/rechecks"}))
     return app
 
 

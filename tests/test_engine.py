@@ -11,9 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service import Context, Data, Deck, Entry, Protectors, validate
+from service._engine import _findings
+from service._fast import certainly_legal
 from service._messages import render
 from service._rules import RULES
-from tests.cases import CASES, MAIN_40
+from tests.cases import CASES, MAIN_40, UNLIMITED
 from tests.golden import run_case
 
 
@@ -93,6 +95,7 @@ entries = st.lists(
     st.builds(
         Entry,
         passcode=st.sampled_from(_PASSCODES),
+        name=st.none(),
         count=st.integers(1, 99),
         language=st.sampled_from([None, "ja", "en", "zh"]),
     ),
@@ -135,3 +138,41 @@ def test_properties(data: Data, main: list[Entry], extra: list[Entry], side: lis
         for c in v.cards
     }
     assert not banned_types & others
+
+
+# Cards around every rule: unlimited, alias, forbidden, limited, semi-limited, Fusion, Synchro, Xyz, Link,
+# Pendulum, TCG-only, printed after 2008, and a passcode that is no card.
+_EDGE_CARDS = [*UNLIMITED, 36996508, 55144522, 83764718, 83764719, 14087893, 35809262, 44508094, 84013237]
+_EDGE_CARDS += [1861629, 16178681, 11876803, 433377, 40737112, 57953380, 12345678]
+
+
+@st.composite
+def near_legal(draw: st.DrawFn) -> tuple[Deck, Context]:
+    """The legal base deck with a few random changes, on a random day, with random protectors."""
+    main = [Entry(p, count=3) for p in UNLIMITED] + [Entry(83764718)]
+    extra = [Entry(44508094), Entry(35809262)]
+    side: list[Entry] = []
+    for _ in range(draw(st.integers(0, 3))):
+        target = draw(st.sampled_from([main, extra, side]))
+        entry = Entry(draw(st.sampled_from(_EDGE_CARDS)), count=draw(st.integers(1, 4)))
+        if draw(st.booleans()) and target:
+            target.pop(draw(st.integers(0, len(target) - 1)))
+        target.append(entry)
+    if draw(st.booleans()):
+        index = draw(st.integers(0, len(main) - 1))
+        main[index] = Entry(
+            main[index].passcode, count=main[index].count, language=draw(st.sampled_from(["en", "ko", "zh"]))
+        )
+    day = draw(st.one_of(st.just(dt.date(2008, 6, 1)), st.dates(dt.date(2008, 1, 1), dt.date(2026, 12, 31))))
+    protectors = draw(st.one_of(st.none(), st.just(Protectors(True, True, True)), st.builds(Protectors)))
+    return Deck(tuple(main), tuple(extra), tuple(side)), Context(day, None, None, protectors)  # type: ignore[arg-type]
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@given(case=near_legal(), use_list=st.booleans())
+def test_fast_path_agrees_with_the_full_engine(data: Data, case: tuple[Deck, Context], use_list: bool) -> None:
+    deck, partial = case
+    banlist = data.banlists.in_force(partial.date) if use_list else None
+    context = Context(partial.date, banlist, data.cards, partial.protectors)
+    full = list(_findings(deck, context))
+    assert certainly_legal(deck, context) == (not full)

@@ -1,0 +1,140 @@
+"""POST /v1/rechecks: NDJSON in, NDJSON out, one result line per deck in input order, then a summary."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+import orjson
+from fastapi import APIRouter, Header, Query
+from fastapi.responses import StreamingResponse
+from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
+from starlette.types import Receive, Scope, Send
+
+from service._banlists import Banlist
+from service._data import Data
+from service._errors import RequestError
+from service._http import pick_language
+from service._inputs import JAPAN, inline_banlist
+from service._recheck import MAX_LINE_BYTES, Rechecker, RecheckSetup, Summary
+from service._schemas import BANLIST_ID_PATTERN, InlineBanlist, IsoDate
+
+ListParam = Annotated[str | None, Query(max_length=200_000, description="A bundled list id or an inline list as JSON.")]
+
+
+def _list(value: str | None, data: Data, where: list[str | int]) -> Banlist | None:
+    """A bundled list by id, or an inline list given as a JSON object."""
+    if value is None:
+        return None
+    if value.lstrip().startswith("{"):
+        try:
+            inline = InlineBanlist.model_validate_json(value)
+        except ValidationError as exc:
+            raise RequestError(
+                [{"loc": [*where, *e["loc"]], "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
+            ) from None
+        return inline_banlist(inline, data, where)
+    found = data.banlists.get(value) if re.fullmatch(BANLIST_ID_PATTERN, value) else None
+    if found is None:
+        raise RequestError.one(where, f"No bundled list is called {value[:40]}.", "unknown_banlist")
+    return found
+
+
+async def _batches(receive: Receive) -> AsyncIterator[list[tuple[int, bytes | None]]]:
+    """The complete NDJSON lines of each body chunk as it arrives, numbered from 1. A line over the limit is
+    dropped while it streams in and stands as None, so it costs no memory and still gets its error line."""
+    number = 0
+    pending = bytearray()
+    oversized = False
+    more = True
+    while more:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise _Disconnected
+        pending += message.get("body", b"")
+        more = message.get("more_body", False)
+        batch: list[tuple[int, bytes | None]] = []
+        while (end := pending.find(b"\n")) >= 0:
+            number += 1
+            batch.append((number, None if oversized else bytes(pending[:end])))
+            del pending[: end + 1]
+            oversized = False
+        if len(pending) > MAX_LINE_BYTES:
+            oversized = True
+            pending.clear()
+        if batch:
+            yield batch
+    if pending or oversized:
+        yield [(number + 1, None if oversized else bytes(pending))]
+
+
+class _Disconnected(Exception):
+    """The client went away before sending its whole body."""
+
+
+class _RecheckResponse(StreamingResponse):
+    """Reads the NDJSON body itself while it answers, so each result leaves as soon as its line is checked."""
+
+    def __init__(self, checker: Rechecker) -> None:
+        super().__init__(iter(()), media_type="application/x-ndjson")
+        self.checker = checker
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+        summary = Summary()
+        try:
+            async for batch in _batches(receive):
+                out = await run_in_threadpool(_check_batch, self.checker, batch, summary)
+                await send({"type": "http.response.body", "body": out, "more_body": True})
+        except _Disconnected:
+            return
+        closing = orjson.dumps(summary.as_json(self.checker.setup, self.checker.data)) + b"\n"
+        await send({"type": "http.response.body", "body": closing, "more_body": False})
+
+
+def build_rechecks_router(data: Data, problems: dict[int | str, dict[str, Any]]) -> APIRouter:
+    """The recheck route, bound to the data loaded at start-up."""
+    router = APIRouter(tags=["rechecks"])
+
+    @router.post(
+        "/v1/rechecks",
+        responses={
+            **problems,
+            200: {
+                "content": {"application/x-ndjson": {}},
+                "description": "One result line per deck, then a summary line.",
+            },
+        },
+        openapi_extra={
+            "requestBody": {"required": True, "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}
+        },
+    )
+    def rechecks(
+        *,
+        banlist: ListParam = None,
+        date: Annotated[IsoDate | None, Query(description="Event date; default today in Japan.")] = None,
+        previous: ListParam = None,
+        deckcheck_banlist: Annotated[str | None, Header(max_length=200_000)] = None,
+        deckcheck_previous: Annotated[str | None, Header(max_length=200_000)] = None,
+        accept_language: Annotated[str | None, Header()] = None,
+    ) -> StreamingResponse:
+        """Recheck many decks (NDJSON, one `{id, deck…}` a line) against one list, optionally against a previous one."""
+        day = date or dt.datetime.now(JAPAN).date()
+        chosen = _list(banlist or deckcheck_banlist, data, ["query", "banlist"]) or data.banlists.in_force(day)
+        before = _list(previous or deckcheck_previous, data, ["query", "previous"])
+        setup = RecheckSetup(day, chosen, before, pick_language(accept_language))
+        return _RecheckResponse(Rechecker(data, setup))
+
+    return router
+
+
+def _check_batch(checker: Rechecker, batch: list[tuple[int, bytes | None]], summary: Summary) -> bytes:
+    out = []
+    for number, raw in batch:
+        line, outcome = checker.check(number, raw)
+        summary.add(outcome)
+        out.append(line)
+    return b"".join(out)

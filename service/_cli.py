@@ -1,0 +1,259 @@
+"""The `deckcheck` command: validate deck files, recheck stored decks against a list, serve the API.
+
+Exit codes: 0 every deck legal, 1 some deck illegal, 2 a usage or input error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+import orjson
+import uvicorn
+from pydantic import ValidationError
+
+from service._batch import DECK_SUFFIXES, BatchSpec, deck_lines, default_workers, run_batch
+from service._config import Settings
+from service._data import load_data
+from service._engine import validate
+from service._errors import RequestError
+from service._inputs import JAPAN, context_for, deck_from
+from service._outputs import report_json
+from service._recheck import Rechecker, Summary
+from service._schemas import ValidateRequest
+
+EXIT_LEGAL, EXIT_ILLEGAL, EXIT_ERROR = 0, 1, 2
+
+
+class _Usage(Exception):
+    """A command line that cannot be carried out."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # argparse would exit; run() returns 2 instead
+        raise _Usage(f"{self.prog}: {message}")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="deckcheck", description="Check Yu-Gi-Oh! OCG decks against the 2008 OCG tournament rules.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    check = commands.add_parser("validate", help="check deck files (.ydk, ydke link, .json, text)")
+    check.add_argument("files", nargs="+", help="deck files, or ydke:// links")
+    check.add_argument("--date", type=_date, help="event date (default: today in Japan)")
+    check.add_argument("--banlist", help="a bundled list id, e.g. ocg-2008-03-01 (default: the list in force)")
+    check.add_argument("--lang", choices=("en", "ja"), default="en", help="message language")
+    check.add_argument("--json", action="store_true", help="print JSON for machines")
+    recheck = commands.add_parser("recheck", help="recheck many decks against one list")
+    recheck.add_argument("paths", nargs="+", type=Path, help="NDJSON files, deck files or folders of them")
+    recheck.add_argument("--banlist", help="list id or inline list JSON (default: the list in force on --date)")
+    recheck.add_argument("--previous", help="the list before, to learn which decks the change made illegal")
+    recheck.add_argument("--date", type=_date, help="event date (default: today in Japan)")
+    recheck.add_argument("--lang", choices=("en", "ja"), default="en", help="message language")
+    recheck.add_argument("--out", type=Path, help="write NDJSON results here instead of standard output")
+    recheck.add_argument("--workers", type=_positive, default=1, help=f"processes (this machine: {default_workers()})")
+    recheck.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
+    serve = commands.add_parser("serve", help="serve the HTTP API")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    return parser
+
+
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date written YYYY-MM-DD: {text!r}") from None
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"not a positive whole number: {text!r}")
+    return int(text)
+
+
+def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
+    """Run the command line `argv` (without the program name); return the exit code."""
+    try:
+        args = _parser().parse_args(argv)
+    except _Usage as exc:
+        print(exc, file=stderr)
+        return EXIT_ERROR
+    except SystemExit as exc:  # --help
+        return EXIT_LEGAL if exc.code in (0, None) else EXIT_ERROR
+    if args.command == "serve":
+        return _serve(args.host, args.port)
+    settings = Settings.from_env()
+    if args.command == "validate":
+        return _validate(args, settings, stdout, stderr)
+    return _recheck(args, settings, stdout, stderr)
+
+
+def main() -> None:
+    """Console entry point."""
+    sys.exit(run(sys.argv[1:], sys.stdout, sys.stderr))
+
+
+def _serve(host: str, port: int) -> int:
+    uvicorn.run("service.app:app", host=host, port=port)
+    return EXIT_LEGAL
+
+
+def _request(source: str, args: argparse.Namespace) -> ValidateRequest:
+    """The validate request a file (or a ydke link) stands for, with the command line's date and list."""
+    overrides: dict[str, Any] = {}
+    if args.date is not None:
+        overrides["date"] = args.date.isoformat()
+    if args.banlist is not None:
+        overrides["banlist"] = args.banlist
+    if source.startswith("ydke://"):
+        return ValidateRequest.model_validate({"ydke": source, **overrides})
+    path = Path(source)
+    text = path.read_text(encoding="utf-8-sig")
+    fmt = DECK_SUFFIXES.get(path.suffix.lower(), "text")
+    if fmt == "json":
+        return ValidateRequest.model_validate_json(orjson.dumps({**orjson.loads(text), **overrides}))
+    if fmt == "text" and text.lstrip().startswith("ydke://"):
+        fmt = "ydke"
+    return ValidateRequest.model_validate({fmt: text.strip() if fmt == "ydke" else text, **overrides})
+
+
+def _validate(args: argparse.Namespace, settings: Settings, stdout: IO[str], stderr: IO[str]) -> int:
+    data = load_data(settings.data_dir)
+    results: list[dict[str, Any]] = []
+    failed = False
+    for source in args.files:
+        try:
+            body = _request(source, args)
+            deck, context = deck_from(body, data), context_for(body, data)
+        except (OSError, UnicodeDecodeError, orjson.JSONDecodeError, TypeError) as exc:
+            failed = _input_error(source, str(exc), stderr)
+            continue
+        except ValidationError as exc:
+            failed = _input_error(source, "; ".join(f"{_where(e['loc'])}{e['msg']}" for e in exc.errors()), stderr)
+            continue
+        except RequestError as exc:
+            failed = _input_error(source, "; ".join(_line_error(e) for e in exc.errors), stderr)
+            continue
+        results.append({"file": source, **report_json(validate(deck, context), args.lang, deck, context.roster)})
+    if args.json:
+        stdout.write(orjson.dumps(results, option=orjson.OPT_INDENT_2).decode() + "\n")
+    else:
+        for result in results:
+            _print_report(result, args.lang, stdout)
+    if failed:
+        return EXIT_ERROR
+    return EXIT_LEGAL if all(r["legal"] for r in results) else EXIT_ILLEGAL
+
+
+def _where(loc: Sequence[Any]) -> str:
+    return ".".join(str(part) for part in loc) + ": " if loc else ""
+
+
+def _line_error(error: dict[str, Any]) -> str:
+    line = f"line {error['line']}: " if "line" in error else ""
+    return f"{line}{_where(error['loc'][1:])}{error['msg']}"
+
+
+def _input_error(source: str, message: str, stderr: IO[str]) -> bool:
+    print(f"deckcheck: {source}: {message}", file=stderr)
+    return True
+
+
+def _print_report(result: dict[str, Any], lang: str, out: IO[str]) -> None:
+    banlist = result["banlist"]["name"] if result["banlist"] else ("制限なし" if lang == "ja" else "no list")
+    verdict = (
+        ("使用可能" if lang == "ja" else "legal") if result["legal"] else ("使用不可" if lang == "ja" else "illegal")
+    )
+    penalty = f" — {result['penalty']}" if result["penalty"] else ""
+    counts = result["counts"]
+    print(f"{result['file']}: {verdict}{penalty} ({banlist}, {result['date']}; ", end="", file=out)
+    print(f"main {counts['main']}, extra {counts['extra']}, side {counts['side']})", file=out)
+    for v in result["violations"]:
+        where = ", ".join(f"{loc[0]} #{loc[1] + 1}" if len(loc) == 2 else str(loc[0]) for loc in v["loc"][:6])
+        if v["lines"]:
+            where += " (line " + ", ".join(map(str, v["lines"][:6])) + ")"
+        print(f"  ✗ {v['code']} [{v['rule']} / {v['penalty_ref']}] {where}", file=out)
+        print(f"    {v['message']}", file=out)
+        print(f"    → {v['remedy']}", file=out)
+
+
+def _recheck(args: argparse.Namespace, settings: Settings, stdout: IO[str], stderr: IO[str]) -> int:
+    day = args.date or dt.datetime.now(JAPAN).date()
+    spec = BatchSpec(day, args.banlist, args.previous, args.lang)
+    data = load_data(settings.data_dir)
+    try:
+        checker = Rechecker(data, spec.setup(data))
+    except (RequestError, ValidationError) as exc:
+        print(f"deckcheck: {exc}", file=stderr)
+        return EXIT_ERROR
+    missing = [str(p) for p in args.paths if not p.exists()]
+    if missing:
+        print(f"deckcheck: no such file or folder: {', '.join(missing)}", file=stderr)
+        return EXIT_ERROR
+    sink = args.out.open("wb") if args.out else None
+    write = sink.write if sink else _text_writer(stdout)
+    show = args.progress or stderr.isatty()
+    started = time.monotonic()
+
+    def progress(done: int) -> None:
+        if show:
+            rate = done / max(time.monotonic() - started, 1e-9)
+            stderr.write(f"\rrechecked {done:,} decks ({rate:,.0f}/s)")
+            stderr.flush()
+
+    try:
+        summary = run_batch(
+            deck_lines(args.paths),
+            checker=checker,
+            spec=spec,
+            workers=args.workers,
+            write=write,
+            progress=progress,
+            data_dir=settings.data_dir,
+        )
+        write(orjson.dumps(summary.as_json(checker.setup, data)) + b"\n")
+    except OSError as exc:
+        print(f"\ndeckcheck: {exc}", file=stderr)
+        return EXIT_ERROR
+    finally:
+        if sink:
+            sink.close()
+    if show:
+        stderr.write("\n")
+    _print_summary(summary, checker, stderr, time.monotonic() - started)
+    if summary.errors:
+        return EXIT_ERROR
+    return EXIT_ILLEGAL if summary.illegal else EXIT_LEGAL
+
+
+def _text_writer(stdout: IO[str]) -> Callable[[bytes], Any]:
+    binary = getattr(stdout, "buffer", None)
+    if binary is not None:
+        stdout.flush()
+        return binary.write  # type: ignore[no-any-return]
+    return lambda chunk: stdout.write(chunk.decode())
+
+
+def _print_summary(summary: Summary, checker: Rechecker, out: IO[str], seconds: float) -> None:
+    setup = checker.setup
+    listed = setup.banlist.name if setup.banlist else "no list"
+    rows = [
+        ("decks", summary.lines),
+        ("legal", summary.legal),
+        ("illegal", summary.illegal),
+        ("errors", summary.errors),
+    ]
+    print(f"recheck against {listed} on {setup.date} in {seconds:.1f} s", file=out)
+    for label, value in rows:
+        print(f"  {label:<28}{value:>12,}", file=out)
+    for code, count in sorted(summary.by_code.items()):
+        print(f"  {code:<28}{count:>12,}", file=out)
+    if setup.previous is not None:
+        print(f"  newly illegal since {setup.previous.name:<8}{len(summary.newly_illegal):>12,}", file=out)
+        for passcode, decks in sorted(summary.causes.items(), key=lambda item: (-item[1], item[0]))[:20]:
+            print(f"    {checker.data.cards.by_passcode[passcode].name_en:<26}{decks:>12,}", file=out)

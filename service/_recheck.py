@@ -1,0 +1,230 @@
+"""Batch rechecks: one result line per NDJSON input line, in order, and a summary of what a list change broke.
+
+The same code serves POST /v1/rechecks and `deckcheck recheck`; it holds nothing per deck beyond the summary's
+counts (and the ids of decks a list change made illegal), so memory stays flat however many decks pass.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import orjson
+from pydantic import ValidationError
+
+from service._banlists import Banlist
+from service._data import Data
+from service._engine import full_report, validate
+from service._errors import RequestError
+from service._fast import legal_counts_of_copies
+from service._formats import Copies, DeckFormatError, deck_of, ydke_copies
+from service._inputs import deck_from, read_errors
+from service._model import SECTIONS, Context, Deck, Protectors, Report
+from service._outputs import banlist_json, report_json
+from service._schemas import RecheckLine
+
+MAX_LINE_BYTES = 1024 * 1024
+# The rules a list change can newly break: a deck legal before and illegal now breaks one of these.
+_LIST_CODES = frozenset({"forbidden_card", "limited_card_exceeded", "semi_limited_card_exceeded"})
+
+
+@dataclass(frozen=True, slots=True)
+class RecheckSetup:
+    """What every deck of a batch is checked against."""
+
+    date: dt.date
+    banlist: Banlist | None
+    previous: Banlist | None = None
+    lang: str = "en"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What the summary needs to know of one line."""
+
+    status: str  # legal, illegal or error
+    id: Any = None
+    codes: tuple[str, ...] = ()
+    newly_illegal: bool = False
+    causes: tuple[int, ...] = ()
+
+
+@dataclass(slots=True)
+class Summary:
+    """Totals over a batch; summaries of consecutive parts merge in order."""
+
+    lines: int = 0
+    legal: int = 0
+    illegal: int = 0
+    errors: int = 0
+    by_code: Counter[str] = field(default_factory=Counter)
+    newly_illegal: list[Any] = field(default_factory=list)
+    causes: Counter[int] = field(default_factory=Counter)
+
+    def add(self, outcome: Outcome) -> None:
+        """Count one line."""
+        self.lines += 1
+        if outcome.status == "legal":
+            self.legal += 1
+        elif outcome.status == "illegal":
+            self.illegal += 1
+        else:
+            self.errors += 1
+        self.by_code.update(outcome.codes)
+        if outcome.newly_illegal:
+            self.newly_illegal.append(outcome.id)
+            self.causes.update(outcome.causes)
+
+    def merge(self, other: Summary) -> None:
+        """Add the counts of the batch part that follows this one."""
+        self.lines += other.lines
+        self.legal += other.legal
+        self.illegal += other.illegal
+        self.errors += other.errors
+        self.by_code.update(other.by_code)
+        self.newly_illegal.extend(other.newly_illegal)
+        self.causes.update(other.causes)
+
+    def as_json(self, setup: RecheckSetup, data: Data) -> dict[str, Any]:
+        """The closing line of a batch."""
+        causes = []
+        for passcode, decks in sorted(self.causes.items(), key=lambda item: (-item[1], item[0])):
+            card = data.cards.by_passcode[passcode]
+            causes.append({"passcode": passcode, "name_en": card.name_en, "name_ja": card.name_ja, "decks": decks})
+        summary: dict[str, Any] = {
+            "lines": self.lines,
+            "legal": self.legal,
+            "illegal": self.illegal,
+            "errors": self.errors,
+            "by_code": dict(sorted(self.by_code.items())),
+            "date": setup.date.isoformat(),
+            "banlist": None if setup.banlist is None else banlist_json(setup.banlist),
+        }
+        if setup.previous is not None:
+            summary |= {
+                "previous": banlist_json(setup.previous),
+                "newly_illegal": {"count": len(self.newly_illegal), "ids": self.newly_illegal, "cards": causes},
+            }
+        return {"summary": summary}
+
+
+class Rechecker:
+    """Checks NDJSON lines one by one against a fixed setup."""
+
+    def __init__(self, data: Data, setup: RecheckSetup) -> None:
+        self.data = data
+        self.setup = setup
+        self.context = Context(setup.date, setup.banlist, data.cards)
+        self.before = None if setup.previous is None else Context(setup.date, setup.previous, data.cards)
+
+    def _contexts(self, line: RecheckLine) -> tuple[Context, Context | None]:
+        """The batch's contexts, with the deck's own protectors and default language where it gives them."""
+        if line.protectors is None and line.default_language == "ja":
+            return self.context, self.before
+        protectors = None if line.protectors is None else Protectors(**line.protectors.model_dump())
+        language = line.default_language.split("-")[0].lower()
+        now = replace(self.context, protectors=protectors, default_language=language)
+        return now, None if self.before is None else replace(
+            self.before, protectors=protectors, default_language=language
+        )
+
+    def check(self, number: int, raw: bytes | None) -> tuple[bytes, Outcome]:
+        """The result line (with its newline) for input line `number`, and its outcome for the summary.
+        `raw` is None for a line that was longer than MAX_LINE_BYTES and was not kept."""
+        try:
+            line = self._parse(raw)
+            # A ydke link is read straight into copies per card: a legal deck never needs its entries built.
+            copies = None if line.ydke is None else ydke_copies(line.ydke)
+        except _LineError as exc:
+            return self._error(number, exc.id, exc.errors)
+        except DeckFormatError as exc:
+            return self._error(number, line.id, read_errors(exc, "ydke", ()).errors)
+        contexts = self._contexts(line)
+        if copies is None:
+            try:
+                deck = deck_from(line, self.data, ())
+            except RequestError as exc:  # a .ydk or text source that cannot be read
+                return self._error(number, line.id, exc.errors)
+            return self._report(number, line.id, deck, contexts)
+        sizes = legal_counts_of_copies(copies, contexts[0])
+        if sizes is not None:
+            return self._legal(number, line.id, sizes, copies, contexts[1])
+        return self._report(number, line.id, deck_of(copies), contexts, known_illegal=True)
+
+    def _report(
+        self,
+        number: int,
+        deck_id: str | int,
+        deck: Deck,
+        contexts: tuple[Context, Context | None],
+        *,
+        known_illegal: bool = False,
+    ) -> tuple[bytes, Outcome]:
+        """The result line of a deck through the whole engine, as /v1/validate reports it."""
+        context, before_context = contexts
+        report = full_report(deck, context) if known_illegal else validate(deck, context)
+        result = {"line": number, "id": deck_id, **report_json(report, self.setup.lang, deck)}
+        for key in ("date", "banlist", "ruleset"):
+            del result[key]
+        codes = tuple(v.code for v in report.violations)
+        outcome = Outcome("legal" if report.legal else "illegal", deck_id, codes)
+        if before_context is not None:
+            before = validate(deck, before_context)
+            newly = before.legal and not report.legal
+            result |= {"legal_before": before.legal, "newly_illegal": newly}
+            if newly:
+                outcome = Outcome("illegal", deck_id, codes, True, _causes(report))
+        return orjson.dumps(result) + b"\n", outcome
+
+    def _legal(
+        self, number: int, deck_id: str | int, sizes: tuple[int, int, int], copies: Copies, before: Context | None
+    ) -> tuple[bytes, Outcome]:
+        """The result line of a deck the fast path found legal: what `validate` and `report_json` would give."""
+        counts = dict(zip(SECTIONS, sizes, strict=True))
+        result: dict[str, Any] = {"line": number, "id": deck_id, "legal": True, "penalty": None, "counts": counts}
+        result["violations"] = []
+        if before is not None:
+            was_legal = legal_counts_of_copies(copies, before) is not None or validate(deck_of(copies), before).legal
+            result |= {"legal_before": was_legal, "newly_illegal": False}
+        return orjson.dumps(result) + b"\n", Outcome("legal", deck_id)
+
+    def _parse(self, raw: bytes | None) -> RecheckLine:
+        if raw is None or len(raw) > MAX_LINE_BYTES:
+            raise _LineError([{"loc": [], "msg": f"line longer than {MAX_LINE_BYTES} bytes", "type": "line_too_long"}])
+        if not raw.strip():
+            raise _LineError([{"loc": [], "msg": "empty line: one deck a line", "type": "empty_line"}])
+        try:
+            return RecheckLine.model_validate_json(raw)
+        except ValidationError as exc:
+            errors = [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
+            raise _LineError(errors, _id_of(raw)) from None
+
+    def _error(self, number: int, deck_id: Any, errors: list[dict[str, Any]]) -> tuple[bytes, Outcome]:
+        body = {"line": number, "id": deck_id, "error": {"msg": errors[0]["msg"], "errors": errors}}
+        return orjson.dumps(body) + b"\n", Outcome("error", deck_id)
+
+
+class _LineError(Exception):
+    def __init__(self, errors: list[dict[str, Any]], deck_id: Any = None) -> None:
+        super().__init__(errors[0]["msg"])
+        self.errors = errors
+        self.id = deck_id
+
+
+def _id_of(raw: bytes) -> Any:
+    """The id of a line that does not fit the schema, when it can still be read."""
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    deck_id = value.get("id") if isinstance(value, dict) else None
+    return deck_id if isinstance(deck_id, str | int) and not isinstance(deck_id, bool) else None
+
+
+def _causes(report: Report) -> tuple[int, ...]:
+    """The cards behind the violations a list change can cause."""
+    return tuple(
+        sorted({c.passcode for v in report.violations if v.code in _LIST_CODES for c in v.cards if c.passcode})
+    )
