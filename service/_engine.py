@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from service._cards import Card, CardIndex
-from service._checks import CHECKS, Line, disallowed_type, resolved
+from service._checks import CHECKS, Line, check_copies, disallowed_type, resolved
 from service._fast import legal_counts
 from service._model import SECTIONS, Context, Deck, Entry, Finding, Loc, Report, Violation
 from service._roster import check_roster
@@ -102,7 +102,17 @@ def legal_report(sizes: tuple[int, int, int], context: Context) -> Report:
 
 def full_report(deck: Deck, context: Context) -> Report:
     """`validate` without the fast answer for legal decks: for callers that already know the deck needs rules."""
-    violations = sorted((_violation(f, context) for f in _findings(deck, context)), key=_sort_key)
+    return _report(deck, context, _findings(deck, context))
+
+
+def list_change_report(deck: Deck, context: Context) -> Report:
+    """The report on a deck that broke no rule under another list on the same date and with the same protectors
+    and languages. Only the copy rules read the list, so only they can find anything, and only they run."""
+    return _report(deck, context, check_copies(resolved(_resolve(deck, context)), context))
+
+
+def _report(deck: Deck, context: Context, findings: Iterable[Finding]) -> Report:
+    violations = sorted((_violation(f, context) for f in findings), key=_sort_key)
     penalty = max((v.penalty for v in violations), key=SEVERITY.__getitem__, default=None)
     return Report(
         legal=not violations,

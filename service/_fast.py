@@ -1,18 +1,20 @@
 """A fast answer for the common case, a deck that breaks no rule.
 
 Rechecking a million stored decks spends nearly all its time on legal decks, and proving a deck legal needs none
-of the bookkeeping a violation report does. `certainly_legal` answers True only when every check in `_checks` and
-`_roster` would find nothing; on any doubt (a name to resolve, a roster to compare, anything that looks wrong) it
-answers False and the full engine decides. A property test holds the two to the same verdict.
+of the bookkeeping a violation report does. `legal_counts` answers with the section sizes only when every check in
+`_checks` and `_roster` would find nothing; on any doubt (a name to resolve, a roster to compare, anything that
+looks wrong) it answers None and the full engine decides. Property tests hold the two to the same verdict.
 
-The per-card facts the answer needs (canonical card, the sections it may stand in, copies allowed) depend only on
-the event date and the list, so they are worked out once per date and list into one table.
+The answer has two halves. `tally` checks every rule that does not read the Forbidden/Limited list and counts the
+copies of each card; `within_limits` holds those copies to a list. A recheck against a new and a previous list
+tallies a deck once and asks both lists.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from functools import lru_cache
+from types import MappingProxyType
 
 from service._banlists import MAX_COPIES, Banlist
 from service._cards import CardIndex
@@ -22,37 +24,44 @@ from service._model import Context, Deck, Protectors
 
 _ALLOWED_LANGUAGES = frozenset(LANGUAGES)
 _MAIN, _EXTRA, _SIDE = 1, 2, 4  # the sections a card may stand in, as bits
-# passcode -> (canonical passcode, section bits, copies allowed); cards no deck may hold are absent (and so is
-# None, the passcode of an entry given by name only).
-Table = dict[int | None, tuple[int, int, int]]
+# passcode -> (canonical passcode, section bits); cards no deck may hold on the day are absent (and so is None,
+# the passcode of an entry given by name only).
+Table = dict[int | None, tuple[int, int]]
 
 
 @lru_cache(maxsize=32)
-def card_table(cards: CardIndex, day: dt.date, banlist: Banlist | None) -> Table:
-    """Every card a deck may hold on `day` under `banlist`, with where it may stand and how many copies."""
+def card_table(cards: CardIndex, day: dt.date) -> Table:
+    """Every card a deck may hold on `day`, with the sections it may stand in."""
     table: Table = {}
     for passcode, card in cards.by_passcode.items():
         kind = card.extra_deck_type
         first = card.ja_first_print
         if card.pendulum or (kind != "none" and kind not in EXTRA_DECK_TYPES) or first is None or first > day:
             continue
-        sections = (_EXTRA if kind in EXTRA_DECK_TYPES else _MAIN) | _SIDE
-        allowed = MAX_COPIES if banlist is None else min(MAX_COPIES, banlist.limit(card.passcode))
-        table[passcode] = (card.passcode, sections, allowed)
+        table[passcode] = (card.passcode, (_EXTRA if kind in EXTRA_DECK_TYPES else _MAIN) | _SIDE)
     return table
 
 
-def certainly_legal(deck: Deck, context: Context) -> bool:
-    """True only if `deck` breaks no rule in `context`."""
-    return legal_counts(deck, context) is not None
+_NO_LIMITS: MappingProxyType[int, int] = MappingProxyType({})
 
 
-def legal_counts(deck: Deck, context: Context) -> tuple[int, int, int] | None:
-    """The main, extra and side deck sizes if `deck` certainly breaks no rule in `context`, else None."""
+def within_limits(held: dict[int, int], banlist: Banlist | None) -> bool:
+    """No card held beyond three copies or beyond what `banlist` allows."""
+    if held and max(held.values()) > MAX_COPIES:
+        return False
+    limits = _NO_LIMITS if banlist is None else banlist.limits
+    return all(held[passcode] <= limits[passcode] for passcode in held.keys() & limits.keys())
+
+
+Tally = tuple[dict[int, int], tuple[int, int, int]]
+
+
+def tally(deck: Deck, context: Context) -> Tally | None:
+    """Copies per card and section sizes if `deck` certainly breaks no rule that does not read the list."""
     if context.roster is not None:
         return None
-    get = card_table(context.cards, context.date, context.banlist).get
-    copies: dict[int, int] = {}
+    get = card_table(context.cards, context.date).get
+    held: dict[int, int] = {}
     totals = []
     languages = set()
     for bit, entries in ((_MAIN, deck.main), (_EXTRA, deck.extra), (_SIDE, deck.side)):
@@ -61,49 +70,51 @@ def legal_counts(deck: Deck, context: Context) -> tuple[int, int, int] | None:
             facts = get(passcode) if name is None else None
             if facts is None or not facts[1] & bit:
                 return None
-            canonical = facts[0]
-            held = copies.get(canonical, 0) + count
-            if held > facts[2]:
-                return None
-            copies[canonical] = held
+            held[facts[0]] = held.get(facts[0], 0) + count
             total += count
             languages.add(language)
         totals.append(total)
     if None in languages:
         languages.discard(None)
         languages.add(context.default_language)
-    legal = (
-        MAIN_MIN <= totals[0] <= MAIN_MAX
-        and totals[1] <= EXTRA_MAX
-        and totals[2] <= SIDE_MAX
-        and _protectors_ok(languages, context.protectors)
-    )
-    return (totals[0], totals[1], totals[2]) if legal else None
+    sizes = (totals[0], totals[1], totals[2])
+    return (held, sizes) if _sizes_ok(sizes) and _protectors_ok(languages, context.protectors) else None
 
 
-def legal_counts_of_copies(copies: Copies, context: Context) -> tuple[int, int, int] | None:
-    """`legal_counts` for a deck given as copies per passcode (a ydke link): no names, no languages."""
-    get = card_table(context.cards, context.date, context.banlist).get
+def tally_copies(copies: Copies, context: Context) -> Tally | None:
+    """`tally` for a deck given as copies per passcode (a ydke link): no names, no languages."""
+    get = card_table(context.cards, context.date).get
     held: dict[int, int] = {}
     for bit, section in ((_MAIN, copies[0]), (_EXTRA, copies[1]), (_SIDE, copies[2])):
         for passcode, count in section.items():
             facts = get(passcode)
             if facts is None or not facts[1] & bit:
                 return None
-            canonical = facts[0]
-            total = held.get(canonical, 0) + count
-            if total > facts[2]:
-                return None
-            held[canonical] = total
+            held[facts[0]] = held.get(facts[0], 0) + count
     sizes = (copies[0].total(), copies[1].total(), copies[2].total())
-    legal = (
-        MAIN_MIN <= sizes[0] <= MAIN_MAX
-        and sizes[1] <= EXTRA_MAX
-        and sizes[2] <= SIDE_MAX
-        and _protectors_ok({context.default_language}, context.protectors)
-        and context.roster is None
-    )
-    return sizes if legal else None
+    ok = _sizes_ok(sizes) and _protectors_ok({context.default_language}, context.protectors)
+    return (held, sizes) if ok and context.roster is None else None
+
+
+def legal_counts(deck: Deck, context: Context) -> tuple[int, int, int] | None:
+    """The main, extra and side deck sizes if `deck` certainly breaks no rule in `context`, else None."""
+    counted = tally(deck, context)
+    return counted[1] if counted is not None and within_limits(counted[0], context.banlist) else None
+
+
+def legal_counts_of_copies(copies: Copies, context: Context) -> tuple[int, int, int] | None:
+    """`legal_counts` for a deck given as copies per passcode (a ydke link)."""
+    counted = tally_copies(copies, context)
+    return counted[1] if counted is not None and within_limits(counted[0], context.banlist) else None
+
+
+def certainly_legal(deck: Deck, context: Context) -> bool:
+    """True only if `deck` breaks no rule in `context`."""
+    return legal_counts(deck, context) is not None
+
+
+def _sizes_ok(sizes: tuple[int, int, int]) -> bool:
+    return MAIN_MIN <= sizes[0] <= MAIN_MAX and sizes[1] <= EXTRA_MAX and sizes[2] <= SIDE_MAX
 
 
 def _protectors_ok(languages: set[str | None], protectors: Protectors | None) -> bool:

@@ -16,10 +16,10 @@ from pydantic import ValidationError
 
 from service._banlists import Banlist
 from service._data import Data
-from service._engine import full_report, validate
+from service._engine import full_report, list_change_report, validate
 from service._errors import RequestError
-from service._fast import legal_counts_of_copies
-from service._formats import Copies, DeckFormatError, deck_of, ydke_copies
+from service._fast import tally_copies, within_limits
+from service._formats import DeckFormatError, deck_of, ydke_copies
 from service._inputs import deck_from, read_errors
 from service._model import SECTIONS, Context, Deck, Protectors, Report
 from service._outputs import banlist_json, report_json
@@ -148,45 +148,49 @@ class Rechecker:
             except RequestError as exc:  # a .ydk or text source that cannot be read
                 return self._error(number, line.id, exc.errors)
             return self._report(number, line.id, deck, contexts)
-        sizes = legal_counts_of_copies(copies, contexts[0])
-        if sizes is not None:
-            return self._legal(number, line.id, sizes, copies, contexts[1])
-        return self._report(number, line.id, deck_of(copies), contexts, known_illegal=True)
+        now, before = contexts
+        # Both lists judge the same date, protectors and languages: one tally serves both.
+        counted = tally_copies(copies, now)
+        was_legal = before is not None and counted is not None and within_limits(counted[0], before.banlist)
+        if counted is not None and within_limits(counted[0], now.banlist):
+            return self._legal(number, line.id, counted[1], was_legal if before is not None else None)
+        deck = deck_of(copies)
+        # A deck legal under the previous list can only break the copy rules under the new one.
+        report = list_change_report(deck, now) if was_legal else full_report(deck, now)
+        return self._result(number, line.id, deck, report, was_legal if before is not None else None)
 
     def _report(
-        self,
-        number: int,
-        deck_id: str | int,
-        deck: Deck,
-        contexts: tuple[Context, Context | None],
-        *,
-        known_illegal: bool = False,
+        self, number: int, deck_id: str | int, deck: Deck, contexts: tuple[Context, Context | None]
     ) -> tuple[bytes, Outcome]:
-        """The result line of a deck through the whole engine, as /v1/validate reports it."""
-        context, before_context = contexts
-        report = full_report(deck, context) if known_illegal else validate(deck, context)
+        """The result line of a deck given as entries (JSON lists, .ydk or text)."""
+        now, before = contexts
+        was_legal = None if before is None else validate(deck, before).legal
+        return self._result(number, deck_id, deck, validate(deck, now), was_legal)
+
+    def _result(
+        self, number: int, deck_id: str | int, deck: Deck, report: Report, was_legal: bool | None
+    ) -> tuple[bytes, Outcome]:
+        """The result line of a report, as /v1/validate gives it, with what the previous list said."""
         result = {"line": number, "id": deck_id, **report_json(report, self.setup.lang, deck)}
         for key in ("date", "banlist", "ruleset"):
             del result[key]
         codes = tuple(v.code for v in report.violations)
         outcome = Outcome("legal" if report.legal else "illegal", deck_id, codes)
-        if before_context is not None:
-            before = validate(deck, before_context)
-            newly = before.legal and not report.legal
-            result |= {"legal_before": before.legal, "newly_illegal": newly}
+        if was_legal is not None:
+            newly = was_legal and not report.legal
+            result |= {"legal_before": was_legal, "newly_illegal": newly}
             if newly:
                 outcome = Outcome("illegal", deck_id, codes, True, _causes(report))
         return orjson.dumps(result) + b"\n", outcome
 
     def _legal(
-        self, number: int, deck_id: str | int, sizes: tuple[int, int, int], copies: Copies, before: Context | None
+        self, number: int, deck_id: str | int, sizes: tuple[int, int, int], was_legal: bool | None
     ) -> tuple[bytes, Outcome]:
         """The result line of a deck the fast path found legal: what `validate` and `report_json` would give."""
         counts = dict(zip(SECTIONS, sizes, strict=True))
         result: dict[str, Any] = {"line": number, "id": deck_id, "legal": True, "penalty": None, "counts": counts}
         result["violations"] = []
-        if before is not None:
-            was_legal = legal_counts_of_copies(copies, before) is not None or validate(deck_of(copies), before).legal
+        if was_legal is not None:
             result |= {"legal_before": was_legal, "newly_illegal": False}
         return orjson.dumps(result) + b"\n", Outcome("legal", deck_id)
 

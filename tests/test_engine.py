@@ -5,14 +5,16 @@ from __future__ import annotations
 import datetime as dt
 import subprocess
 import sys
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service import Context, Data, Deck, Entry, Protectors, validate
-from service._engine import _findings
-from service._fast import certainly_legal
+from service._engine import _findings, full_report, list_change_report
+from service._fast import certainly_legal, legal_counts, legal_counts_of_copies
+from service._formats import deck_of
 from service._messages import render
 from service._rules import RULES
 from tests.cases import CASES, MAIN_40, UNLIMITED
@@ -144,6 +146,8 @@ def test_properties(data: Data, main: list[Entry], extra: list[Entry], side: lis
 # Pendulum, TCG-only, printed after 2008, and a passcode that is no card.
 _EDGE_CARDS = [*UNLIMITED, 36996508, 55144522, 83764718, 83764719, 14087893, 35809262, 44508094, 84013237]
 _EDGE_CARDS += [1861629, 16178681, 11876803, 433377, 40737112, 57953380, 12345678]
+# Cards whose status changes from OCG 2008.03 to 2008.09, either way.
+_EDGE_CARDS += [70828912, 23557835, 56570271, 32807846, 70095154, 71413901, 65192027]
 
 
 @st.composite
@@ -152,19 +156,21 @@ def near_legal(draw: st.DrawFn) -> tuple[Deck, Context]:
     main = [Entry(p, count=3) for p in UNLIMITED] + [Entry(83764718)]
     extra = [Entry(44508094), Entry(35809262)]
     side: list[Entry] = []
-    for _ in range(draw(st.integers(0, 3))):
+    for _ in range(draw(st.sampled_from([0, 0, 1, 1, 1, 2, 3]))):
         target = draw(st.sampled_from([main, extra, side]))
         entry = Entry(draw(st.sampled_from(_EDGE_CARDS)), count=draw(st.integers(1, 4)))
         if draw(st.booleans()) and target:
             target.pop(draw(st.integers(0, len(target) - 1)))
         target.append(entry)
-    if draw(st.booleans()):
+    if draw(st.integers(0, 3)) == 0:
         index = draw(st.integers(0, len(main) - 1))
         main[index] = Entry(
             main[index].passcode, count=main[index].count, language=draw(st.sampled_from(["en", "ko", "zh"]))
         )
-    day = draw(st.one_of(st.just(dt.date(2008, 6, 1)), st.dates(dt.date(2008, 1, 1), dt.date(2026, 12, 31))))
-    protectors = draw(st.one_of(st.none(), st.just(Protectors(True, True, True)), st.builds(Protectors)))
+    day = draw(st.sampled_from([dt.date(2008, 6, 1), dt.date(2008, 9, 1), None]))
+    day = day or draw(st.dates(dt.date(2008, 1, 1), dt.date(2026, 12, 31)))
+    protectors = draw(st.sampled_from([None, None, Protectors(True, True, True), None]))
+    protectors = protectors or draw(st.one_of(st.none(), st.builds(Protectors)))
     return Deck(tuple(main), tuple(extra), tuple(side)), Context(day, None, None, protectors)  # type: ignore[arg-type]
 
 
@@ -176,3 +182,45 @@ def test_fast_path_agrees_with_the_full_engine(data: Data, case: tuple[Deck, Con
     context = Context(partial.date, banlist, data.cards, partial.protectors)
     full = list(_findings(deck, context))
     assert certainly_legal(deck, context) == (not full)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@given(case=near_legal())
+def test_ydke_fast_path_agrees_with_the_full_engine(data: Data, case: tuple[Deck, Context]) -> None:
+    deck, partial = case
+    copies = tuple(Counter[int]() for _ in range(3))
+    for counter, entries in zip(copies, (deck.main, deck.extra, deck.side), strict=True):
+        for entry in entries:
+            counter[entry.passcode] += entry.count  # type: ignore[index]
+    context = Context(partial.date, data.banlists.in_force(partial.date), data.cards, partial.protectors)
+    as_deck = deck_of(copies)  # type: ignore[arg-type]
+    fast = legal_counts_of_copies(copies, context)  # type: ignore[arg-type]
+    assert fast == legal_counts(as_deck, context)
+    assert (fast is not None) == (not list(_findings(as_deck, context)))
+
+
+# (card, copies) that one of OCG 2008.03 and 2008.09 allows and the other does not, or that both allow.
+_LIST_CHANGES = [(40737112, 1), (70828912, 1), (23557835, 1), (56570271, 1), (57953380, 3), (65192027, 3)]
+_LIST_CHANGES += [(70095154, 2), (32807846, 2), (32807846, 3), (71413901, 1), (13892510, 1), (83764718, 1)]
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@given(
+    swaps=st.lists(st.tuples(st.integers(0, 12), st.sampled_from(_LIST_CHANGES)), max_size=4),
+    forward=st.booleans(),
+    extra=st.booleans(),
+)
+def test_list_change_report_agrees_with_the_full_engine(
+    data: Data, swaps: list[tuple[int, tuple[int, int]]], forward: bool, extra: bool
+) -> None:
+    main = [Entry(p, count=3) for p in UNLIMITED] + [Entry(83764718)]
+    for index, (passcode, count) in swaps:
+        main[index] = Entry(passcode, count=count)
+    if sum(e.count for e in main) < 40:
+        main.append(Entry(55713623, count=40 - sum(e.count for e in main)))
+    deck = Deck(tuple(main), (Entry(35809262),) if extra else ())
+    day = dt.date(2008, 9, 1)
+    lists = ("ocg-2008-03-01", "ocg-2008-09-01") if forward else ("ocg-2008-09-01", "ocg-2008-03-01")
+    before, after = (Context(day, data.banlists.get(i), data.cards) for i in lists)
+    if full_report(deck, before).legal:
+        assert list_change_report(deck, after) == full_report(deck, after)
