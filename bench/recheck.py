@@ -11,17 +11,17 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
+import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import orjson
-import uvicorn
+from fastapi import FastAPI
 from fastapi.responses import Response
 
 from bench.corpus import Corpus
@@ -50,35 +50,58 @@ def engine(count: int) -> None:
         print(f"  engine, {label:10} {len(group) / best:>10,.0f} decks/s  ({len(group):,} decks)")
 
 
-def http(requests: int) -> None:
-    """/v1/validate against a no-op route that parses the same body, in one server, over keep-alive."""
+def bench_app() -> FastAPI:
+    """The service's app plus a no-op route that parses the same body as /v1/validate and answers `{}`."""
     app = create_app()
 
     @app.post("/bench/noop")
     def noop(body: ValidateRequest) -> Response:
         return Response(b"{}", media_type="application/json")
 
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.05)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    data = load_data()
-    bodies = [orjson.dumps({"ydke": d.ydke(), "date": EVENT.isoformat()}) for d in Corpus(data, seed=7).decks(requests)]
-    rates: dict[str, float] = {}
-    with httpx.Client(base_url=f"http://127.0.0.1:{port}") as client:
-        for path in ("/bench/noop", "/v1/validate", "/bench/noop", "/v1/validate"):
-            start = time.perf_counter()
-            for body in bodies:
-                response = client.post(path, content=body, headers={"Content-Type": "application/json"})
-                assert response.status_code == 200
-            rates[path] = max(rates.get(path, 0.0), requests / (time.perf_counter() - start))
-    server.should_exit = True
-    thread.join()
+    return app
+
+
+def http(requests: int) -> None:
+    """/v1/validate against the no-op route, in one uvicorn server process, over keep-alive from this process."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "bench.recheck:bench_app", "--factory", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        data = load_data()
+        bodies = [
+            orjson.dumps({"ydke": d.ydke(), "date": EVENT.isoformat()}) for d in Corpus(data, seed=7).decks(requests)
+        ]
+        rates: dict[str, float] = {}
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}") as client:
+            _wait_for(client)
+            for path in ("/bench/noop", "/v1/validate") * 3:
+                start = time.perf_counter()
+                for body in bodies:
+                    response = client.post(path, content=body, headers={"Content-Type": "application/json"})
+                    assert response.status_code == 200
+                rates[path] = max(rates.get(path, 0.0), requests / (time.perf_counter() - start))
+    finally:
+        server.terminate()
+        server.wait()
     print(f"  no-op parse endpoint {rates['/bench/noop']:>10,.0f} requests/s")
     print(f"  /v1/validate         {rates['/v1/validate']:>10,.0f} requests/s")
     print(f"  ratio                {rates['/v1/validate'] / rates['/bench/noop']:>10.2f}")
+
+
+def _wait_for(client: httpx.Client) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if client.get("/healthz").status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.1)
+    raise RuntimeError("the benchmark server did not start")
 
 
 def recheck(count: int, workers: int, folder: Path) -> None:

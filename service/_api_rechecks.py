@@ -3,44 +3,22 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 import orjson
 from fastapi import APIRouter, Header, Query
 from fastapi.responses import StreamingResponse
-from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.types import Receive, Scope, Send
 
-from service._banlists import Banlist
 from service._data import Data
-from service._errors import RequestError
 from service._http import pick_language
-from service._inputs import JAPAN, inline_banlist
+from service._inputs import JAPAN, named_list
 from service._recheck import MAX_LINE_BYTES, Rechecker, RecheckSetup, Summary
-from service._schemas import BANLIST_ID_PATTERN, InlineBanlist, IsoDate
+from service._schemas import IsoDate
 
 ListParam = Annotated[str | None, Query(max_length=200_000, description="A bundled list id or an inline list as JSON.")]
-
-
-def _list(value: str | None, data: Data, where: list[str | int]) -> Banlist | None:
-    """A bundled list by id, or an inline list given as a JSON object."""
-    if value is None:
-        return None
-    if value.lstrip().startswith("{"):
-        try:
-            inline = InlineBanlist.model_validate_json(value)
-        except ValidationError as exc:
-            raise RequestError(
-                [{"loc": [*where, *e["loc"]], "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
-            ) from None
-        return inline_banlist(inline, data, where)
-    found = data.banlists.get(value) if re.fullmatch(BANLIST_ID_PATTERN, value) else None
-    if found is None:
-        raise RequestError.one(where, f"No bundled list is called {value[:40]}.", "unknown_banlist")
-    return found
 
 
 async def _batches(receive: Receive) -> AsyncIterator[list[tuple[int, bytes | None]]]:
@@ -123,8 +101,8 @@ def build_rechecks_router(data: Data, problems: dict[int | str, dict[str, Any]])
     ) -> StreamingResponse:
         """Recheck many decks (NDJSON, one `{id, deck…}` a line) against one list, optionally against a previous one."""
         day = date or dt.datetime.now(JAPAN).date()
-        chosen = _list(banlist or deckcheck_banlist, data, ["query", "banlist"]) or data.banlists.in_force(day)
-        before = _list(previous or deckcheck_previous, data, ["query", "previous"])
+        chosen = named_list(banlist or deckcheck_banlist, data, ["query", "banlist"]) or data.banlists.in_force(day)
+        before = named_list(previous or deckcheck_previous, data, ["query", "previous"])
         setup = RecheckSetup(day, chosen, before, pick_language(accept_language))
         return _RecheckResponse(Rechecker(data, setup))
 

@@ -9,15 +9,12 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import orjson
 
 from service._data import Data, load_data
-from service._errors import RequestError
-from service._inputs import inline_banlist
+from service._inputs import named_list
 from service._recheck import Rechecker, RecheckSetup, Summary
-from service._schemas import InlineBanlist
 
 CHUNK_LINES = 2000
 NDJSON_SUFFIXES = frozenset({".ndjson", ".jsonl"})
@@ -36,19 +33,8 @@ class BatchSpec:
 
     def setup(self, data: Data) -> RecheckSetup:
         """The setup these settings name; an unknown list id or a bad inline list raises RequestError."""
-        chosen = _find_list(self.banlist, data, "banlist") or data.banlists.in_force(self.date)
-        return RecheckSetup(self.date, chosen, _find_list(self.previous, data, "previous"), self.lang)
-
-
-def _find_list(spec: str | None, data: Data, where: str) -> Any:
-    if spec is None:
-        return None
-    if spec.lstrip().startswith("{"):
-        return inline_banlist(InlineBanlist.model_validate_json(spec), data, [where])
-    found = data.banlists.get(spec)
-    if found is None:
-        raise RequestError.one([where], f"No bundled list is called {spec[:40]}.", "unknown_banlist")
-    return found
+        chosen = named_list(self.banlist, data, ["banlist"]) or data.banlists.in_force(self.date)
+        return RecheckSetup(self.date, chosen, named_list(self.previous, data, ["previous"]), self.lang)
 
 
 def deck_lines(paths: Iterable[Path]) -> Iterator[bytes]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from pydantic import ValidationError
+
 from service._banlists import Banlist, build_limits
 from service._data import Data
 from service._errors import RequestError
@@ -88,3 +90,23 @@ def context_for(body: ValidateRequest, data: Data) -> Context:
         phase=body.phase,
         default_language=_language(body.default_language) or "ja",
     )
+
+
+def named_list(spec: str | None, data: Data, where: list[str | int]) -> Banlist | None:
+    """The list a parameter names: a bundled list id, or an inline list as a JSON object; None for none.
+
+    Ids are matched against the loaded lists only, never used as paths.
+    """
+    if spec is None:
+        return None
+    if spec.lstrip().startswith("{"):
+        try:
+            inline = InlineBanlist.model_validate_json(spec)
+        except ValidationError as exc:
+            errors = [{"loc": [*where, *e["loc"]], "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
+            raise RequestError(errors) from None
+        return inline_banlist(inline, data, where)
+    found = data.banlists.get(spec)
+    if found is None:
+        raise RequestError.one(where, f"No bundled list is called {spec[:40]}.", "unknown_banlist")
+    return found
