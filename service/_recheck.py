@@ -151,13 +151,13 @@ class Rechecker:
         now, before = contexts
         # Both lists judge the same date, protectors and languages: one tally serves both.
         counted = tally_copies(copies, now)
-        was_legal = before is not None and counted is not None and within_limits(counted[0], before.banlist)
+        was_legal = None if before is None else counted is not None and within_limits(counted[0], before.banlist)
         if counted is not None and within_limits(counted[0], now.banlist):
-            return self._legal(number, line.id, counted[1], was_legal if before is not None else None)
+            return self._legal(number, line.id, counted[1], was_legal)
         deck = deck_of(copies)
         # A deck legal under the previous list can only break the copy rules under the new one.
         report = list_change_report(deck, now) if was_legal else full_report(deck, now)
-        return self._result(number, line.id, deck, report, was_legal if before is not None else None)
+        return self._result(number, line.id, deck, report, was_legal)
 
     def _report(
         self, number: int, deck_id: str | int, deck: Deck, contexts: tuple[Context, Context | None]
