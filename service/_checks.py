@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
-from service._banlists import MAX_COPIES
+from service._banlists import MAX_COPIES, Banlist
 from service._cards import Card
 from service._model import SECTIONS, CardRef, Context, Entry, Finding, Loc, Section
 from service._names import normalize_name
@@ -145,14 +145,18 @@ def check_copies(deck: Resolved, context: Context) -> Iterator[Finding]:
     for card, count in deck.copies.items():
         if count <= MAX_COPIES and (banlist is None or count <= banlist.limit(card.passcode)):
             continue
-        group = deck.by_card[card]
-        limit = MAX_COPIES if banlist is None else min(MAX_COPIES, banlist.limit(card.passcode))
-        if banlist is not None and limit in _LIMIT_CODES:
-            code = _LIMIT_CODES[limit]
-            ctx = {"count": count, "limit": limit, "banlist": banlist.id, "banlist_name": banlist.name}
-            yield _card_finding(code, card, group, limit, **ctx)
-        else:
-            yield _card_finding("too_many_copies", card, group, limit, count=count, limit=limit)
+        yield copy_finding(card, count, tuple(line.loc for line in deck.by_card[card]), banlist)
+
+
+def copy_finding(card: Card, count: int, locs: tuple[Loc, ...], banlist: Banlist | None) -> Finding:
+    """The one copy rule `count` copies of `card` break: the list's status, else the three-copy rule."""
+    limit = MAX_COPIES if banlist is None else min(MAX_COPIES, banlist.limit(card.passcode))
+    ref = (_ref(card, count, limit),)
+    section = cast(Section, locs[0][0])
+    if banlist is not None and limit in _LIMIT_CODES:
+        ctx: dict[str, object] = {"count": count, "limit": limit, "banlist": banlist.id, "banlist_name": banlist.name}
+        return Finding(_LIMIT_CODES[limit], section, locs, ref, ctx)
+    return Finding("too_many_copies", section, locs, ref, {"count": count, "limit": limit})
 
 
 def _unknown_key(entry: Entry) -> tuple[int | None, str | None]:

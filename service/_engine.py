@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from service._banlists import MAX_COPIES
 from service._cards import Card, CardIndex
-from service._checks import CHECKS, Line, check_copies, disallowed_type, resolved
-from service._fast import legal_counts
+from service._checks import CHECKS, Line, copy_finding, disallowed_type, resolved
+from service._fast import Tally, card_table, legal_counts
+from service._formats import Copies
 from service._model import SECTIONS, Context, Deck, Entry, Finding, Loc, Report, Violation
 from service._roster import check_roster
 from service._rules import RULES, RULESET, SEVERITY
@@ -102,22 +104,41 @@ def legal_report(sizes: tuple[int, int, int], context: Context) -> Report:
 
 def full_report(deck: Deck, context: Context) -> Report:
     """`validate` without the fast answer for legal decks: for callers that already know the deck needs rules."""
-    return _report(deck, context, _findings(deck, context))
+    return _report(_sizes(deck), context, _findings(deck, context))
 
 
-def list_change_report(deck: Deck, context: Context) -> Report:
-    """The report on a deck that broke no rule under another list on the same date and with the same protectors
-    and languages. Only the copy rules read the list, so only they can find anything, and only they run."""
-    return _report(deck, context, check_copies(resolved(_resolve(deck, context)), context))
+def list_change_report_of_copies(copies: Copies, tallied: Tally, context: Context) -> Report:
+    """The report on a deck given as copies per passcode (a ydke link) that broke no rule under another list on
+    the same date and with the same protectors and languages. Only the copy rules read the list, so only they can
+    find anything, and only for the cards the tally holds beyond their new limit. Entry positions are those
+    `deck_of(copies)` gives."""
+    held, sizes = tallied
+    banlist = context.banlist
+    over = {c for c, n in held.items() if n > MAX_COPIES or (banlist is not None and n > banlist.limit(c))}
+    locs: dict[int, list[Loc]] = {canonical: [] for canonical in over}
+    if over:
+        table = card_table(context.cards, context.date)
+        for section, counter in zip(SECTIONS, copies, strict=True):
+            for index, passcode in enumerate(counter):
+                canonical = table[passcode][0]
+                if canonical in locs:
+                    locs[canonical].append((section, index))
+    by_passcode = context.cards.by_passcode
+    findings = (copy_finding(by_passcode[c], held[c], tuple(where), banlist) for c, where in locs.items())
+    return _report(dict(zip(SECTIONS, sizes, strict=True)), context, findings)
 
 
-def _report(deck: Deck, context: Context, findings: Iterable[Finding]) -> Report:
+def _sizes(deck: Deck) -> dict[str, int]:
+    return {section: sum(entry.count for entry in deck.section(section)) for section in SECTIONS}
+
+
+def _report(counts: dict[str, int], context: Context, findings: Iterable[Finding]) -> Report:
     violations = sorted((_violation(f, context) for f in findings), key=_sort_key)
     penalty = max((v.penalty for v in violations), key=SEVERITY.__getitem__, default=None)
     return Report(
         legal=not violations,
         penalty=penalty,
-        counts={section: sum(entry.count for entry in deck.section(section)) for section in SECTIONS},
+        counts=counts,
         date=context.date,
         banlist=context.banlist,
         ruleset=RULESET,

@@ -29,7 +29,7 @@ def _lines(deck: Deck | None, locs: Iterable[Loc]) -> list[int]:
     return sorted(found)
 
 
-def _violation_json(v: Violation, lang: str, deck: Deck, roster: Deck | None) -> dict[str, Any]:
+def _violation_json(v: Violation, lang: str, deck: Deck | None, roster: Deck | None) -> dict[str, Any]:
     message, remedy = render(v, lang)
     entry_locs = [loc for loc in v.loc if len(loc) == 2]
     roster_locs = [loc[1:] for loc in v.loc if loc[0] == "roster"]
@@ -61,8 +61,9 @@ def banlist_json(banlist: Banlist) -> dict[str, Any]:
     }
 
 
-def report_json(report: Report, lang: str, deck: Deck, roster: Deck | None = None) -> dict[str, Any]:
-    """The response body for a report on `deck`, with messages in `lang`."""
+def report_json(report: Report, lang: str, deck: Deck | None, roster: Deck | None = None) -> dict[str, Any]:
+    """The response body for a report on `deck`, with messages in `lang`; `deck` gives the source lines of the
+    entries (None for a deck that has none, such as a ydke link)."""
     return {
         "legal": report.legal,
         "penalty": report.penalty,

@@ -16,10 +16,10 @@ from pydantic import ValidationError
 
 from service._banlists import Banlist
 from service._data import Data
-from service._engine import full_report, list_change_report, validate
+from service._engine import full_report, list_change_report_of_copies, validate
 from service._errors import RequestError
 from service._fast import tally_copies, within_limits
-from service._formats import DeckFormatError, deck_of, ydke_copies
+from service._formats import Copies, DeckFormatError, deck_of, ydke_copies
 from service._inputs import deck_from, read_errors
 from service._model import SECTIONS, Context, Deck, Protectors, Report
 from service._outputs import banlist_json, report_json
@@ -148,16 +148,24 @@ class Rechecker:
             except RequestError as exc:  # a .ydk or text source that cannot be read
                 return self._error(number, line.id, exc.errors)
             return self._report(number, line.id, deck, contexts)
+        return self._check_copies(number, line.id, copies, contexts)
+
+    def _check_copies(
+        self, number: int, deck_id: str | int, copies: Copies, contexts: tuple[Context, Context | None]
+    ) -> tuple[bytes, Outcome]:
+        """The result line of a deck given as a ydke link, read as copies per card."""
         now, before = contexts
         # Both lists judge the same date, protectors and languages: one tally serves both.
         counted = tally_copies(copies, now)
         was_legal = None if before is None else counted is not None and within_limits(counted[0], before.banlist)
         if counted is not None and within_limits(counted[0], now.banlist):
-            return self._legal(number, line.id, counted[1], was_legal)
+            return self._legal(number, deck_id, counted[1], was_legal)
+        if was_legal and counted is not None:
+            # A deck legal under the previous list can only break the copy rules under the new one.
+            report = list_change_report_of_copies(copies, counted, now)
+            return self._result(number, deck_id, None, report, was_legal)
         deck = deck_of(copies)
-        # A deck legal under the previous list can only break the copy rules under the new one.
-        report = list_change_report(deck, now) if was_legal else full_report(deck, now)
-        return self._result(number, line.id, deck, report, was_legal)
+        return self._result(number, deck_id, deck, full_report(deck, now), was_legal)
 
     def _report(
         self, number: int, deck_id: str | int, deck: Deck, contexts: tuple[Context, Context | None]
@@ -168,7 +176,7 @@ class Rechecker:
         return self._result(number, deck_id, deck, validate(deck, now), was_legal)
 
     def _result(
-        self, number: int, deck_id: str | int, deck: Deck, report: Report, was_legal: bool | None
+        self, number: int, deck_id: str | int, deck: Deck | None, report: Report, was_legal: bool | None
     ) -> tuple[bytes, Outcome]:
         """The result line of a report, as /v1/validate gives it, with what the previous list said."""
         result = {"line": number, "id": deck_id, **report_json(report, self.setup.lang, deck)}
