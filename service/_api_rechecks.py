@@ -12,6 +12,7 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.types import Receive, Scope, Send
 
+from service._batch import check_chunk
 from service._data import Data
 from service._http import pick_language
 from service._inputs import JAPAN, named_list
@@ -21,10 +22,11 @@ from service._schemas import IsoDate
 ListParam = Annotated[str | None, Query(max_length=200_000, description="A bundled list id or an inline list as JSON.")]
 
 
-async def _batches(receive: Receive) -> AsyncIterator[list[tuple[int, bytes | None]]]:
-    """The complete NDJSON lines of each body chunk as it arrives, numbered from 1. A line over the limit is
-    dropped while it streams in and stands as None, so it costs no memory and still gets its error line."""
-    number = 0
+async def _batches(receive: Receive) -> AsyncIterator[tuple[int, list[bytes | None]]]:
+    """The complete NDJSON lines of each body chunk as it arrives, with the number of the first (from 1). A line
+    over the limit is dropped while it streams in and stands as None, so it costs no memory and still gets its
+    error line."""
+    number = 1
     pending = bytearray()
     oversized = False
     more = True
@@ -34,19 +36,19 @@ async def _batches(receive: Receive) -> AsyncIterator[list[tuple[int, bytes | No
             raise _Disconnected
         pending += message.get("body", b"")
         more = message.get("more_body", False)
-        batch: list[tuple[int, bytes | None]] = []
+        batch: list[bytes | None] = []
         while (end := pending.find(b"\n")) >= 0:
-            number += 1
-            batch.append((number, None if oversized else bytes(pending[:end])))
+            batch.append(None if oversized else bytes(pending[:end]))
             del pending[: end + 1]
             oversized = False
         if len(pending) > MAX_LINE_BYTES:
             oversized = True
             pending.clear()
         if batch:
-            yield batch
+            yield number, batch
+            number += len(batch)
     if pending or oversized:
-        yield [(number + 1, None if oversized else bytes(pending))]
+        yield number, [None if oversized else bytes(pending)]
 
 
 class _Disconnected(Exception):
@@ -64,8 +66,9 @@ class _RecheckResponse(StreamingResponse):
         await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
         summary = Summary()
         try:
-            async for batch in _batches(receive):
-                out = await run_in_threadpool(_check_batch, self.checker, batch, summary)
+            async for first, batch in _batches(receive):
+                out, part = await run_in_threadpool(check_chunk, self.checker, first, batch)
+                summary.merge(part)
                 await send({"type": "http.response.body", "body": out, "more_body": True})
         except _Disconnected:
             return
@@ -107,12 +110,3 @@ def build_rechecks_router(data: Data, problems: dict[int | str, dict[str, Any]])
         return _RecheckResponse(Rechecker(data, setup))
 
     return router
-
-
-def _check_batch(checker: Rechecker, batch: list[tuple[int, bytes | None]], summary: Summary) -> bytes:
-    out = []
-    for number, raw in batch:
-        line, outcome = checker.check(number, raw)
-        summary.add(outcome)
-        out.append(line)
-    return b"".join(out)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,8 +89,9 @@ def _check_chunk(first: int, lines: list[bytes]) -> tuple[bytes, Summary]:
     return check_chunk(_WORKER, first, lines)
 
 
-def check_chunk(checker: Rechecker, first: int, lines: list[bytes]) -> tuple[bytes, Summary]:
-    """The result lines of consecutive input lines numbered from `first`, and their summary."""
+def check_chunk(checker: Rechecker, first: int, lines: Sequence[bytes | None]) -> tuple[bytes, Summary]:
+    """The result lines of consecutive input lines numbered from `first`, and their summary (None stands for a
+    line too long to keep)."""
     summary = Summary()
     out = []
     for offset, raw in enumerate(lines):
