@@ -116,14 +116,17 @@ def _passcode(value: str, file: str, entry: str) -> int:
     return int(value)
 
 
-def _name_index(cards: list[Card], file: str) -> dict[str, Card]:
-    """Normalised names to cards; a name shared by two cards goes to the one with a printed passcode."""
+def _name_index(cards: list[Card], file: str) -> tuple[dict[str, Card], list[tuple[str, str, Card]]]:
+    """Normalised names to cards (a name shared by two cards goes to the one with a printed passcode), and every
+    (normalised name, name, card) for the search index."""
     index: dict[str, Card] = {}
+    names: list[tuple[str, str, Card]] = []
     for card in cards:
         for name in (card.name_ja, card.name_en):
             if not name:
                 continue
             key = normalize_name(name)
+            names.append((key, name, card))
             other = index.get(key)
             if other is None or other is card:
                 index[key] = card
@@ -131,7 +134,7 @@ def _name_index(cards: list[Card], file: str) -> dict[str, Card]:
                 raise DataError(file, f"name {name!r}", f"shared by {other.passcode} and {card.passcode}")
             elif card.official_passcode:
                 index[key] = card
-    return index
+    return index, names
 
 
 def load_cards(path: Path) -> CardIndex:
@@ -168,10 +171,10 @@ def load_cards(path: Path) -> CardIndex:
             raise DataError(file, entry, f"passcode {passcode} listed twice")
         by_passcode[passcode] = canonical[alias]
         aliases[alias].append(passcode)
-    names = _name_index(list(canonical.values()), file)
+    by_name, names = _name_index(list(canonical.values()), file)
     return CardIndex(
         by_passcode=MappingProxyType(by_passcode),
         aliases=MappingProxyType({passcode: tuple(sorted(a)) for passcode, a in aliases.items()}),
-        by_name=MappingProxyType(names),
-        search=NameSearch(canonical.values()),
+        by_name=MappingProxyType(by_name),
+        search=NameSearch(names),
     )

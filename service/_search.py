@@ -23,8 +23,11 @@ _FUZZY_CUTOFF = 55.0
 
 def search_key(text: str) -> str:
     """The folded form names are searched by: SPEC normalisation, hiragana as katakana, no spaces or punctuation."""
-    folded = _HIRAGANA.sub(_to_katakana, normalize_name(text))
-    return _NOT_WORD.sub("", folded)
+    return _fold_normalized(normalize_name(text))
+
+
+def _fold_normalized(name: str) -> str:
+    return _NOT_WORD.sub("", _HIRAGANA.sub(_to_katakana, name))
 
 
 def _to_katakana(match: re.Match[str]) -> str:
@@ -44,17 +47,11 @@ class Hit:
 class NameSearch:
     """An immutable index over every Japanese and English card name."""
 
-    __slots__ = ("_cards", "_keys", "_names", "_sorted")
+    __slots__ = ("_cards", "_keys", "_names")
 
-    def __init__(self, cards: Iterable[Card]) -> None:
-        rows = sorted(
-            {
-                (search_key(name), name, card.passcode): card
-                for card in cards
-                for name in (card.name_ja, card.name_en)
-                if name
-            }.items()
-        )
+    def __init__(self, names: Iterable[tuple[str, str, Card]]) -> None:
+        """Index (normalised name, name as printed, card) rows."""
+        rows = sorted({(_fold_normalized(key), name, card.passcode): card for key, name, card in names}.items())
         self._keys = tuple(key for (key, _name, _passcode), _card in rows)
         self._names = tuple(name for (_key, name, _passcode), _card in rows)
         self._cards = tuple(card for _row, card in rows)
