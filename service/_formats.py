@@ -262,7 +262,8 @@ def parse_text(text: str, cards: CardIndex) -> Deck:
 def write_text(deck: Deck, cards: CardIndex, lang: str = "en") -> str:
     """A plain list with headings, one `count name` line per entry, names in `lang` (ja or en).
 
-    A card whose name would be read as another card (a name two cards share) is written by passcode.
+    Nothing is lost: an alternate artwork (a passcode that is not the card's own) and a card whose name would be
+    read as another card (a name two cards share) are written by passcode.
     """
     headings = (
         ("メインデッキ", "エクストラデッキ", "サイドデッキ")
@@ -275,7 +276,8 @@ def write_text(deck: Deck, cards: CardIndex, lang: str = "en") -> str:
         for entry in deck.section(section):
             card = _card(entry, cards)
             name = card.name(lang)
-            label = name if cards.find_name(name) is card else str(card.passcode)
+            alternate = entry.passcode is not None and entry.passcode != card.passcode
+            label = str(entry.passcode) if alternate else name if cards.find_name(name) is card else str(card.passcode)
             out.append(f"{entry.count} {label}")
         out.append("")
     return "\n".join(out)

@@ -195,13 +195,15 @@ def decks(draw: st.DrawFn, passcodes: list[int]) -> Deck:
     return Deck(*sections)
 
 
-def _canonical(deck: Deck, data: Data) -> list[list[tuple[int, int]]]:
+def _passcodes(deck: Deck, data: Data) -> list[list[tuple[int, int]]]:
+    """Each entry's passcode as given, or the passcode of the card its name names."""
     out = []
     for section in SECTIONS:
-        resolved = [resolve_entry(e, data.cards)[0] for e in deck.section(section)]
-        out.append(
-            [(card.passcode if card else -1, e.count) for card, e in zip(resolved, deck.section(section), strict=True)]
-        )
+        codes = []
+        for entry in deck.section(section):
+            card = resolve_entry(entry, data.cards)[0]
+            codes.append((entry.passcode if entry.passcode is not None else card.passcode if card else -1, entry.count))
+        out.append(codes)
     return out
 
 
@@ -225,4 +227,4 @@ def test_round_trips_are_lossless(
     assert parse_ydke(write("ydke", deck, cards_data.cards)) == deck
     for lang in ("en", "ja"):
         text = write("text", deck, cards_data.cards, lang)
-        assert _canonical(parse_text(text, cards_data.cards), cards_data) == _canonical(deck, cards_data), text
+        assert _passcodes(parse_text(text, cards_data.cards), cards_data) == _passcodes(deck, cards_data), text
