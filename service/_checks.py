@@ -142,8 +142,9 @@ def check_placement(deck: Resolved, context: Context) -> Iterator[Finding]:
 def check_copies(deck: Resolved, context: Context) -> Iterator[Finding]:
     """TR 3 枚数制限のあるカード, PR 3.A.2–4: copies of one card over main, extra and side, by the list in force."""
     banlist = context.banlist
+    limits = {} if banlist is None else banlist.limits
     for card, count in deck.copies.items():
-        if count <= MAX_COPIES and (banlist is None or count <= banlist.limit(card.passcode)):
+        if count <= MAX_COPIES and count <= limits.get(card.passcode, MAX_COPIES):
             continue
         yield copy_finding(card, count, tuple(line.loc for line in deck.by_card[card]), banlist)
 

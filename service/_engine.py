@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 from service._banlists import MAX_COPIES
 from service._cards import Card, CardIndex
@@ -29,10 +30,17 @@ def resolve_entry(entry: Entry, cards: CardIndex) -> tuple[Card | None, str | No
     return by_code or by_name, None
 
 
+@lru_cache(maxsize=4)
+def _known_types(cards: CardIndex) -> frozenset[int]:
+    """The cards of a type these rules know: the ones the card rules apply to."""
+    return frozenset(passcode for passcode, card in cards.by_passcode.items() if disallowed_type(card) is None)
+
+
 def _resolve(deck: Deck, context: Context) -> list[Line]:
     """Attach the canonical card to every entry; an entry naming no official card keeps the reason why."""
     lines: list[Line] = []
     by_passcode = context.cards.by_passcode
+    known = _known_types(context.cards)
     for section in SECTIONS:
         for index, entry in enumerate(deck.section(section)):
             # The common case first: a passcode alone. (None is no key, so a bare entry falls through.)
@@ -41,7 +49,7 @@ def _resolve(deck: Deck, context: Context) -> list[Line]:
             if card is None:
                 card, reason = resolve_entry(entry, context.cards)
             language = entry.language or context.default_language
-            playable = card is not None and disallowed_type(card) is None
+            playable = card is not None and card.passcode in known
             lines.append(Line(section, index, entry, card, language, playable, reason))
     return lines
 
