@@ -7,12 +7,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import Response
 
+from service._banlists import STATUS_NAMES
 from service._data import Data
 from service._errors import RequestError
 from service._outputs import json_response
 from service._schemas import CardOutFull, SearchHit
-
-_STATUS = {0: "forbidden", 1: "limited", 2: "semi_limited", 3: "unlimited"}
 
 
 def build_cards_router(data: Data, problems: dict[int | str, dict[str, Any]]) -> APIRouter:
@@ -35,7 +34,7 @@ def build_cards_router(data: Data, problems: dict[int | str, dict[str, Any]]) ->
                     "banlist": banlist.id,
                     "effective_from": None if banlist.effective_from is None else banlist.effective_from.isoformat(),
                     "effective_until": None if banlist.effective_until is None else banlist.effective_until.isoformat(),
-                    "status": _STATUS[limit],
+                    "status": STATUS_NAMES[limit],
                     "limit": limit,
                 }
             )

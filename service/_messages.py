@@ -7,7 +7,6 @@ from typing import Any
 from service._model import CardRef, Violation
 from service._rules import RULES, RULESET
 
-LANGUAGES = ("en", "ja")
 _TYPES = {
     "fusion": ("a Fusion", "融合"),
     "synchro": ("a Synchro", "シンクロ"),
