@@ -7,12 +7,13 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import Response
 
+from service._cards import Card
 from service._data import Data
 from service._engine import resolve_entry
 from service._errors import RequestError
 from service._formats import DeckFormatError, write
 from service._inputs import deck_from
-from service._model import SECTIONS, Deck, Entry
+from service._model import SECTIONS, Deck, Entry, Section
 from service._outputs import json_response
 from service._schemas import ConvertRequest, ConvertResponse, DeckIn, ParseResponse
 
@@ -23,8 +24,7 @@ _REASONS = {
 }
 
 
-def _parsed(entry: Entry, data: Data) -> dict[str, Any]:
-    card, _reason = resolve_entry(entry, data.cards)
+def _parsed(entry: Entry, card: Card | None) -> dict[str, Any]:
     return {
         "passcode": entry.passcode if entry.passcode is not None else None if card is None else card.passcode,
         "canonical": None if card is None else card.passcode,
@@ -38,27 +38,37 @@ def _parsed(entry: Entry, data: Data) -> dict[str, Any]:
     }
 
 
-def _problems(deck: Deck, data: Data) -> list[dict[str, Any]]:
+# An entry, where it stands, and its card (or None and why).
+Resolution = tuple[Section, int, Entry, Card | None, str | None]
+
+
+def _resolved(deck: Deck, data: Data) -> list[Resolution]:
+    """Every entry with its card, or None and why, in section order."""
+    return [
+        (section, index, entry, *resolve_entry(entry, data.cards))
+        for section in SECTIONS
+        for index, entry in enumerate(deck.section(section))
+    ]
+
+
+def _problems(entries: list[Resolution], data: Data) -> list[dict[str, Any]]:
     problems = []
-    for section in SECTIONS:
-        for index, entry in enumerate(deck.section(section)):
-            card, reason = resolve_entry(entry, data.cards)
-            if card is not None or reason is None:
-                continue
-            hits = [] if entry.name is None else data.cards.search.search(entry.name, 3)
-            problems.append(
-                {
-                    "section": section,
-                    "index": index,
-                    "lines": list(entry.lines),
-                    "type": reason,
-                    "msg": _REASONS[reason].format(passcode=entry.passcode, name=entry.name),
-                    "suggestions": [
-                        {"passcode": h.card.passcode, "name_en": h.card.name_en, "name_ja": h.card.name_ja}
-                        for h in hits
-                    ],
-                }
-            )
+    for section, index, entry, card, reason in entries:
+        if card is not None or reason is None:
+            continue
+        hits = [] if entry.name is None else data.cards.search.search(entry.name, 3)
+        problems.append(
+            {
+                "section": section,
+                "index": index,
+                "lines": list(entry.lines),
+                "type": reason,
+                "msg": _REASONS[reason].format(passcode=entry.passcode, name=entry.name),
+                "suggestions": [
+                    {"passcode": h.card.passcode, "name_en": h.card.name_en, "name_ja": h.card.name_ja} for h in hits
+                ],
+            }
+        )
     return problems
 
 
@@ -81,12 +91,10 @@ def build_decks_router(data: Data, problems: dict[int | str, dict[str, Any]]) ->
     def parse_deck(body: DeckIn) -> Response:
         """Read a deck in any form and return every entry resolved, with the entries that name no card."""
         deck = deck_from(body, data)
-        result: dict[str, Any] = {
-            "format": body.source_format(),
-            "counts": {section: sum(e.count for e in deck.section(section)) for section in SECTIONS},
-        }
-        result |= {section: [_parsed(e, data) for e in deck.section(section)] for section in SECTIONS}
-        result["problems"] = _problems(deck, data)
+        entries = _resolved(deck, data)
+        result: dict[str, Any] = {"format": body.source_format(), "counts": deck.counts()}
+        result |= {s: [_parsed(e, card) for section, _i, e, card, _r in entries if section == s] for s in SECTIONS}
+        result["problems"] = _problems(entries, data)
         return json_response(result)
 
     @router.post("/v1/decks/convert", response_model=ConvertResponse, responses=problems)
@@ -98,7 +106,7 @@ def build_decks_router(data: Data, problems: dict[int | str, dict[str, Any]]) ->
         try:
             content = write(body.to, deck, data.cards, body.names)
         except DeckFormatError as exc:
-            found = _problems(deck, data)
+            found = _problems(_resolved(deck, data), data)
             errors = [
                 {
                     "loc": ["body", p["section"], p["index"]],

@@ -112,7 +112,7 @@ def legal_report(sizes: tuple[int, int, int], context: Context) -> Report:
 
 def full_report(deck: Deck, context: Context) -> Report:
     """`validate` without the fast answer for legal decks: for callers that already know the deck needs rules."""
-    return _report(_sizes(deck), context, _findings(deck, context))
+    return _report(deck.counts(), context, _findings(deck, context))
 
 
 def list_change_report_of_copies(copies: Copies, tallied: Tally, context: Context) -> Report:
@@ -134,10 +134,6 @@ def list_change_report_of_copies(copies: Copies, tallied: Tally, context: Contex
     by_passcode = context.cards.by_passcode
     findings = (copy_finding(by_passcode[c], held[c], tuple(where), banlist) for c, where in locs.items())
     return _report(dict(zip(SECTIONS, sizes, strict=True)), context, findings)
-
-
-def _sizes(deck: Deck) -> dict[str, int]:
-    return {section: sum(entry.count for entry in deck.section(section)) for section in SECTIONS}
 
 
 def _report(counts: dict[str, int], context: Context, findings: Iterable[Finding]) -> Report:

@@ -42,6 +42,10 @@ class Deck:
         """The entries of one section."""
         return self.main if name == "main" else self.extra if name == "extra" else self.side
 
+    def counts(self) -> dict[str, int]:
+        """How many cards each section holds."""
+        return {name: sum(entry.count for entry in self.section(name)) for name in SECTIONS}
+
 
 @dataclass(frozen=True, slots=True)
 class Protectors:
