@@ -125,8 +125,9 @@ def check_sizes(deck: Resolved, context: Context) -> Iterator[Finding]:
 
 def check_card_types(deck: Resolved, context: Context) -> Iterator[Finding]:
     """TR 1: a card of a type the 2008 rules do not know gets card_type_not_allowed and no other card rule."""
-    known = ((line, line.card) for line in deck.lines if line.card is not None and not line.playable)
-    for card, group in _by_card((line, card) for line, card in known if disallowed_type(card)).items():
+    # An official card the card rules do not apply to is one of a type these rules do not know.
+    unknown_types = ((line, line.card) for line in deck.lines if line.card is not None and not line.playable)
+    for card, group in _by_card(unknown_types).items():
         yield _card_finding("card_type_not_allowed", card, group, type=disallowed_type(card))
 
 

@@ -16,12 +16,12 @@ from pydantic import ValidationError
 
 from service._banlists import Banlist
 from service._data import Data
-from service._engine import full_report, list_change_report_of_copies, validate
+from service._engine import full_report, legal_report, list_change_report_of_copies, validate
 from service._errors import RequestError
 from service._fast import tally_copies, within_limits
 from service._formats import Copies, DeckFormatError, deck_of, ydke_copies
 from service._inputs import deck_from, read_errors
-from service._model import SECTIONS, Context, Deck, Protectors, Report
+from service._model import Context, Deck, Protectors, Report
 from service._outputs import banlist_json, report_json
 from service._schemas import RecheckLine
 
@@ -159,7 +159,7 @@ class Rechecker:
         counted = tally_copies(copies, now)
         was_legal = None if before is None else counted is not None and within_limits(counted[0], before.banlist)
         if counted is not None and within_limits(counted[0], now.banlist):
-            return self._legal(number, deck_id, counted[1], was_legal)
+            return self._result(number, deck_id, None, legal_report(counted[1], now), was_legal)
         if was_legal and counted is not None:
             # A deck legal under the previous list can only break the copy rules under the new one.
             report = list_change_report_of_copies(copies, counted, now)
@@ -190,17 +190,6 @@ class Rechecker:
             if newly:
                 outcome = Outcome("illegal", deck_id, codes, True, _causes(report))
         return orjson.dumps(result) + b"\n", outcome
-
-    def _legal(
-        self, number: int, deck_id: str | int, sizes: tuple[int, int, int], was_legal: bool | None
-    ) -> tuple[bytes, Outcome]:
-        """The result line of a deck the fast path found legal: what `validate` and `report_json` would give."""
-        counts = dict(zip(SECTIONS, sizes, strict=True))
-        result: dict[str, Any] = {"line": number, "id": deck_id, "legal": True, "penalty": None, "counts": counts}
-        result["violations"] = []
-        if was_legal is not None:
-            result |= {"legal_before": was_legal, "newly_illegal": False}
-        return orjson.dumps(result) + b"\n", Outcome("legal", deck_id)
 
     def _parse(self, raw: bytes | None) -> RecheckLine:
         if raw is None or len(raw) > MAX_LINE_BYTES:
