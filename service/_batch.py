@@ -54,10 +54,16 @@ def _wanted(path: Path) -> bool:
     return path.suffix.lower() in NDJSON_SUFFIXES or path.suffix.lower() in DECK_SUFFIXES
 
 
+def deck_file_format(path: Path, text: str) -> str:
+    """The form a deck file is written in: by its suffix, and a text file holding a ydke link is one."""
+    fmt = DECK_SUFFIXES.get(path.suffix.lower(), "text")
+    return "ydke" if fmt == "text" and text.lstrip().startswith("ydke://") else fmt
+
+
 def _deck_file_line(path: Path) -> bytes:
     """One deck file as an NDJSON line whose id is the file's path."""
     text = path.read_text(encoding="utf-8-sig", errors="replace")
-    fmt = DECK_SUFFIXES.get(path.suffix.lower(), "text")
+    fmt = deck_file_format(path, text)
     if fmt == "json":
         try:
             body = orjson.loads(text)
@@ -70,8 +76,6 @@ def _deck_file_line(path: Path) -> bytes:
         # The recheck's date and list stand for every deck: a stored request's own give way to them.
         deck = {key: value for key, value in body.items() if key not in _BATCH_WIDE}
         return orjson.dumps({**deck, "id": str(path)})
-    if fmt == "text" and text.lstrip().startswith("ydke://"):
-        fmt = "ydke"
     return orjson.dumps({"id": str(path), fmt: text})
 
 

@@ -17,7 +17,7 @@ import orjson
 import uvicorn
 from pydantic import ValidationError
 
-from service._batch import DECK_SUFFIXES, BatchSpec, deck_lines, default_workers, run_batch
+from service._batch import BatchSpec, deck_file_format, deck_lines, default_workers, run_batch
 from service._config import Settings
 from service._data import load_data
 from service._engine import validate
@@ -114,11 +114,9 @@ def _request(source: str, args: argparse.Namespace) -> ValidateRequest:
         return ValidateRequest.model_validate({"ydke": source, **overrides})
     path = Path(source)
     text = path.read_text(encoding="utf-8-sig")
-    fmt = DECK_SUFFIXES.get(path.suffix.lower(), "text")
+    fmt = deck_file_format(path, text)
     if fmt == "json":
         return ValidateRequest.model_validate_json(orjson.dumps({**orjson.loads(text), **overrides}))
-    if fmt == "text" and text.lstrip().startswith("ydke://"):
-        fmt = "ydke"
     return ValidateRequest.model_validate({fmt: text.strip() if fmt == "ydke" else text, **overrides})
 
 
