@@ -102,17 +102,6 @@ def legal_counts(deck: Deck, context: Context) -> tuple[int, int, int] | None:
     return counted[1] if counted is not None and within_limits(counted[0], context.banlist) else None
 
 
-def legal_counts_of_copies(copies: Copies, context: Context) -> tuple[int, int, int] | None:
-    """`legal_counts` for a deck given as copies per passcode (a ydke link)."""
-    counted = tally_copies(copies, context)
-    return counted[1] if counted is not None and within_limits(counted[0], context.banlist) else None
-
-
-def certainly_legal(deck: Deck, context: Context) -> bool:
-    """True only if `deck` breaks no rule in `context`."""
-    return legal_counts(deck, context) is not None
-
-
 def _sizes_ok(sizes: tuple[int, int, int]) -> bool:
     return MAIN_MIN <= sizes[0] <= MAIN_MAX and sizes[1] <= EXTRA_MAX and sizes[2] <= SIDE_MAX
 
