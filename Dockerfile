@@ -18,4 +18,4 @@ RUN pip install --no-cache-dir -e . && chown -R deckcheck:deckcheck /app
 USER 10001
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=3s CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz')"]
-CMD ["uvicorn", "service.app:app", "--host", "0.0.0.0", "--port", "8000"]
+CMD ["uvicorn", "deckcheck.app:app", "--host", "0.0.0.0", "--port", "8000"]

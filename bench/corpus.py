@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import orjson
 
-from service import Data
+from deckcheck import Data
 
 BUILT_FOR = dt.date(2008, 3, 1)
 

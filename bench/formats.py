@@ -10,8 +10,8 @@ import random
 import time
 from collections.abc import Callable
 
-from service import Data, Deck, Entry, load_data
-from service._formats import parse, write
+from deckcheck import Data, Deck, Entry, load_data
+from deckcheck.formats.common import parse, write
 
 ROUNDS = 5
 

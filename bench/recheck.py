@@ -25,10 +25,10 @@ from fastapi import FastAPI
 from fastapi.responses import Response
 
 from bench.corpus import Corpus
-from service import Context, load_data, validate
-from service._formats import parse_ydke
-from service._schemas import ValidateRequest
-from service.app import create_app
+from deckcheck import Context, load_data, validate
+from deckcheck.app import create_app
+from deckcheck.formats.common import parse_ydke
+from deckcheck.wire.schemas import ValidateRequest
 
 EVENT = dt.date(2008, 6, 1)
 
@@ -114,7 +114,7 @@ def recheck(count: int, workers: int, folder: Path) -> None:
     out = folder / "results.ndjson"
     args = ["recheck", "--date", "2008-09-01", "--previous", "ocg-2008-03-01", "--workers", str(workers)]
     code = (
-        "import resource, sys; from service._cli import run; "
+        "import resource, sys; from deckcheck.cli import run; "
         f"rc = run({[*args, '--out', str(out), str(corpus)]!r}, sys.stdout, open('/dev/null', 'w')); "
         "print(max(resource.getrusage(w).ru_maxrss for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)))"
     )

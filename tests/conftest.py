@@ -11,8 +11,8 @@ import httpx
 import pytest
 import uvicorn
 
-from service import Data, load_data
-from service.app import create_app
+from deckcheck import Data, load_data
+from deckcheck.app import create_app
 
 
 @pytest.fixture(scope="session")
@@ -29,7 +29,7 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="session")
 def base_url() -> Iterator[str]:
-    """A uvicorn server on a free loopback port, serving the app as `uvicorn service.app:app` does."""
+    """A uvicorn server on a free loopback port, serving the app as `uvicorn deckcheck.app:app` does."""
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from service import Data, validate
-from service._inputs import context_for, deck_from
-from service._outputs import report_json
-from service._schemas import ValidateRequest
+from deckcheck import Data, validate
+from deckcheck.wire.inputs import context_for, deck_from
+from deckcheck.wire.reports import report_json
+from deckcheck.wire.schemas import ValidateRequest
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from service import load_data
+from deckcheck import load_data
 from tests.cases import CASES
 from tests.golden import GOLDEN_DIR, golden_path, run_case
 

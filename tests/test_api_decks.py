@@ -7,8 +7,8 @@ from typing import Any
 import httpx
 import pytest
 
-from service import Data, Deck, Entry
-from service._formats import write
+from deckcheck import Data, Deck, Entry
+from deckcheck.formats.common import write
 from tests.cases import EXTRA, MAIN_40, SIDE
 
 # The legal base deck plus a fourth Dark Magician (as its alternate artwork) and Pot of Greed: two violations.

@@ -9,8 +9,8 @@ import orjson
 import pytest
 
 from bench.corpus import Corpus
-from service import Data
-from service._cli import run
+from deckcheck import Data
+from deckcheck.cli import run
 from tests.cases import MAIN_40
 
 

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from deckcheck import Data, load_data
+from deckcheck.app import create_app
+from deckcheck.config import ConfigError, Settings
+from deckcheck.data.loader import DEFAULT_DATA_DIR
+from deckcheck.errors import DataError
 from scripts.build_data import build_banlists, build_cards
-from service import Data, load_data
-from service._config import ConfigError, Settings
-from service._data import DEFAULT_DATA_DIR
-from service._errors import DataError
-from service.app import create_app
 
 SHARED = DEFAULT_DATA_DIR.parent / "shared" / "data"
 

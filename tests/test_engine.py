@@ -11,19 +11,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service import Context, Data, Deck, Entry, Protectors, validate
-from service._engine import _findings, full_report, list_change_report_of_copies
-from service._fast import legal_counts, tally_copies, within_limits
-from service._formats import deck_of
-from service._messages import render
-from service._rules import RULES
+from deckcheck import Context, Data, Deck, Entry, Protectors, validate
+from deckcheck.formats.common import deck_of
+from deckcheck.rules.engine import _findings, full_report, list_change_report_of_copies
+from deckcheck.rules.fast import legal_counts, tally_copies, within_limits
+from deckcheck.rules.messages import render
+from deckcheck.rules.registry import RULES
 from tests.cases import CASES, MAIN_40, UNLIMITED
 from tests.golden import run_case
 
 
 def test_engine_imports_no_web_framework() -> None:
     frameworks = "{'fastapi', 'starlette', 'uvicorn', 'pydantic'}"
-    code = f"import sys, service._engine; print(sorted(m for m in sys.modules if m.split('.')[0] in {frameworks}))"
+    loaded = f"sorted(m for m in sys.modules if m.split('.')[0] in {frameworks})"
+    code = f"import sys, deckcheck.rules.engine; print({loaded})"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service import Data, Deck, Entry
-from service._engine import resolve_entry
-from service._formats import DeckFormatError, FormatError, parse_text, parse_ydk, parse_ydke, write, write_ydke
-from service._model import SECTIONS
+from deckcheck import Data, Deck, Entry
+from deckcheck.formats.common import DeckFormatError, FormatError, parse_text, parse_ydk, parse_ydke, write, write_ydke
+from deckcheck.model import SECTIONS
+from deckcheck.rules.engine import resolve_entry
 
 YDK = """#created by someone
 #main

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from service import Data
-from service._rules import PENALTIES
+from deckcheck import Data
+from deckcheck.rules.registry import PENALTIES
 from tests.cases import CASES
 from tests.golden import golden_path, run_case
 

@@ -11,9 +11,9 @@ import orjson
 import pytest
 
 from bench.corpus import Corpus, CorpusDeck
-from service import Data
-from service._data import DEFAULT_DATA_DIR
-from service.app import create_app
+from deckcheck import Data
+from deckcheck.app import create_app
+from deckcheck.data.loader import DEFAULT_DATA_DIR
 from tests.golden import run_case
 
 RECHECK = "/v1/rechecks?date=2008-09-01&previous=ocg-2008-03-01"

@@ -6,8 +6,8 @@ import json
 import re
 from pathlib import Path
 
-from service import Data
-from service._rules import PENALTIES, RULES
+from deckcheck import Data
+from deckcheck.rules.registry import PENALTIES, RULES
 from tests.cases import CASES
 from tests.golden import run_case
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from service._data import Data, load_data
-from service._engine import validate
-from service._model import Context, Deck, Entry, Protectors, Report, Violation
+from deckcheck.data.loader import Data, load_data
+from deckcheck.model import Context, Deck, Entry, Protectors, Report, Violation
+from deckcheck.rules.engine import validate
 
 __version__ = "0.1.0"
 __all__ = [

@@ -15,8 +15,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from service._cards import Card, CardIndex
-from service._model import SECTIONS, Deck, Entry, Section
+from deckcheck.data.cards import Card, CardIndex
+from deckcheck.model import SECTIONS, Deck, Entry, Section
 
 MAX_LINES = 2000
 MAX_LINE_LENGTH = 500

@@ -7,11 +7,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import Response
 
-from service._banlists import STATUS_NAMES
-from service._data import Data
-from service._errors import RequestError
-from service._outputs import json_response
-from service._schemas import CardOutFull, SearchHit
+from deckcheck.data.banlists import STATUS_NAMES
+from deckcheck.data.loader import Data
+from deckcheck.errors import RequestError
+from deckcheck.wire.reports import json_response
+from deckcheck.wire.schemas import CardOutFull, SearchHit
 
 
 def build_cards_router(data: Data, problems: dict[int | str, dict[str, Any]]) -> APIRouter:

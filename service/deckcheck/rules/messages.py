@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from service._model import CardRef, Violation
-from service._rules import RULES, RULESET
+from deckcheck.model import CardRef, Violation
+from deckcheck.rules.registry import RULES, RULESET
 
 _TYPES = {
     "fusion": ("a Fusion", "融合"),

@@ -8,9 +8,9 @@ from typing import Any, cast
 import orjson
 from fastapi.responses import Response
 
-from service._banlists import Banlist
-from service._messages import render
-from service._model import Deck, Loc, Report, Section, Violation
+from deckcheck.data.banlists import Banlist
+from deckcheck.model import Deck, Loc, Report, Section, Violation
+from deckcheck.rules.messages import render
 
 
 def json_response(body: Any, lang: str | None = None) -> Response:

@@ -7,17 +7,17 @@ from typing import Annotated, Any
 from fastapi import APIRouter, FastAPI, Header
 from fastapi.responses import Response
 
-from service._api_banlists import build_banlists_router
-from service._api_cards import build_cards_router
-from service._api_decks import build_decks_router
-from service._api_rechecks import build_rechecks_router
-from service._data import Data
-from service._engine import validate
-from service._http import pick_language
-from service._inputs import context_for, deck_from
-from service._outputs import json_response, report_json
-from service._rules import RULES
-from service._schemas import Problem, ValidateRequest, ValidateResponse
+from deckcheck.api.banlists import build_banlists_router
+from deckcheck.api.cards import build_cards_router
+from deckcheck.api.decks import build_decks_router
+from deckcheck.api.problems import pick_language
+from deckcheck.api.rechecks import build_rechecks_router
+from deckcheck.data.loader import Data
+from deckcheck.rules.engine import validate
+from deckcheck.rules.registry import RULES
+from deckcheck.wire.inputs import context_for, deck_from
+from deckcheck.wire.reports import json_response, report_json
+from deckcheck.wire.schemas import Problem, ValidateRequest, ValidateResponse
 
 PROBLEMS: dict[int | str, dict[str, Any]] = {
     code: {"model": Problem, "content": {"application/problem+json": {}}} for code in (400, 413, 422)

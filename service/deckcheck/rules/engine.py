@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
-from service._banlists import MAX_COPIES
-from service._cards import Card, CardIndex
-from service._checks import CHECKS, Line, copy_finding, disallowed_type, resolved
-from service._fast import Tally, card_table, legal_counts
-from service._formats import Copies
-from service._model import SECTIONS, Context, Deck, Entry, Finding, Loc, Report, Violation
-from service._roster import check_roster
-from service._rules import RULES, RULESET, SEVERITY
+from deckcheck.data.banlists import MAX_COPIES
+from deckcheck.data.cards import Card, CardIndex
+from deckcheck.formats.common import Copies
+from deckcheck.model import SECTIONS, Context, Deck, Entry, Finding, Loc, Report, Violation
+from deckcheck.rules.checks import CHECKS, Line, copy_finding, disallowed_type, resolved
+from deckcheck.rules.fast import Tally, card_table, legal_counts
+from deckcheck.rules.registry import RULES, RULESET, SEVERITY
+from deckcheck.rules.roster import check_roster
 
 _SECTION_RANK = {"main": 0, "extra": 1, "side": 2, "roster": 3}
 

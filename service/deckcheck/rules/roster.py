@@ -6,9 +6,9 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from service._checks import Line
-from service._model import SECTIONS, CardRef, Context, Finding, Loc, Section
-from service._names import normalize_name
+from deckcheck.data.names import normalize_name
+from deckcheck.model import SECTIONS, CardRef, Context, Finding, Loc, Section
+from deckcheck.rules.checks import Line
 
 Key = int | str
 

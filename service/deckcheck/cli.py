@@ -17,15 +17,15 @@ import orjson
 import uvicorn
 from pydantic import ValidationError
 
-from service._batch import BatchSpec, deck_file_format, deck_lines, default_workers, run_batch
-from service._config import Settings
-from service._data import load_data
-from service._engine import validate
-from service._errors import RequestError
-from service._inputs import JAPAN, context_for, deck_from
-from service._outputs import report_json
-from service._recheck import Rechecker, Summary
-from service._schemas import ValidateRequest
+from deckcheck.batch.recheck import Rechecker, Summary
+from deckcheck.batch.workers import BatchSpec, deck_file_format, deck_lines, default_workers, run_batch
+from deckcheck.config import Settings
+from deckcheck.data.loader import load_data
+from deckcheck.errors import RequestError
+from deckcheck.rules.engine import validate
+from deckcheck.wire.inputs import JAPAN, context_for, deck_from
+from deckcheck.wire.reports import report_json
+from deckcheck.wire.schemas import ValidateRequest
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_ERROR = 0, 1, 2
 
@@ -99,7 +99,7 @@ def main() -> None:
 
 
 def _serve(host: str, port: int) -> int:
-    uvicorn.run("service.app:app", host=host, port=port)
+    uvicorn.run("deckcheck.app:app", host=host, port=port)
     return EXIT_LEGAL
 
 

@@ -7,12 +7,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path
 from fastapi.responses import Response
 
-from service._banlists import STATUS_LIMITS, STATUS_NAMES, Banlist, differences
-from service._cards import CardIndex
-from service._data import Data
-from service._errors import RequestError
-from service._outputs import banlist_json, json_response
-from service._schemas import BANLIST_ID_PATTERN, BanlistDetail, BanlistDiff, BanlistSummary
+from deckcheck.data.banlists import STATUS_LIMITS, STATUS_NAMES, Banlist, differences
+from deckcheck.data.cards import CardIndex
+from deckcheck.data.loader import Data
+from deckcheck.errors import RequestError
+from deckcheck.wire.reports import banlist_json, json_response
+from deckcheck.wire.schemas import BANLIST_ID_PATTERN, BanlistDetail, BanlistDiff, BanlistSummary
 
 ListId = Annotated[str, Path(pattern=BANLIST_ID_PATTERN, max_length=20)]
 

@@ -1,14 +1,14 @@
-"""The ASGI application: `uvicorn service.app:app`."""
+"""The ASGI application: `uvicorn deckcheck.app:app`."""
 
 from __future__ import annotations
 
 from fastapi import FastAPI
 
-from service import __version__
-from service._api import install_routes
-from service._config import Settings
-from service._data import load_data
-from service._http import BodyLimit, install_error_handlers
+from deckcheck import __version__
+from deckcheck.api.problems import BodyLimit, install_error_handlers
+from deckcheck.api.validate import install_routes
+from deckcheck.config import Settings
+from deckcheck.data.loader import load_data
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

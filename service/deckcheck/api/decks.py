@@ -7,15 +7,15 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import Response
 
-from service._cards import Card
-from service._data import Data
-from service._engine import resolve_entry
-from service._errors import RequestError
-from service._formats import DeckFormatError, write
-from service._inputs import deck_from
-from service._model import SECTIONS, Deck, Entry, Section
-from service._outputs import json_response
-from service._schemas import ConvertRequest, ConvertResponse, DeckIn, ParseResponse
+from deckcheck.data.cards import Card
+from deckcheck.data.loader import Data
+from deckcheck.errors import RequestError
+from deckcheck.formats.common import DeckFormatError, write
+from deckcheck.model import SECTIONS, Deck, Entry, Section
+from deckcheck.rules.engine import resolve_entry
+from deckcheck.wire.inputs import deck_from
+from deckcheck.wire.reports import json_response
+from deckcheck.wire.schemas import ConvertRequest, ConvertResponse, DeckIn, ParseResponse
 
 _REASONS = {
     "unknown_passcode": "passcode {passcode} is not an official card",

@@ -6,12 +6,12 @@ import datetime as dt
 
 from pydantic import ValidationError
 
-from service._banlists import Banlist, build_limits
-from service._data import Data
-from service._errors import RequestError
-from service._formats import DeckFormatError, parse
-from service._model import Context, Deck, Entry, Protectors
-from service._schemas import DeckIn, EntryIn, InlineBanlist, ValidateRequest
+from deckcheck.data.banlists import Banlist, build_limits
+from deckcheck.data.loader import Data
+from deckcheck.errors import RequestError
+from deckcheck.formats.common import DeckFormatError, parse
+from deckcheck.model import Context, Deck, Entry, Protectors
+from deckcheck.wire.schemas import DeckIn, EntryIn, InlineBanlist, ValidateRequest
 
 JAPAN = dt.timezone(dt.timedelta(hours=9))
 

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz, process
 
-from service._names import normalize_name
+from deckcheck.data.names import normalize_name
 
 if TYPE_CHECKING:
-    from service._cards import Card
+    from deckcheck.data.cards import Card
 
 MAX_RESULTS = 50
 _HIRAGANA = re.compile("[\u3041-\u3096]+")

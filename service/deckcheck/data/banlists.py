@@ -11,8 +11,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from service._cards import CardIndex
-from service._errors import DataError
+from deckcheck.data.cards import CardIndex
+from deckcheck.errors import DataError
 
 # List status to the number of copies it allows: 禁止 0, 制限 1, 準制限 2.
 STATUS_LIMITS = {"forbidden": 0, "limited": 1, "semi_limited": 2}

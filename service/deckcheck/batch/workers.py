@@ -12,9 +12,9 @@ from pathlib import Path
 
 import orjson
 
-from service._data import Data, load_data
-from service._inputs import named_list
-from service._recheck import Rechecker, RecheckSetup, Summary
+from deckcheck.batch.recheck import Rechecker, RecheckSetup, Summary
+from deckcheck.data.loader import Data, load_data
+from deckcheck.wire.inputs import named_list
 
 CHUNK_LINES = 2000
 NDJSON_SUFFIXES = frozenset({".ndjson", ".jsonl"})

@@ -13,7 +13,7 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from service._errors import RequestError
+from deckcheck.errors import RequestError
 
 PROBLEM_TYPE = "urn:deckcheck:problem:"
 

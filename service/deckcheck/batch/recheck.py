@@ -14,16 +14,16 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
-from service._banlists import Banlist
-from service._data import Data
-from service._engine import full_report, legal_report, list_change_report_of_copies, validate
-from service._errors import RequestError
-from service._fast import tally_copies, within_limits
-from service._formats import Copies, DeckFormatError, deck_of, ydke_copies
-from service._inputs import deck_from, read_errors
-from service._model import Context, Deck, Protectors, Report
-from service._outputs import banlist_json, report_json
-from service._schemas import RecheckLine
+from deckcheck.data.banlists import Banlist
+from deckcheck.data.loader import Data
+from deckcheck.errors import RequestError
+from deckcheck.formats.common import Copies, DeckFormatError, deck_of, ydke_copies
+from deckcheck.model import Context, Deck, Protectors, Report
+from deckcheck.rules.engine import full_report, legal_report, list_change_report_of_copies, validate
+from deckcheck.rules.fast import tally_copies, within_limits
+from deckcheck.wire.inputs import deck_from, read_errors
+from deckcheck.wire.reports import banlist_json, report_json
+from deckcheck.wire.schemas import RecheckLine
 
 MAX_LINE_BYTES = 1024 * 1024
 # The rules a list change can newly break: a deck legal before and illegal now breaks one of these.

@@ -6,8 +6,8 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
-from service._banlists import Banlist
-from service._cards import CardIndex
+from deckcheck.data.banlists import Banlist
+from deckcheck.data.cards import CardIndex
 
 Section = Literal["main", "extra", "side"]
 SECTIONS: tuple[Section, ...] = ("main", "extra", "side")

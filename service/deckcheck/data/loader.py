@@ -6,11 +6,11 @@ import gc
 from dataclasses import dataclass
 from pathlib import Path
 
-from service._banlists import Banlists, load_banlists
-from service._cards import CardIndex, load_cards
+from deckcheck.data.banlists import Banlists, load_banlists
+from deckcheck.data.cards import CardIndex, load_cards
 
-# The repository root: cards/ and banlists/ live beside the package.
-DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent
+# The repository root: cards/ and banlists/ live beside service/, the folder that holds the package.
+DEFAULT_DATA_DIR = Path(__file__).resolve().parents[3]
 
 
 @dataclass(frozen=True, slots=True)

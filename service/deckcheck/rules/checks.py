@@ -10,10 +10,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, cast
 
-from service._banlists import MAX_COPIES, Banlist
-from service._cards import Card
-from service._model import SECTIONS, CardRef, Context, Entry, Finding, Loc, Section
-from service._names import normalize_name
+from deckcheck.data.banlists import MAX_COPIES, Banlist
+from deckcheck.data.cards import Card
+from deckcheck.data.names import normalize_name
+from deckcheck.model import SECTIONS, CardRef, Context, Entry, Finding, Loc, Section
 
 # TR 3 デッキの枚数制限 and TR 1 エクストラデッキ / サイドデッキ.
 MAIN_MIN, MAIN_MAX, EXTRA_MAX, SIDE_MAX = 40, 60, 15, 15

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-from service._errors import DataError
-from service._names import normalize_name
-from service._search import NameSearch
+from deckcheck.data.names import normalize_name
+from deckcheck.data.search import NameSearch
+from deckcheck.errors import DataError
 
 KINDS = frozenset({"monster", "spell", "trap"})
 EXTRA_DECK_TYPES = frozenset({"fusion", "synchro", "xyz", "link", "none"})

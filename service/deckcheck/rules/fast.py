@@ -16,11 +16,11 @@ import datetime as dt
 from functools import lru_cache
 from types import MappingProxyType
 
-from service._banlists import MAX_COPIES, Banlist
-from service._cards import CardIndex
-from service._checks import EXTRA_DECK_TYPES, EXTRA_MAX, LANGUAGES, MAIN_MAX, MAIN_MIN, SIDE_MAX
-from service._formats import Copies
-from service._model import Context, Deck, Protectors
+from deckcheck.data.banlists import MAX_COPIES, Banlist
+from deckcheck.data.cards import CardIndex
+from deckcheck.formats.common import Copies
+from deckcheck.model import Context, Deck, Protectors
+from deckcheck.rules.checks import EXTRA_DECK_TYPES, EXTRA_MAX, LANGUAGES, MAIN_MAX, MAIN_MIN, SIDE_MAX
 
 _ALLOWED_LANGUAGES = frozenset(LANGUAGES)
 _MAIN, _EXTRA, _SIDE = 1, 2, 4  # the sections a card may stand in, as bits

@@ -12,12 +12,12 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.types import Receive, Scope, Send
 
-from service._batch import check_chunk
-from service._data import Data
-from service._http import pick_language
-from service._inputs import JAPAN, named_list
-from service._recheck import MAX_LINE_BYTES, Rechecker, RecheckSetup, Summary
-from service._schemas import IsoDate
+from deckcheck.api.problems import pick_language
+from deckcheck.batch.recheck import MAX_LINE_BYTES, Rechecker, RecheckSetup, Summary
+from deckcheck.batch.workers import check_chunk
+from deckcheck.data.loader import Data
+from deckcheck.wire.inputs import JAPAN, named_list
+from deckcheck.wire.schemas import IsoDate
 
 ListParam = Annotated[str | None, Query(max_length=200_000, description="A bundled list id or an inline list as JSON.")]
 

@@ -1,0 +1,1 @@
+"""The HTTP API: routes, problem+json answers and the body limit."""

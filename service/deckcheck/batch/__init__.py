@@ -1,0 +1,1 @@
+"""Batch rechecks of stored decks against a Forbidden/Limited list."""

@@ -1,0 +1,1 @@
+"""Deck formats: .ydk files, ydke:// links and plain-text lists."""
