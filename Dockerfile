@@ -1,4 +1,16 @@
-# deckcheck: the API with the bundled card data and Forbidden/Limited lists.
+# deckcheck: the API with the bundled card data and Forbidden/Limited lists, installed from its wheel.
+FROM python:3.11-slim AS wheel
+
+ENV PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY service/ service/
+COPY cards/ cards/
+COPY banlists/ banlists/
+# The same build as tests/test_wheel.py: the data travel inside the wheel.
+RUN pip wheel --no-cache-dir --no-deps --wheel-dir /dist .
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -7,15 +19,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 RUN useradd --create-home --uid 10001 deckcheck
-WORKDIR /app
-
-COPY pyproject.toml README.md ./
-COPY service/ service/
-COPY cards/ cards/
-COPY banlists/ banlists/
-RUN pip install --no-cache-dir -e . && chown -R deckcheck:deckcheck /app
+COPY --from=wheel /dist/ /tmp/dist/
+RUN pip install --no-cache-dir /tmp/dist/*.whl && rm -rf /tmp/dist
 
 USER 10001
+WORKDIR /home/deckcheck
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=3s CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz')"]
 CMD ["uvicorn", "deckcheck.app:app", "--host", "0.0.0.0", "--port", "8000"]

@@ -12,11 +12,12 @@ import pytest
 from deckcheck import Data, load_data
 from deckcheck.app import create_app
 from deckcheck.config import ConfigError, Settings
-from deckcheck.data.loader import DEFAULT_DATA_DIR
 from deckcheck.errors import DataError
 from scripts.build_data import build_banlists, build_cards
 
-SHARED = DEFAULT_DATA_DIR.parent / "shared" / "data"
+ROOT = Path(__file__).resolve().parent.parent  # the repository, with cards/ and banlists/
+
+SHARED = ROOT.parent / "shared" / "data"
 
 
 def test_bundled_counts(data: Data) -> None:
@@ -66,20 +67,18 @@ def test_data_cannot_be_changed(data: Data) -> None:
 def test_bundled_files_are_what_the_script_builds(tmp_path: Path) -> None:
     build_cards(SHARED, tmp_path)
     build_banlists(SHARED, tmp_path)
-    assert (tmp_path / "cards" / "cards.csv").read_bytes() == (DEFAULT_DATA_DIR / "cards" / "cards.csv").read_bytes()
+    assert (tmp_path / "cards" / "cards.csv").read_bytes() == (ROOT / "cards" / "cards.csv").read_bytes()
     built = sorted(p.name for p in (tmp_path / "banlists" / "ocg").iterdir())
-    assert built == sorted(p.name for p in (DEFAULT_DATA_DIR / "banlists" / "ocg").iterdir())
+    assert built == sorted(p.name for p in (ROOT / "banlists" / "ocg").iterdir())
     for name in built:
-        assert (tmp_path / "banlists" / "ocg" / name).read_bytes() == (
-            DEFAULT_DATA_DIR / "banlists" / "ocg" / name
-        ).read_bytes()
+        assert (tmp_path / "banlists" / "ocg" / name).read_bytes() == (ROOT / "banlists" / "ocg" / name).read_bytes()
 
 
 @pytest.fixture
 def copy(tmp_path: Path) -> Path:
     """A writable copy of the bundled data."""
-    shutil.copytree(DEFAULT_DATA_DIR / "cards", tmp_path / "cards")
-    shutil.copytree(DEFAULT_DATA_DIR / "banlists", tmp_path / "banlists")
+    shutil.copytree(ROOT / "cards", tmp_path / "cards")
+    shutil.copytree(ROOT / "banlists", tmp_path / "banlists")
     return tmp_path
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator, MutableMapping
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -13,8 +14,9 @@ import pytest
 from bench.corpus import Corpus, CorpusDeck
 from deckcheck import Data
 from deckcheck.app import create_app
-from deckcheck.data.loader import DEFAULT_DATA_DIR
 from tests.golden import run_case
+
+ROOT = Path(__file__).resolve().parent.parent  # the repository, with cards/ and banlists/
 
 RECHECK = "/v1/rechecks?date=2008-09-01&previous=ocg-2008-03-01"
 # The cards OCG 2008.09 forbids that OCG 2008.03 had limited.
@@ -84,7 +86,7 @@ def corpus(data: Data) -> list[CorpusDeck]:
 
 def _limits(file: str) -> dict[int, int]:
     """A bundled list read straight from its file: passcode to the copies it allows."""
-    raw = orjson.loads((DEFAULT_DATA_DIR / "banlists" / "ocg" / file).read_bytes())
+    raw = orjson.loads((ROOT / "banlists" / "ocg" / file).read_bytes())
     return {p: limit for limit, key in enumerate(("forbidden", "limited", "semi_limited")) for p in raw[key]}
 
 

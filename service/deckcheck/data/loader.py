@@ -9,8 +9,12 @@ from pathlib import Path
 from deckcheck.data.banlists import Banlists, load_banlists
 from deckcheck.data.cards import CardIndex, load_cards
 
-# The repository root: cards/ and banlists/ live beside service/, the folder that holds the package.
-DEFAULT_DATA_DIR = Path(__file__).resolve().parents[3]
+_PACKAGE = Path(__file__).resolve().parents[1]
+# An installed wheel carries cards/ and banlists/ inside the package (pyproject.toml's force-include); a checkout,
+# editable or not installed at all, has them at the repository root, beside service/ that holds the package.
+_IN_WHEEL = _PACKAGE / "bundled"
+_IN_CHECKOUT = _PACKAGE.parents[1]
+DEFAULT_DATA_DIR = _IN_WHEEL if _IN_WHEEL.is_dir() else _IN_CHECKOUT
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,143 @@
+"""The package as a user installs it: a wheel built from this checkout, installed into a fresh virtual environment
+outside the checkout, and used from another folder: import, the command line, and the API served both ways."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from deckcheck import Data
+from tests.golden import run_case
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "pot-of-greed-2008.json"
+
+
+class Installed:
+    """A fresh virtual environment holding the wheel and its dependencies, and an empty folder to work in."""
+
+    def __init__(self, wheel: Path, venv: Path, cwd: Path) -> None:
+        self.wheel = wheel
+        self.bin = venv / "bin"
+        self.cwd = cwd
+
+    def env(self, **extra: str) -> dict[str, str]:
+        """The environment of a user who has nothing of this checkout: no data folder, no import path."""
+        env = {k: v for k, v in os.environ.items() if k not in {"DECKCHECK_DATA_DIR", "PYTHONPATH", "VIRTUAL_ENV"}}
+        return env | {"PATH": f"{self.bin}{os.pathsep}{env.get('PATH', '')}"} | extra
+
+    def run(self, *argv: str, **extra: str) -> subprocess.CompletedProcess[str]:
+        """Run a program of the environment in the empty folder."""
+        command = [str(self.bin / argv[0]), *argv[1:]]
+        env = self.env(**extra)
+        return subprocess.run(command, check=False, cwd=self.cwd, env=env, capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """Build the wheel as pip does for `pip install .` and install it where the checkout cannot be seen."""
+    work = tmp_path_factory.mktemp("wheel")
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--quiet"]
+    subprocess.run([*pip, "wheel", "--no-deps", "--wheel-dir", str(work / "dist"), str(ROOT)], check=True)
+    (wheel,) = (work / "dist").glob("deckcheck-*.whl")
+    venv = work / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(venv / "bin" / "python"), *pip[1:], "install", str(wheel)], check=True)
+    cwd = work / "elsewhere"
+    cwd.mkdir()
+    return Installed(wheel, venv, cwd)
+
+
+def test_wheel_carries_the_data(installed: Installed) -> None:
+    with zipfile.ZipFile(installed.wheel) as wheel:
+        names = set(wheel.namelist())
+        assert wheel.read("deckcheck/bundled/cards/cards.csv") == (ROOT / "cards" / "cards.csv").read_bytes()
+    lists = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "banlists").glob("*/*.json"))
+    assert sorted(n.removeprefix("deckcheck/bundled/") for n in names if n.endswith(".json")) == lists
+    assert len(lists) == 85
+    assert not [n for n in names if n.startswith(("tests/", "scripts/", "bench/", "service/"))]
+
+
+def test_package_imports_from_the_environment(installed: Installed) -> None:
+    code = "import deckcheck, deckcheck.app; from deckcheck.config import Settings; print(deckcheck.__file__); "
+    code += "print(Settings.from_env().data_dir)"
+    result = installed.run("python", "-c", code)
+    assert result.returncode == 0, result.stderr
+    package, data_dir = result.stdout.split()
+    site = installed.bin.parent / "lib"
+    assert Path(package).is_relative_to(site)
+    assert Path(data_dir) == Path(package).parent / "bundled"
+
+
+def _validate_json(installed: Installed, **env: str) -> tuple[int, list[dict[str, Any]]]:
+    deck = installed.cwd / "deck.json"
+    shutil.copyfile(EXAMPLE, deck)
+    result = installed.run("deckcheck", "validate", "--json", deck.name, **env)
+    assert result.stderr == ""
+    return result.returncode, json.loads(result.stdout)
+
+
+def test_command_validates_a_file(installed: Installed, data: Data) -> None:
+    code, results = _validate_json(installed)
+    assert code == 1  # illegal: Pot of Greed is Forbidden
+    assert results == [{"file": "deck.json", **run_case(json.loads(EXAMPLE.read_text(encoding="utf-8")), data)}]
+
+
+def test_data_dir_overrides_the_bundled_data(installed: Installed, tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "banlists", tmp_path / "banlists")
+    (tmp_path / "cards").mkdir()
+    cards = (ROOT / "cards" / "cards.csv").read_text(encoding="utf-8")
+    assert cards.count(",Pot of Greed,") == 1
+    (tmp_path / "cards" / "cards.csv").write_text(cards.replace(",Pot of Greed,", ",Pot of Greed (override),"), "utf-8")
+    _code, results = _validate_json(installed, DECKCHECK_DATA_DIR=str(tmp_path))
+    assert [v["message"] for v in results[0]["violations"]] == ["Pot of Greed (override) is Forbidden on OCG 2008.03."]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(params=["deckcheck serve", "uvicorn deckcheck.app:app"])
+def server(request: pytest.FixtureRequest, installed: Installed) -> Iterator[str]:
+    """The API served from the environment by the command a user would type."""
+    port = _free_port()
+    argv = [*str(request.param).split(), "--host", "127.0.0.1", "--port", str(port)]
+    argv[0] = str(installed.bin / argv[0])
+    process = subprocess.Popen(argv, cwd=installed.cwd, env=installed.env(), stderr=subprocess.PIPE, text=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    try:
+        while True:
+            try:
+                httpx.get(f"{url}/healthz", timeout=1).raise_for_status()
+                break
+            except httpx.TransportError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        process.communicate(timeout=30)
+
+
+def test_server_serves_one_validation(server: str, data: Data) -> None:
+    body = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    answer = httpx.post(f"{server}/v1/validate", json=body, headers={"Accept-Language": "ja"}, timeout=30)
+    assert answer.status_code == 200
+    assert answer.json() == run_case(body, data, "ja")
+    assert answer.json()["violations"][0]["code"] == "forbidden_card"
