@@ -105,6 +105,16 @@ def test_help_exits_cleanly() -> None:
     assert _run("--help")[0] == 0
 
 
+@pytest.mark.parametrize("command", ["validate", "recheck", "serve"])
+def test_settings_that_cannot_work_are_a_usage_error(
+    command: str, decks: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DECKCHECK_DATA_DIR", str(tmp_path / "nowhere"))
+    code, out, err = _run(command, *([] if command == "serve" else [str(decks / "legal.ydk")]))
+    assert (code, out) == (2, "")
+    assert err == f"deckcheck: DECKCHECK_DATA_DIR at {tmp_path / 'nowhere'} holds no cards/ and banlists/ folders\n"
+
+
 @pytest.fixture
 def ndjson(tmp_path: Path, data: Data) -> Path:
     """300 corpus decks and one corrupt line."""

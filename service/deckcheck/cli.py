@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from deckcheck.batch.recheck import Rechecker, Summary
 from deckcheck.batch.workers import BatchSpec, deck_file_format, deck_lines, default_workers, run_batch
-from deckcheck.config import Settings
+from deckcheck.config import ConfigError, Settings
 from deckcheck.data.loader import load_data
 from deckcheck.errors import RequestError
 from deckcheck.rules.engine import validate
@@ -85,9 +85,13 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
         return EXIT_ERROR
     except SystemExit as exc:  # --help
         return EXIT_LEGAL if exc.code in (0, None) else EXIT_ERROR
+    try:
+        settings = Settings.from_env()
+    except ConfigError as exc:
+        print(f"deckcheck: {exc}", file=stderr)
+        return EXIT_ERROR
     if args.command == "serve":
         return _serve(args.host, args.port)
-    settings = Settings.from_env()
     if args.command == "validate":
         return _validate(args, settings, stdout, stderr)
     return _recheck(args, settings, stdout, stderr)
