@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 
 from deckcheck import Data, Deck, Entry, load_data
-from deckcheck.formats.common import parse, write
+from deckcheck.formats import parse, write
 
 ROUNDS = 5
 

@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from deckcheck.data.cards import CARD_COLUMNS
+from deckcheck.data import CARD_COLUMNS
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from deckcheck import Data, Deck, Entry
-from deckcheck.formats.common import write
+from deckcheck.formats import write
 from tests.cases import EXTRA, MAIN_40, SIDE
 
 # The legal base deck plus a fourth Dark Magician (as its alternate artwork) and Pot of Greed: two violations.

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from deckcheck import Context, Data, Deck, Entry, Protectors, validate
-from deckcheck.formats.common import deck_of
+from deckcheck.formats import deck_of
 from deckcheck.rules.engine import _findings, full_report, list_change_report_of_copies
 from deckcheck.rules.fast import legal_counts, tally_copies, within_limits
 from deckcheck.rules.messages import render

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from deckcheck.data.loader import Data, load_data
+from deckcheck.data import Data, load_data
 from deckcheck.model import Context, Deck, Entry, Protectors, Report, Violation
 from deckcheck.rules.engine import validate
 

@@ -8,7 +8,7 @@ from deckcheck import __version__
 from deckcheck.api.problems import BodyLimit, install_error_handlers
 from deckcheck.api.validate import install_routes
 from deckcheck.config import Settings
-from deckcheck.data.loader import load_data
+from deckcheck.data import load_data
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

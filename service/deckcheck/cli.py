@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from deckcheck.batch.recheck import Rechecker, Summary
 from deckcheck.batch.workers import BatchSpec, deck_file_format, deck_lines, default_workers, run_batch
 from deckcheck.config import ConfigError, Settings
-from deckcheck.data.loader import load_data
+from deckcheck.data import load_data
 from deckcheck.errors import RequestError
 from deckcheck.rules.engine import validate
 from deckcheck.wire.inputs import JAPAN, context_for, deck_from

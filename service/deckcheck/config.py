@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from deckcheck.data.loader import DEFAULT_DATA_DIR
+from deckcheck.data import DEFAULT_DATA_DIR
 
 DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
-from deckcheck.data.banlists import Banlist
-from deckcheck.data.cards import CardIndex
+from deckcheck.data import Banlist, CardIndex
 
 Section = Literal["main", "extra", "side"]
 SECTIONS: tuple[Section, ...] = ("main", "extra", "side")
@@ -15,6 +15,9 @@ Phase = Literal["registration", "between_duels", "during_duel"]
 # A position in the input: ("main", 3) is the fourth entry of the main deck, ("main",) the section itself,
 # ("roster", "side", 0) the first side-deck entry of the Deck Roster Sheet.
 Loc = tuple[str | int, ...]
+# Copies per passcode in main, extra and side, in order of each card's first copy: a deck as a ydke link gives it,
+# which the batch path checks without building entries.
+Copies = tuple[Counter[int], Counter[int], Counter[int]]
 
 
 class Entry(NamedTuple):

@@ -7,9 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path
 from fastapi.responses import Response
 
-from deckcheck.data.banlists import STATUS_LIMITS, STATUS_NAMES, Banlist, differences
-from deckcheck.data.cards import CardIndex
-from deckcheck.data.loader import Data
+from deckcheck.data import STATUS_LIMITS, STATUS_NAMES, Banlist, CardIndex, Data, differences
 from deckcheck.errors import RequestError
 from deckcheck.wire.reports import banlist_json, json_response
 from deckcheck.wire.schemas import BANLIST_ID_PATTERN, BanlistDetail, BanlistDiff, BanlistSummary

@@ -7,8 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import Response
 
-from deckcheck.data.banlists import STATUS_NAMES
-from deckcheck.data.loader import Data
+from deckcheck.data import STATUS_NAMES, Data
 from deckcheck.errors import RequestError
 from deckcheck.wire.reports import json_response
 from deckcheck.wire.schemas import CardOutFull, SearchHit

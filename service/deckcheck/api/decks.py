@@ -7,10 +7,9 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import Response
 
-from deckcheck.data.cards import Card
-from deckcheck.data.loader import Data
+from deckcheck.data import Card, Data
 from deckcheck.errors import RequestError
-from deckcheck.formats.common import DeckFormatError, write
+from deckcheck.formats import DeckFormatError, write
 from deckcheck.model import SECTIONS, Deck, Entry, Section
 from deckcheck.rules.engine import resolve_entry
 from deckcheck.wire.inputs import deck_from

@@ -15,7 +15,7 @@ from starlette.types import Receive, Scope, Send
 from deckcheck.api.problems import pick_language
 from deckcheck.batch.recheck import MAX_LINE_BYTES, Rechecker, RecheckSetup, Summary
 from deckcheck.batch.workers import check_chunk
-from deckcheck.data.loader import Data
+from deckcheck.data import Data
 from deckcheck.wire.inputs import JAPAN, named_list
 from deckcheck.wire.schemas import IsoDate
 

@@ -12,7 +12,7 @@ from deckcheck.api.cards import build_cards_router
 from deckcheck.api.decks import build_decks_router
 from deckcheck.api.problems import pick_language
 from deckcheck.api.rechecks import build_rechecks_router
-from deckcheck.data.loader import Data
+from deckcheck.data import Data
 from deckcheck.rules.engine import validate
 from deckcheck.rules.registry import RULES
 from deckcheck.wire.inputs import context_for, deck_from

@@ -14,11 +14,10 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
-from deckcheck.data.banlists import Banlist
-from deckcheck.data.loader import Data
+from deckcheck.data import Banlist, Data
 from deckcheck.errors import RequestError
-from deckcheck.formats.common import Copies, DeckFormatError, deck_of, ydke_copies
-from deckcheck.model import Context, Deck, Protectors, Report
+from deckcheck.formats import DeckFormatError, deck_of, ydke_copies
+from deckcheck.model import Context, Copies, Deck, Protectors, Report
 from deckcheck.rules.engine import full_report, legal_report, list_change_report_of_copies, validate
 from deckcheck.rules.fast import tally_copies, within_limits
 from deckcheck.wire.inputs import deck_from, read_errors

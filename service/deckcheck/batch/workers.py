@@ -13,7 +13,7 @@ from pathlib import Path
 import orjson
 
 from deckcheck.batch.recheck import Rechecker, RecheckSetup, Summary
-from deckcheck.data.loader import Data, load_data
+from deckcheck.data import Data, load_data
 from deckcheck.wire.inputs import named_list
 
 CHUNK_LINES = 2000

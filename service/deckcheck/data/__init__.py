@@ -1,1 +1,36 @@
-"""Loading the card catalogue and the Forbidden/Limited lists once, and looking cards up by name."""
+"""The data the rules read, loaded once at start-up and immutable: the card catalogue with its name search, and the
+Forbidden/Limited lists."""
+
+from deckcheck.data.banlists import (
+    MAX_COPIES,
+    STATUS_LIMITS,
+    STATUS_NAMES,
+    Banlist,
+    Banlists,
+    build_limits,
+    differences,
+)
+from deckcheck.data.card import Card
+from deckcheck.data.cards import CARD_COLUMNS, CardIndex
+from deckcheck.data.loader import DEFAULT_DATA_DIR, Data, load_data
+from deckcheck.data.names import normalize_name
+from deckcheck.data.search import Hit, NameSearch
+
+__all__ = [
+    "CARD_COLUMNS",
+    "DEFAULT_DATA_DIR",
+    "MAX_COPIES",
+    "STATUS_LIMITS",
+    "STATUS_NAMES",
+    "Banlist",
+    "Banlists",
+    "Card",
+    "CardIndex",
+    "Data",
+    "Hit",
+    "NameSearch",
+    "build_limits",
+    "differences",
+    "load_data",
+    "normalize_name",
+]

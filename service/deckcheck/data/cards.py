@@ -1,4 +1,4 @@
-"""The card catalogue: canonical cards, their alternate passcodes and their names (SPEC section 1)."""
+"""The card catalogue: every canonical card, its alternate passcodes and its names (SPEC section 1)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
+from deckcheck.data.card import Card
 from deckcheck.data.names import normalize_name
 from deckcheck.data.search import NameSearch
 from deckcheck.errors import DataError
@@ -30,29 +31,6 @@ CARD_COLUMNS = (  # the project's compact card file, written by scripts/build_da
     "ja_first_print_exact",
     "tcg_first_print",
 )
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Card:
-    """One canonical card. Alternate passcodes resolve to the same object, and there is one object per card, so
-    cards compare and hash by identity (hashing every field was the engine's hottest line)."""
-
-    passcode: int
-    name_ja: str
-    name_en: str
-    kind: str
-    extra_deck_type: str
-    pendulum: bool
-    official_passcode: bool
-    ocg: bool
-    tcg: bool
-    ja_first_print: dt.date | None
-    ja_first_print_exact: bool
-    tcg_first_print: dt.date | None
-
-    def name(self, lang: str) -> str:
-        """The card's name in `lang` (ja or en); TCG-only cards have no Japanese name."""
-        return self.name_ja if lang == "ja" and self.name_ja else self.name_en
 
 
 @dataclass(frozen=True, slots=True, eq=False)

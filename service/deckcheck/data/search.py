@@ -6,14 +6,11 @@ import bisect
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz, process
 
+from deckcheck.data.card import Card
 from deckcheck.data.names import normalize_name
-
-if TYPE_CHECKING:
-    from deckcheck.data.cards import Card
 
 MAX_RESULTS = 50
 _HIRAGANA = re.compile("[\u3041-\u3096]+")

@@ -10,9 +10,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, cast
 
-from deckcheck.data.banlists import MAX_COPIES, Banlist
-from deckcheck.data.cards import Card
-from deckcheck.data.names import normalize_name
+from deckcheck.data import MAX_COPIES, Banlist, Card, normalize_name
 from deckcheck.model import SECTIONS, CardRef, Context, Entry, Finding, Loc, Section
 
 # TR 3 デッキの枚数制限 and TR 1 エクストラデッキ / サイドデッキ.

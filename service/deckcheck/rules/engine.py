@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
-from deckcheck.data.banlists import MAX_COPIES
-from deckcheck.data.cards import Card, CardIndex
-from deckcheck.formats.common import Copies
-from deckcheck.model import SECTIONS, Context, Deck, Entry, Finding, Loc, Report, Violation
+from deckcheck.data import MAX_COPIES, Card, CardIndex
+from deckcheck.model import SECTIONS, Context, Copies, Deck, Entry, Finding, Loc, Report, Violation
 from deckcheck.rules.checks import CHECKS, Line, copy_finding, disallowed_type, resolved
 from deckcheck.rules.fast import Tally, card_table, legal_counts
 from deckcheck.rules.registry import RULES, RULESET, SEVERITY

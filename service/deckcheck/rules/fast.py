@@ -16,10 +16,8 @@ import datetime as dt
 from functools import lru_cache
 from types import MappingProxyType
 
-from deckcheck.data.banlists import MAX_COPIES, Banlist
-from deckcheck.data.cards import CardIndex
-from deckcheck.formats.common import Copies
-from deckcheck.model import Context, Deck, Protectors
+from deckcheck.data import MAX_COPIES, Banlist, CardIndex
+from deckcheck.model import Context, Copies, Deck, Protectors
 from deckcheck.rules.checks import EXTRA_DECK_TYPES, EXTRA_MAX, LANGUAGES, MAIN_MAX, MAIN_MIN, SIDE_MAX
 
 _ALLOWED_LANGUAGES = frozenset(LANGUAGES)

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from deckcheck.data.names import normalize_name
+from deckcheck.data import normalize_name
 from deckcheck.model import SECTIONS, CardRef, Context, Finding, Loc, Section
 from deckcheck.rules.checks import Line
 

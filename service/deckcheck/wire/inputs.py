@@ -6,10 +6,9 @@ import datetime as dt
 
 from pydantic import ValidationError
 
-from deckcheck.data.banlists import Banlist, build_limits
-from deckcheck.data.loader import Data
+from deckcheck.data import Banlist, Data, build_limits
 from deckcheck.errors import RequestError
-from deckcheck.formats.common import DeckFormatError, parse
+from deckcheck.formats import DeckFormatError, parse
 from deckcheck.model import Context, Deck, Entry, Protectors
 from deckcheck.wire.schemas import DeckIn, EntryIn, InlineBanlist, ValidateRequest
 

@@ -8,7 +8,7 @@ from typing import Any, cast
 import orjson
 from fastapi.responses import Response
 
-from deckcheck.data.banlists import Banlist
+from deckcheck.data import Banlist
 from deckcheck.model import Deck, Loc, Report, Section, Violation
 from deckcheck.rules.messages import render
 

@@ -1,0 +1,29 @@
+"""One card as the rules see it: names, kind, extra-deck type and first printings (SPEC section 1)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Card:
+    """One canonical card. Alternate passcodes resolve to the same object, and there is one object per card, so
+    cards compare and hash by identity (hashing every field was the engine's hottest line)."""
+
+    passcode: int
+    name_ja: str
+    name_en: str
+    kind: str
+    extra_deck_type: str
+    pendulum: bool
+    official_passcode: bool
+    ocg: bool
+    tcg: bool
+    ja_first_print: dt.date | None
+    ja_first_print_exact: bool
+    tcg_first_print: dt.date | None
+
+    def name(self, lang: str) -> str:
+        """The card's name in `lang` (ja or en); TCG-only cards have no Japanese name."""
+        return self.name_ja if lang == "ja" and self.name_ja else self.name_en
