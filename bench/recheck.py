@@ -26,9 +26,9 @@ from fastapi.responses import Response
 
 from bench.corpus import Corpus
 from deckcheck import Context, load_data, validate
-from deckcheck.app import create_app
+from deckcheck.api import create_app
 from deckcheck.formats import parse_ydke
-from deckcheck.wire.schemas import ValidateRequest
+from deckcheck.wire import ValidateRequest
 
 EVENT = dt.date(2008, 6, 1)
 

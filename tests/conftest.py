@@ -12,7 +12,7 @@ import pytest
 import uvicorn
 
 from deckcheck import Data, load_data
-from deckcheck.app import create_app
+from deckcheck.api import create_app
 
 
 @pytest.fixture(scope="session")

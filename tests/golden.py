@@ -8,7 +8,7 @@ from typing import Any
 from deckcheck import Data, validate
 from deckcheck.wire.inputs import context_for, deck_from
 from deckcheck.wire.reports import report_json
-from deckcheck.wire.schemas import ValidateRequest
+from deckcheck.wire.requests import ValidateRequest
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 

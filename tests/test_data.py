@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from deckcheck import Data, load_data
-from deckcheck.app import create_app
+from deckcheck.api import create_app
 from deckcheck.config import ConfigError, Settings
 from deckcheck.errors import DataError
 from scripts.build_data import build_banlists, build_cards

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from deckcheck import Data, Deck, Entry
 from deckcheck.formats import DeckFormatError, FormatError, parse_text, parse_ydk, parse_ydke, write, write_ydke
 from deckcheck.model import SECTIONS
-from deckcheck.rules.engine import resolve_entry
+from deckcheck.rules import resolve_entry
 
 YDK = """#created by someone
 #main

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from deckcheck import Data
-from deckcheck.rules.registry import PENALTIES
+from deckcheck.rules import PENALTIES
 from tests.cases import CASES
 from tests.golden import golden_path, run_case
 

@@ -13,7 +13,7 @@ import pytest
 
 from bench.corpus import Corpus, CorpusDeck
 from deckcheck import Data
-from deckcheck.app import create_app
+from deckcheck.api import create_app
 from tests.golden import run_case
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository, with cards/ and banlists/

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from deckcheck import Data
-from deckcheck.rules.registry import PENALTIES, RULES
+from deckcheck.rules import PENALTIES, RULES
 from tests.cases import CASES
 from tests.golden import run_case
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from deckcheck.data import Data, load_data
 from deckcheck.model import Context, Deck, Entry, Protectors, Report, Violation
-from deckcheck.rules.engine import validate
+from deckcheck.rules import validate
 
 __version__ = "0.1.0"
 __all__ = [

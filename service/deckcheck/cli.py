@@ -17,15 +17,12 @@ import orjson
 import uvicorn
 from pydantic import ValidationError
 
-from deckcheck.batch.recheck import Rechecker, Summary
-from deckcheck.batch.workers import BatchSpec, deck_file_format, deck_lines, default_workers, run_batch
+from deckcheck.batch import BatchSpec, Rechecker, Summary, deck_file_format, deck_lines, default_workers, run_batch
 from deckcheck.config import ConfigError, Settings
 from deckcheck.data import load_data
 from deckcheck.errors import RequestError
-from deckcheck.rules.engine import validate
-from deckcheck.wire.inputs import JAPAN, context_for, deck_from
-from deckcheck.wire.reports import report_json
-from deckcheck.wire.schemas import ValidateRequest
+from deckcheck.rules import validate
+from deckcheck.wire import JAPAN, ValidateRequest, context_for, deck_from, report_json
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_ERROR = 0, 1, 2
 

@@ -7,10 +7,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path
 from fastapi.responses import Response
 
+from deckcheck.api.responses import json_response
+from deckcheck.api.schemas import BanlistDetail, BanlistDiff, BanlistSummary
 from deckcheck.data import STATUS_LIMITS, STATUS_NAMES, Banlist, CardIndex, Data, differences
 from deckcheck.errors import RequestError
-from deckcheck.wire.reports import banlist_json, json_response
-from deckcheck.wire.schemas import BANLIST_ID_PATTERN, BanlistDetail, BanlistDiff, BanlistSummary
+from deckcheck.wire import BANLIST_ID_PATTERN, banlist_json
 
 ListId = Annotated[str, Path(pattern=BANLIST_ID_PATTERN, max_length=20)]
 

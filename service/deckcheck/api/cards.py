@@ -7,10 +7,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import Response
 
+from deckcheck.api.responses import json_response
+from deckcheck.api.schemas import CardOutFull, SearchHit
 from deckcheck.data import STATUS_NAMES, Data
 from deckcheck.errors import RequestError
-from deckcheck.wire.reports import json_response
-from deckcheck.wire.schemas import CardOutFull, SearchHit
 
 
 def build_cards_router(data: Data, problems: dict[int | str, dict[str, Any]]) -> APIRouter:

@@ -7,14 +7,14 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import Response
 
+from deckcheck.api.responses import json_response
+from deckcheck.api.schemas import ConvertResponse, ParseResponse
 from deckcheck.data import Card, Data
 from deckcheck.errors import RequestError
 from deckcheck.formats import DeckFormatError, write
 from deckcheck.model import SECTIONS, Deck, Entry, Section
-from deckcheck.rules.engine import resolve_entry
-from deckcheck.wire.inputs import deck_from
-from deckcheck.wire.reports import json_response
-from deckcheck.wire.schemas import ConvertRequest, ConvertResponse, DeckIn, ParseResponse
+from deckcheck.rules import resolve_entry
+from deckcheck.wire import ConvertRequest, DeckIn, deck_from
 
 _REASONS = {
     "unknown_passcode": "passcode {passcode} is not an official card",

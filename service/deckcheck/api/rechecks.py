@@ -12,12 +12,10 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.types import Receive, Scope, Send
 
-from deckcheck.api.problems import pick_language
-from deckcheck.batch.recheck import MAX_LINE_BYTES, Rechecker, RecheckSetup, Summary
-from deckcheck.batch.workers import check_chunk
+from deckcheck.api.responses import pick_language
+from deckcheck.batch import MAX_LINE_BYTES, Rechecker, RecheckSetup, Summary, check_chunk
 from deckcheck.data import Data
-from deckcheck.wire.inputs import JAPAN, named_list
-from deckcheck.wire.schemas import IsoDate
+from deckcheck.wire import JAPAN, IsoDate, named_list
 
 ListParam = Annotated[str | None, Query(max_length=200_000, description="A bundled list id or an inline list as JSON.")]
 

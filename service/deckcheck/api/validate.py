@@ -2,27 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-
-from fastapi import APIRouter, FastAPI, Header
+from fastapi import APIRouter
 from fastapi.responses import Response
 
-from deckcheck.api.banlists import build_banlists_router
-from deckcheck.api.cards import build_cards_router
-from deckcheck.api.decks import build_decks_router
-from deckcheck.api.problems import pick_language
-from deckcheck.api.rechecks import build_rechecks_router
+from deckcheck.api.responses import PROBLEMS, AcceptLanguage, json_response, pick_language
+from deckcheck.api.schemas import ValidateResponse
 from deckcheck.data import Data
-from deckcheck.rules.engine import validate
-from deckcheck.rules.registry import RULES
-from deckcheck.wire.inputs import context_for, deck_from
-from deckcheck.wire.reports import json_response, report_json
-from deckcheck.wire.schemas import Problem, ValidateRequest, ValidateResponse
-
-PROBLEMS: dict[int | str, dict[str, Any]] = {
-    code: {"model": Problem, "content": {"application/problem+json": {}}} for code in (400, 413, 422)
-}
-AcceptLanguage = Annotated[str | None, Header(description="ja or en; default en")]
+from deckcheck.rules import RULES, validate
+from deckcheck.wire import ValidateRequest, context_for, deck_from, report_json
 
 
 def build_router(data: Data) -> APIRouter:
@@ -63,12 +50,3 @@ def build_router(data: Data) -> APIRouter:
         return json_response({"status": "ok", "cards": len(data.cards), "banlists": len(data.banlists.by_id)})
 
     return router
-
-
-def install_routes(app: FastAPI, data: Data) -> None:
-    """Mount every route on `app`."""
-    app.include_router(build_router(data))
-    app.include_router(build_decks_router(data, PROBLEMS))
-    app.include_router(build_cards_router(data, PROBLEMS))
-    app.include_router(build_banlists_router(data, PROBLEMS))
-    app.include_router(build_rechecks_router(data, PROBLEMS))

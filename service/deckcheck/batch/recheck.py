@@ -6,107 +6,31 @@ counts (and the ids of decks a list change made illegal), so memory stays flat h
 
 from __future__ import annotations
 
-import datetime as dt
-from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 import orjson
 from pydantic import ValidationError
 
-from deckcheck.data import Banlist, Data
+from deckcheck.batch.setup import RecheckSetup
+from deckcheck.batch.summary import Outcome
+from deckcheck.data import Data
 from deckcheck.errors import RequestError
 from deckcheck.formats import DeckFormatError, deck_of, ydke_copies
 from deckcheck.model import Context, Copies, Deck, Protectors, Report
-from deckcheck.rules.engine import full_report, legal_report, list_change_report_of_copies, validate
-from deckcheck.rules.fast import tally_copies, within_limits
-from deckcheck.wire.inputs import deck_from, read_errors
-from deckcheck.wire.reports import banlist_json, report_json
-from deckcheck.wire.schemas import RecheckLine
+from deckcheck.rules import (
+    full_report,
+    legal_report,
+    list_change_report_of_copies,
+    tally_copies,
+    validate,
+    within_limits,
+)
+from deckcheck.wire import RecheckLine, deck_from, read_errors, report_json
 
 MAX_LINE_BYTES = 1024 * 1024
 # The rules a list change can newly break: a deck legal before and illegal now breaks one of these.
 _LIST_CODES = frozenset({"forbidden_card", "limited_card_exceeded", "semi_limited_card_exceeded"})
-
-
-@dataclass(frozen=True, slots=True)
-class RecheckSetup:
-    """What every deck of a batch is checked against."""
-
-    date: dt.date
-    banlist: Banlist | None
-    previous: Banlist | None = None
-    lang: str = "en"
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What the summary needs to know of one line."""
-
-    status: str  # legal, illegal or error
-    id: Any = None
-    codes: tuple[str, ...] = ()
-    newly_illegal: bool = False
-    causes: tuple[int, ...] = ()
-
-
-@dataclass(slots=True)
-class Summary:
-    """Totals over a batch; summaries of consecutive parts merge in order."""
-
-    lines: int = 0
-    legal: int = 0
-    illegal: int = 0
-    errors: int = 0
-    by_code: Counter[str] = field(default_factory=Counter)
-    newly_illegal: list[Any] = field(default_factory=list)
-    causes: Counter[int] = field(default_factory=Counter)
-
-    def add(self, outcome: Outcome) -> None:
-        """Count one line."""
-        self.lines += 1
-        if outcome.status == "legal":
-            self.legal += 1
-        elif outcome.status == "illegal":
-            self.illegal += 1
-        else:
-            self.errors += 1
-        self.by_code.update(outcome.codes)
-        if outcome.newly_illegal:
-            self.newly_illegal.append(outcome.id)
-            self.causes.update(outcome.causes)
-
-    def merge(self, other: Summary) -> None:
-        """Add the counts of the batch part that follows this one."""
-        self.lines += other.lines
-        self.legal += other.legal
-        self.illegal += other.illegal
-        self.errors += other.errors
-        self.by_code.update(other.by_code)
-        self.newly_illegal.extend(other.newly_illegal)
-        self.causes.update(other.causes)
-
-    def as_json(self, setup: RecheckSetup, data: Data) -> dict[str, Any]:
-        """The closing line of a batch."""
-        causes = []
-        for passcode, decks in sorted(self.causes.items(), key=lambda item: (-item[1], item[0])):
-            card = data.cards.by_passcode[passcode]
-            causes.append({"passcode": passcode, "name_en": card.name_en, "name_ja": card.name_ja, "decks": decks})
-        summary: dict[str, Any] = {
-            "lines": self.lines,
-            "legal": self.legal,
-            "illegal": self.illegal,
-            "errors": self.errors,
-            "by_code": dict(sorted(self.by_code.items())),
-            "date": setup.date.isoformat(),
-            "banlist": None if setup.banlist is None else banlist_json(setup.banlist),
-        }
-        if setup.previous is not None:
-            summary |= {
-                "previous": banlist_json(setup.previous),
-                "newly_illegal": {"count": len(self.newly_illegal), "ids": self.newly_illegal, "cards": causes},
-            }
-        return {"summary": summary}
 
 
 class Rechecker:

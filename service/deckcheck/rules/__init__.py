@@ -1,1 +1,24 @@
-"""The rule engine: one check per rule, the registry of codes and penalties, and messages."""
+"""The rule engine: `validate(deck, context) -> Report`, one small check per rule, the registry of codes with their
+citations and penalties, and the messages in Japanese and English."""
+
+from deckcheck.rules.engine import full_report, legal_report, list_change_report_of_copies, resolve_entry, validate
+from deckcheck.rules.fast import legal_counts, tally_copies, within_limits
+from deckcheck.rules.messages import render
+from deckcheck.rules.registry import PENALTIES, RULES, RULESET, SEVERITY, Rule
+
+__all__ = [
+    "PENALTIES",
+    "RULES",
+    "RULESET",
+    "SEVERITY",
+    "Rule",
+    "full_report",
+    "legal_counts",
+    "legal_report",
+    "list_change_report_of_copies",
+    "render",
+    "resolve_entry",
+    "tally_copies",
+    "validate",
+    "within_limits",
+]

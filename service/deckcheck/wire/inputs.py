@@ -10,7 +10,7 @@ from deckcheck.data import Banlist, Data, build_limits
 from deckcheck.errors import RequestError
 from deckcheck.formats import DeckFormatError, parse
 from deckcheck.model import Context, Deck, Entry, Protectors
-from deckcheck.wire.schemas import DeckIn, EntryIn, InlineBanlist, ValidateRequest
+from deckcheck.wire.requests import DeckIn, EntryIn, InlineBanlist, ValidateRequest
 
 JAPAN = dt.timezone(dt.timedelta(hours=9))
 

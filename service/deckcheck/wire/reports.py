@@ -1,22 +1,13 @@
-"""Engine results to response bodies."""
+"""Engine results as JSON: the body /v1/validate answers, which the command line and rechecks print too."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any, cast
 
-import orjson
-from fastapi.responses import Response
-
 from deckcheck.data import Banlist
 from deckcheck.model import Deck, Loc, Report, Section, Violation
-from deckcheck.rules.messages import render
-
-
-def json_response(body: Any, lang: str | None = None) -> Response:
-    """A JSON response, with Content-Language when messages are in a language."""
-    headers = {"Content-Language": lang} if lang else None
-    return Response(orjson.dumps(body), media_type="application/json", headers=headers)
+from deckcheck.rules import render
 
 
 def _lines(deck: Deck | None, locs: Iterable[Loc]) -> list[int]:

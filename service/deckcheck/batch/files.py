@@ -1,0 +1,54 @@
+"""Stored decks as NDJSON lines: NDJSON files, single deck files (.ydk .ydke .txt .json) and folders of them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import orjson
+
+NDJSON_SUFFIXES = frozenset({".ndjson", ".jsonl"})
+DECK_SUFFIXES = {".ydk": "ydk", ".ydke": "ydke", ".txt": "text", ".json": "json"}
+_BATCH_WIDE = frozenset({"date", "banlist", "roster", "duel", "phase"})
+
+
+def deck_lines(paths: Iterable[Path]) -> Iterator[bytes]:
+    """NDJSON deck lines from NDJSON files, single deck files (.ydk .ydke .txt .json) and folders of them."""
+    for path in paths:
+        if path.is_dir():
+            yield from deck_lines(sorted(p for p in path.rglob("*") if p.is_file() and _wanted(p)))
+        elif path.suffix.lower() in NDJSON_SUFFIXES:
+            with path.open("rb") as f:
+                for raw in f:
+                    yield raw.rstrip(b"\r\n")
+        else:
+            yield _deck_file_line(path)
+
+
+def _wanted(path: Path) -> bool:
+    return path.suffix.lower() in NDJSON_SUFFIXES or path.suffix.lower() in DECK_SUFFIXES
+
+
+def deck_file_format(path: Path, text: str) -> str:
+    """The form a deck file is written in: by its suffix, and a text file holding a ydke link is one."""
+    fmt = DECK_SUFFIXES.get(path.suffix.lower(), "text")
+    return "ydke" if fmt == "text" and text.lstrip().startswith("ydke://") else fmt
+
+
+def _deck_file_line(path: Path) -> bytes:
+    """One deck file as an NDJSON line whose id is the file's path."""
+    text = path.read_text(encoding="utf-8-sig", errors="replace")
+    fmt = deck_file_format(path, text)
+    if fmt == "json":
+        try:
+            body = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            body = None
+        if not isinstance(body, dict):
+            # Not a deck object: passed on as one line (JSON allows any whitespace for the line breaks), so it
+            # gets the error line the parser gives it.
+            return " ".join(text.splitlines()).encode()
+        # The recheck's date and list stand for every deck: a stored request's own give way to them.
+        deck = {key: value for key, value in body.items() if key not in _BATCH_WIDE}
+        return orjson.dumps({**deck, "id": str(path)})
+    return orjson.dumps({"id": str(path), fmt: text})

@@ -1,0 +1,112 @@
+"""The package's shape: the core never reaches for the edges, no modules import each other in a circle, the core
+loads no web framework, modules stay small, and each front door exports what it imports."""
+
+from __future__ import annotations
+
+import ast
+import graphlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import deckcheck
+
+PACKAGE = Path(deckcheck.__file__).parent
+# The core: the rules and everything they stand on, and batch rechecks. The edges: HTTP and the command line.
+CORE = ("rules", "data", "formats", "batch", "wire", "model", "errors", "config")
+EDGES = ("deckcheck.api", "deckcheck.cli", "deckcheck.app")
+FRAMEWORKS = ("fastapi", "starlette", "uvicorn")
+MAX_MODULE_LINES = 300
+
+
+def _name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _imports(path: Path) -> set[str]:
+    """The deckcheck modules `path` imports anywhere in it (type-checking blocks and functions too)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, f"{path}: relative import"
+            base = node.module or ""
+            found.update(f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names)
+    return {name for name in found if name.split(".")[0] == "deckcheck"}
+
+
+GRAPH = {name: _imports(path) for name, path in MODULES.items()}
+
+
+def test_the_layout_is_the_one_described() -> None:
+    packages = sorted(
+        name.split(".")[1] for name, path in MODULES.items() if path.name == "__init__.py" and "." in name
+    )
+    assert packages == ["api", "batch", "data", "formats", "rules", "wire"]
+
+
+def test_the_core_never_imports_the_edges() -> None:
+    core = [name for name in GRAPH if name.split(".")[1:2] and name.split(".")[1] in CORE]
+    assert len(core) > 25
+    reaching = {name: sorted(t for t in GRAPH[name] if t.startswith(EDGES)) for name in core}
+    assert {name: targets for name, targets in reaching.items() if targets} == {}
+
+
+def test_no_modules_import_each_other_in_a_circle() -> None:
+    graphlib.TopologicalSorter(GRAPH).prepare()  # raises CycleError naming the circle
+
+
+def test_the_circle_test_sees_a_circle() -> None:
+    with pytest.raises(graphlib.CycleError):
+        graphlib.TopologicalSorter({**GRAPH, "deckcheck.data.names": {"deckcheck.data.cards"}}).prepare()
+
+
+@pytest.mark.parametrize(
+    ("modules", "forbidden"),
+    [
+        ("deckcheck, deckcheck.rules, deckcheck.data, deckcheck.formats, deckcheck.model", (*FRAMEWORKS, "pydantic")),
+        ("deckcheck.batch, deckcheck.wire, deckcheck.config", FRAMEWORKS),
+    ],
+)
+def test_the_core_loads_no_web_framework(modules: str, forbidden: tuple[str, ...]) -> None:
+    code = f"import sys, {modules}; print(sorted({{m.split('.')[0] for m in sys.modules}} & {set(forbidden)!r}))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_modules_are_small_enough_to_read_in_one_go() -> None:
+    lengths = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in MODULES.items()}
+    assert {name: n for name, n in lengths.items() if n > MAX_MODULE_LINES} == {}
+
+
+@pytest.mark.parametrize("front_door", [name for name, path in MODULES.items() if path.name == "__init__.py"])
+def test_each_front_door_exports_what_it_imports(front_door: str) -> None:
+    tree = ast.parse(MODULES[front_door].read_text(encoding="utf-8"))
+    imported = {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names}
+    imported.discard("annotations")
+    module = sys.modules.get(front_door) or __import__(front_door, fromlist=["__all__"])
+    exported = set(getattr(module, "__all__", ()))
+    assert exported - {"__version__"} == imported
+    assert all(hasattr(module, name) for name in exported)
+
+
+def test_the_public_surface() -> None:
+    assert deckcheck.__all__ == [
+        "Context",
+        "Data",
+        "Deck",
+        "Entry",
+        "Protectors",
+        "Report",
+        "Violation",
+        "__version__",
+        "load_data",
+        "validate",
+    ]
