@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import json
 import re
+import string
 from pathlib import Path
 
+import pytest
+
 from deckcheck import Data
+from deckcheck.errors import DataError
 from deckcheck.rules import PENALTIES, RULES
+from deckcheck.rules.registry import CATALOGUE, load_catalogue
 from tests.cases import CASES
 from tests.golden import run_case
 
@@ -27,6 +32,7 @@ def test_every_code_is_produced_by_a_golden_case() -> None:
 
 
 def test_registry_entries_are_complete() -> None:
+    assert len(RULES) == 18
     for rule in RULES.values():
         assert rule.penalty in PENALTIES
         assert rule.penalty_basis in {"explicit", "by analogy"}
@@ -35,6 +41,67 @@ def test_registry_entries_are_complete() -> None:
             rule.code
         )
         assert all([rule.summary_en, rule.summary_ja, rule.message_en, rule.message_ja, rule.remedy_en, rule.remedy_ja])
+        assert re.search("[ぁ-んァ-ン一-龯]", rule.summary_ja + rule.message_ja + rule.remedy_ja), rule.code
+        assert rule.summary_en.isascii(), rule.code
+        assert rule.remedy_en.isascii(), rule.code
+
+
+def _fields(template: str) -> set[str]:
+    return {re.sub("_(en|ja)$", "", name) for _t, name, _s, _c in string.Formatter().parse(template) if name}
+
+
+def test_both_languages_fill_the_same_fields() -> None:
+    for rule in RULES.values():
+        assert _fields(rule.message_en) == _fields(rule.message_ja), rule.code
+
+
+CODE = "[rules.main_deck_too_small]"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "entry", "problem"),
+    [
+        (
+            'summary.ja = "メインデッキが40枚未満。"\n',
+            "",
+            "rules.main_deck_too_small.summary",
+            "exactly en and ja, not en",
+        ),
+        ('penalty = "duel_forfeiture"', 'penalty = "duel_forfeit"', CODE[1:-1], "'duel_forfeit' is not one of caution"),
+        ('penalty_basis = "explicit"', 'penalty_basis = "implicit"', CODE[1:-1], "'implicit' is not one of explicit"),
+        ('rule = "TR 3, TR 4.15"', 'rule = "TR3"', CODE[1:-1], "rule 'TR3' is not a citation"),
+        ('penalty_ref = "PR 3.A.1"', 'penalty_ref = "TR 3"', CODE[1:-1], "penalty_ref 'TR 3' is not a citation"),
+        (
+            "{min}枚以上",
+            "{minimum}枚以上",
+            CODE[1:-1],
+            "fills ['count', 'min'] but message.ja fills ['count', 'minimum']",
+        ),
+        ("{min}枚以上", "{min枚以上", CODE[1:-1], "message: "),
+        (CODE, f'{CODE}\nnote = "x"', CODE[1:-1], "must give exactly message, penalty"),
+        ('remedy = "replace_cards"', 'remedy = "replace_card"', "rules.extra_deck_card_in_main_deck", "'replace_card'"),
+        (
+            "[remedies.replace_cards]",
+            '[remedies.spare]\nen = "a"\nja = "b"\n\n[remedies.replace_cards]',
+            "remedies",
+            "spare is a remedy no rule uses",
+        ),
+        ("[rules.main_deck_too_small]", "[rules.main_deck_too_small", "file", "Expected ']'"),
+    ],
+)
+def test_a_broken_catalogue_stops_start_up(tmp_path: Path, old: str, new: str, entry: str, problem: str) -> None:
+    text = CATALOGUE.read_text(encoding="utf-8")
+    assert old in text
+    broken = tmp_path / "catalogue.toml"
+    broken.write_text(text.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        load_catalogue(broken)
+    assert (caught.value.file, caught.value.entry) == (str(broken), entry)
+    assert problem in caught.value.problem
+
+
+def test_the_bundled_catalogue_is_the_registry() -> None:
+    assert load_catalogue(CATALOGUE) == RULES
 
 
 def test_readme_example_answer_is_real(data: Data) -> None:

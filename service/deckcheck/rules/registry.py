@@ -1,25 +1,40 @@
 """The one registry of rule codes: what each rule says, where, the penalty and its basis, messages and remedy.
 
-Citations: "TR" is the 2008-03-15 OCG tournament rules (大会規定), "PR" the penalty regulations (大会罰則規定).
-The catalogue endpoint, the README table and the tests all read this table.
+The texts live in catalogue.toml beside this module, Japanese and English side by side, where a translator can edit
+them; they are loaded and checked once, at import, and a broken entry stops start-up with its name. The
+catalogue endpoint, the README table and the tests all read this table.
 """
 
 from __future__ import annotations
 
+import re
+import string
+import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from types import MappingProxyType
+from typing import Any, NoReturn
+
+from deckcheck.errors import DataError
 
 RULESET = "ocg-2008-03-15"
+CATALOGUE = Path(__file__).with_name("catalogue.toml")
 
 # PR 1, least to most severe.
 PENALTIES = ("caution", "warning", "duel_forfeiture", "match_forfeiture", "disqualification", "total_disqualification")
 SEVERITY = MappingProxyType({name: rank for rank, name in enumerate(PENALTIES)})
+BASES = ("explicit", "by analogy")
+LANGUAGES = ("en", "ja")
+# "TR 3", "TR 2.D.8", "TR 1 ※", "PR 3.A.2", several joined by ", "; the penalty reference is one PR item.
+_CITATION = re.compile(r"(TR|PR) \d+(\.[A-Z0-9]+)*( ※)?")
+_CITATIONS = re.compile(rf"{_CITATION.pattern}(, {_CITATION.pattern})*")
+_PENALTY_REF = re.compile(r"PR \d+(\.[A-Z](\.\d+)?)?")
+_FIELDS = frozenset({"rule", "penalty", "penalty_basis", "penalty_ref", "summary", "message", "remedy"})
+_LANGUAGE_SUFFIX = re.compile(r"_(en|ja)$")
 
-_REPLACE_EN = "Take out the violating cards and replace them with appropriate cards."
-_REPLACE_JA = "違反しているカードを抜き、適切なカードと入れ替えてください。"
 
-
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Rule:
     """One rule code and everything said about it."""
 
@@ -36,263 +51,94 @@ class Rule:
     remedy_ja: str
 
 
-def _rule(*fields: str) -> tuple[str, Rule]:
-    rule = Rule(*fields)
-    return rule.code, rule
+class _Entry:
+    """Reads one table of the catalogue, naming the file and the entry in every complaint."""
+
+    def __init__(self, file: str, name: str, table: Any) -> None:
+        self.file = file
+        self.name = name
+        if not isinstance(table, dict):
+            self.fail("must be a table")
+        self.table: dict[str, Any] = table
+
+    def fail(self, problem: str) -> NoReturn:
+        raise DataError(self.file, self.name, problem)
+
+    def text(self, key: str, pattern: re.Pattern[str] | None = None, choices: tuple[str, ...] = ()) -> str:
+        value = self.table.get(key)
+        if not isinstance(value, str) or not value.strip():
+            self.fail(f"{key} must be a text")
+        if pattern is not None and not pattern.fullmatch(value):
+            self.fail(f"{key} {value!r} is not a citation like {pattern.pattern}")
+        if choices and value not in choices:
+            self.fail(f"{key} {value!r} is not one of {', '.join(choices)}")
+        return str(value)
+
+    def texts(self, key: str, table: Any = None) -> tuple[str, str]:
+        """An {en, ja} table: both languages, nothing else."""
+        texts = _Entry(self.file, f"{self.name}.{key}", self.table.get(key) if table is None else table)
+        if set(texts.table) != set(LANGUAGES):
+            texts.fail(
+                f"must give exactly {' and '.join(LANGUAGES)}, not {', '.join(sorted(texts.table)) or 'nothing'}"
+            )
+        return texts.text("en"), texts.text("ja")
 
 
-RULES = MappingProxyType(
-    dict(
-        (
-            _rule(
-                "main_deck_too_small",
-                "The main deck has fewer than 40 cards.",
-                "メインデッキが40枚未満。",
-                "TR 3, TR 4.15",
-                "duel_forfeiture",
-                "explicit",
-                "PR 3.A.1",
-                "The main deck holds {count} cards; it must hold at least {min}.",
-                "メインデッキが{count}枚です。{min}枚以上にしなければなりません。",
-                "Add appropriate cards to your main deck so that it has at least 40 cards.",
-                "メインデッキが40枚以上になるよう、適切なカードを加えてください。",
-            ),
-            _rule(
-                "main_deck_too_large",
-                "The main deck has more than 60 cards.",
-                "メインデッキが60枚を超えている。",
-                "TR 3, TR 4.14",
-                "duel_forfeiture",
-                "by analogy",
-                "PR 3.A",
-                "The main deck holds {count} cards; it may hold at most {max}.",
-                "メインデッキが{count}枚です。{max}枚以内にしなければなりません。",
-                "Take out cards so that your main deck has at most 60 cards.",
-                "メインデッキが60枚以内になるよう、カードを抜いてください。",
-            ),
-            _rule(
-                "extra_deck_too_large",
-                "The extra deck has more than 15 cards.",
-                "エクストラデッキが15枚を超えている。",
-                "TR 1, TR 3, TR 4.14",
-                "duel_forfeiture",
-                "by analogy",
-                "PR 3.A",
-                "The extra deck holds {count} cards; it may hold at most {max}.",
-                "エクストラデッキが{count}枚です。{max}枚以内にしなければなりません。",
-                "Take out cards so that your extra deck has at most 15 cards.",
-                "エクストラデッキが15枚以内になるよう、カードを抜いてください。",
-            ),
-            _rule(
-                "side_deck_too_large",
-                "The side deck has more than 15 cards.",
-                "サイドデッキが15枚を超えている。",
-                "TR 1, TR 3, TR 4.14",
-                "duel_forfeiture",
-                "by analogy",
-                "PR 3.A",
-                "The side deck holds {count} cards; it may hold at most {max}.",
-                "サイドデッキが{count}枚です。{max}枚以内にしなければなりません。",
-                "Take out cards so that your side deck has at most 15 cards.",
-                "サイドデッキが15枚以内になるよう、カードを抜いてください。",
-            ),
-            _rule(
-                "extra_deck_card_in_main_deck",
-                "A Fusion or Synchro Monster is in the main deck.",
-                "融合・シンクロモンスターがメインデッキに入っている。",
-                "TR 1",
-                "duel_forfeiture",
-                "by analogy",
-                "PR 3.A",
-                "{cards} is {type_en} Monster; it belongs in the extra deck, not the main deck.",
-                "{cards}は{type_ja}モンスターです。メインデッキではなくエクストラデッキに入れてください。",
-                _REPLACE_EN,
-                _REPLACE_JA,
-            ),
-            _rule(
-                "main_deck_card_in_extra_deck",
-                "A card that is not a Fusion or Synchro Monster is in the extra deck.",
-                "融合・シンクロモンスター以外のカードがエクストラデッキに入っている。",
-                "TR 1",
-                "duel_forfeiture",
-                "by analogy",
-                "PR 3.A",
-                "{cards} is not a Fusion or Synchro Monster and cannot be in the extra deck.",
-                "{cards}は融合・シンクロモンスターではないため、エクストラデッキに入れられません。",
-                _REPLACE_EN,
-                _REPLACE_JA,
-            ),
-            _rule(
-                "card_type_not_allowed",
-                "A card of a type these rules do not know (Xyz, Link, Pendulum).",
-                "この大会規定に存在しない種類のカード（エクシーズ・リンク・ペンデュラム）。",
-                "TR 1",
-                "duel_forfeiture",
-                "by analogy",
-                "PR 3.A.3",
-                "{cards} is {type_en} Monster, a card type the {ruleset} rules do not know.",
-                "{cards}は{type_ja}モンスターで、この大会規定（{ruleset}）には存在しない種類のカードです。",
-                _REPLACE_EN,
-                _REPLACE_JA,
-            ),
-            _rule(
-                "too_many_copies",
-                "More than 3 copies of one card over main, extra and side deck.",
-                "同名カードがデッキ・エクストラデッキ・サイドデッキを合わせて4枚以上。",
-                "PR 3.A.2",
-                "duel_forfeiture",
-                "explicit",
-                "PR 3.A.2",
-                "The deck holds {count} copies of {cards}; at most {limit} copies of one card are allowed over main, "
-                "extra and side deck.",
-                "{cards}が{count}枚入っています。同名カードはデッキ・エクストラデッキ・サイドデッキを合わせて{limit}枚までです。",
-                _REPLACE_EN,
-                _REPLACE_JA,
-            ),
-            _rule(
-                "forbidden_card",
-                "A Forbidden card is in the main, extra or side deck.",
-                "禁止カードがデッキ・エクストラデッキ・サイドデッキに入っている。",
-                "TR 3",
-                "duel_forfeiture",
-                "explicit",
-                "PR 3.A.3",
-                "{cards} is Forbidden on {banlist}.",
-                "{cards}は{banlist}で禁止カードです。",
-                _REPLACE_EN,
-                _REPLACE_JA,
-            ),
-            _rule(
-                "limited_card_exceeded",
-                "More than 1 copy of a Limited card.",
-                "制限カードが2枚以上。",
-                "TR 3",
-                "duel_forfeiture",
-                "explicit",
-                "PR 3.A.4",
-                "{cards} is Limited on {banlist}: the deck holds {count} copies, {limit} is allowed.",
-                "{cards}は{banlist}で制限カードです（{count}枚、{limit}枚まで）。",
-                _REPLACE_EN,
-                _REPLACE_JA,
-            ),
-            _rule(
-                "semi_limited_card_exceeded",
-                "More than 2 copies of a Semi-Limited card.",
-                "準制限カードが3枚以上。",
-                "TR 3",
-                "duel_forfeiture",
-                "explicit",
-                "PR 3.A.4",
-                "{cards} is Semi-Limited on {banlist}: the deck holds {count} copies, {limit} are allowed.",
-                "{cards}は{banlist}で準制限カードです（{count}枚、{limit}枚まで）。",
-                _REPLACE_EN,
-                _REPLACE_JA,
-            ),
-            _rule(
-                "unknown_card",
-                "A passcode or name that is not an official card.",
-                "公式のカードではないパスワードまたはカード名。",
-                "TR 3",
-                "duel_forfeiture",
-                "by analogy",
-                "PR 3.A.3",
-                "{entry} does not name an official card.{hint}",
-                "{entry}は公式のカードとして確認できません。{hint}",
-                _REPLACE_EN,
-                _REPLACE_JA,
-            ),
-            _rule(
-                "language_not_allowed",
-                "A card in a language the rules do not allow.",
-                "使用できない言語のカード。",
-                "TR 1",
-                "duel_forfeiture",
-                "by analogy",
-                "PR 3.A.3",
-                "The deck holds cards in the language '{language}' ({count} in all); only Japanese, English, French, "
-                "Italian, Spanish, Portuguese, German and Korean cards may be used.",
-                "言語「{language}」のカードが{count}枚あります。使用できるのは日本語版・英語版・フランス語版・イタリア語版・"
-                "スペイン語版・ポルトガル語版・ドイツ語版・韓国語版のカードのみです。",
-                _REPLACE_EN,
-                _REPLACE_JA,
-            ),
-            _rule(
-                "no_japanese_printing",
-                "A card with no Japanese printing on the event date.",
-                "大会日の時点で日本語版が存在しないカード。",
-                "TR 1 ※",
-                "duel_forfeiture",
-                "by analogy",
-                "PR 3.A.3",
-                "{cards} had no Japanese printing on {date} ({first_en}); cards with no Japanese version may not be "
-                "used.",
-                "{cards}は{date}の時点で日本語版が存在しません（{first_ja}）。日本語版の存在しないカードは使用できません。",
-                _REPLACE_EN,
-                _REPLACE_JA,
-            ),
-            _rule(
-                "opaque_protectors_required",
-                "Cards of two or more languages without protectors that hide the common side.",
-                "2種類以上の言語のカードを使用し、カード共通面が隠されるプロテクターを着用していない。",
-                "TR 1 ※, TR 3",
-                "caution",
-                "by analogy",
-                "PR 6.A",
-                "The deck mixes cards in {languages}, and its protectors are not declared opaque-backed; protectors "
-                "that hide the common side are required.",
-                "{languages}のカードを混ぜてデッキを構築していますが、カード共通面が隠されるカードプロテクターの着用が"
-                "申告されていません。",
-                "Put every card of the deck, extra deck and side deck in identical protectors whose backs hide the "
-                "common side.",
-                "デッキ（エクストラデッキ・サイドデッキを含む）の全てのカードに、カード共通面が隠される同一のカード"
-                "プロテクターを着用してください。",
-            ),
-            _rule(
-                "protectors_not_uniform",
-                "Sleeves or protectors that are not identical on every card.",
-                "全てのカードに同一のスリーブ・プロテクターを使用していない。",
-                "TR 3",
-                "caution",
-                "by analogy",
-                "PR 6.A",
-                "Not every card of the main, extra and side deck is in identical sleeves or protectors.",
-                "デッキ（エクストラデッキ・サイドデッキを含む）の全てのカードに同一のカードスリーブ・カードプロテクターが"
-                "使用されていません。",
-                "Change the sleeves or protectors so that every card of the deck, extra deck and side deck uses "
-                "identical ones.",
-                "デッキ（エクストラデッキ・サイドデッキを含む）の全てのカードが同一のカードスリーブ・カードプロテクター"
-                "になるよう交換してください。",
-            ),
-            _rule(
-                "roster_mismatch",
-                "The presented deck differs from the Deck Roster Sheet.",
-                "デッキ内容がデッキ記入シートと一致しない。",
-                "TR 2.B",
-                "duel_forfeiture",
-                "explicit",
-                "PR 3.B",
-                "The {section_en} does not match the Deck Roster Sheet: {details}.",
-                "{section_ja}がデッキ記入シートと一致しません：{details}。",
-                "Change your deck such that it exactly matches the one you listed on your Deck Roster Sheet.",
-                "デッキ記入シートに記入した内容と完全に一致するよう、デッキを修正してください。",
-            ),
-            _rule(
-                "side_swap_count_changed",
-                "After siding, the main or extra deck count differs from the registered one.",
-                "サイドデッキとの交換後、デッキまたはエクストラデッキの枚数が交換前と異なる。",
-                "TR 2.D.8",
-                "duel_forfeiture",
-                "by analogy",
-                "PR 3.B",
-                "After siding, the {section_en} holds {presented} cards; it must hold as many as registered "
-                "({registered}).",
-                "サイドデッキとの交換後の{section_ja}が{presented}枚です。交換前と同じ{registered}枚でなければなりません。",
-                "Swap cards with your side deck one for one, so that your main deck and extra deck hold as many cards "
-                "as registered.",
-                "デッキとエクストラデッキの枚数が交換前と同じになるよう、サイドデッキと1枚ずつ交換してください。",
-            ),
-        )
+def _placeholders(template: str) -> set[str]:
+    """The fields a message template names, with the language suffix of `type_en` / `type_ja` taken off."""
+    return {_LANGUAGE_SUFFIX.sub("", name) for _text, name, _spec, _conv in string.Formatter().parse(template) if name}
+
+
+def _rule(code: str, entry: _Entry, remedies: Mapping[str, tuple[str, str]]) -> Rule:
+    if set(entry.table) != _FIELDS:
+        entry.fail(f"must give exactly {', '.join(sorted(_FIELDS))}")
+    message_en, message_ja = entry.texts("message")
+    try:
+        en, ja = _placeholders(message_en), _placeholders(message_ja)
+    except ValueError as exc:
+        entry.fail(f"message: {exc}")
+    if en != ja:
+        entry.fail(f"message.en fills {sorted(en)} but message.ja fills {sorted(ja)}")
+    remedy = entry.table["remedy"]
+    if isinstance(remedy, str) and remedy not in remedies:
+        entry.fail(f"remedy {remedy!r} is not one of the shared remedies: {', '.join(remedies)}")
+    remedy_en, remedy_ja = remedies[remedy] if isinstance(remedy, str) else entry.texts("remedy")
+    summary_en, summary_ja = entry.texts("summary")
+    return Rule(
+        code=code,
+        summary_en=summary_en,
+        summary_ja=summary_ja,
+        rule=entry.text("rule", _CITATIONS),
+        penalty=entry.text("penalty", choices=PENALTIES),
+        penalty_basis=entry.text("penalty_basis", choices=BASES),
+        penalty_ref=entry.text("penalty_ref", _PENALTY_REF),
+        message_en=message_en,
+        message_ja=message_ja,
+        remedy_en=remedy_en,
+        remedy_ja=remedy_ja,
     )
-)
 
-CODE_ORDER = MappingProxyType({code: rank for rank, code in enumerate(RULES)})
+
+def load_catalogue(path: Path) -> Mapping[str, Rule]:
+    """Every rule of the catalogue file at `path`, in its order; raise DataError naming the entry on any problem."""
+    file = str(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise DataError(file, "file", str(exc)) from None
+    top = _Entry(file, "catalogue", raw)
+    if set(raw) != {"remedies", "rules"}:
+        top.fail("must hold a [remedies] and a [rules] table and nothing else")
+    shared = _Entry(file, "remedies", raw["remedies"])
+    remedies = {name: shared.texts(name) for name in shared.table}
+    rules = _Entry(file, "rules", raw["rules"])
+    if not rules.table:
+        rules.fail("holds no rule")
+    loaded = {code: _rule(code, _Entry(file, f"rules.{code}", table), remedies) for code, table in rules.table.items()}
+    used = {table["remedy"] for table in rules.table.values() if isinstance(table["remedy"], str)}
+    for name in remedies.keys() - used:
+        shared.fail(f"{name} is a remedy no rule uses")
+    return MappingProxyType(loaded)
+
+
+RULES = load_catalogue(CATALOGUE)
