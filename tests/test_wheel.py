@@ -81,10 +81,10 @@ def test_package_imports_from_the_environment(installed: Installed) -> None:
     assert Path(data_dir) == Path(package).parent / "bundled"
 
 
-def _validate_json(installed: Installed, **env: str) -> tuple[int, list[dict[str, Any]]]:
+def _validate_json(installed: Installed, *command: str, **env: str) -> tuple[int, list[dict[str, Any]]]:
     deck = installed.cwd / "deck.json"
     shutil.copyfile(EXAMPLE, deck)
-    result = installed.run("deckcheck", "validate", "--json", deck.name, **env)
+    result = installed.run(*(command or ("deckcheck",)), "validate", "--json", deck.name, **env)
     assert result.stderr == ""
     return result.returncode, json.loads(result.stdout)
 
@@ -93,6 +93,7 @@ def test_command_validates_a_file(installed: Installed, data: Data) -> None:
     code, results = _validate_json(installed)
     assert code == 1  # illegal: Pot of Greed is Forbidden
     assert results == [{"file": "deck.json", **run_case(json.loads(EXAMPLE.read_text(encoding="utf-8")), data)}]
+    assert _validate_json(installed, "python", "-m", "deckcheck") == (code, results)
 
 
 def test_data_dir_overrides_the_bundled_data(installed: Installed, tmp_path: Path) -> None:

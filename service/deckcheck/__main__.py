@@ -1,0 +1,5 @@
+"""`python -m deckcheck`: the deckcheck command."""
+
+from deckcheck.cli import main
+
+main()
