@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
+import deckcheck
 from deckcheck import Data
 from tests.golden import run_case
 
@@ -71,11 +72,12 @@ def test_wheel_carries_the_data(installed: Installed) -> None:
 
 
 def test_package_imports_from_the_environment(installed: Installed) -> None:
-    code = "import deckcheck, deckcheck.app; from deckcheck.config import Settings; print(deckcheck.__file__); "
-    code += "print(Settings.from_env().data_dir)"
+    code = "import deckcheck, deckcheck.app, importlib.metadata as m; from deckcheck.config import Settings; "
+    code += "print(deckcheck.__file__, Settings.from_env().data_dir, m.version('deckcheck'), deckcheck.__version__)"
     result = installed.run("python", "-c", code)
     assert result.returncode == 0, result.stderr
-    package, data_dir = result.stdout.split()
+    package, data_dir, version, own_version = result.stdout.split()
+    assert version == own_version == deckcheck.__version__
     site = installed.bin.parent / "lib"
     assert Path(package).is_relative_to(site)
     assert Path(data_dir) == Path(package).parent / "bundled"
