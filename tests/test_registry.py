@@ -87,6 +87,9 @@ CODE = "[rules.main_deck_too_small]"
             "spare is a remedy no rule uses",
         ),
         ("[rules.main_deck_too_small]", "[rules.main_deck_too_small", "file", "Expected ']'"),
+        ('rule = "TR 3, TR 4.15"', "rule = 3", CODE[1:-1], "rule must be a text"),
+        ('remedy = "replace_cards"', "remedy = 3", "rules.extra_deck_card_in_main_deck.remedy", "must be a table"),
+        ("[remedies.replace_cards]", 'ruleset = "x"\n\n[remedies.replace_cards]', "catalogue", "a [remedies] and a"),
     ],
 )
 def test_a_broken_catalogue_stops_start_up(tmp_path: Path, old: str, new: str, entry: str, problem: str) -> None:
@@ -98,6 +101,13 @@ def test_a_broken_catalogue_stops_start_up(tmp_path: Path, old: str, new: str, e
         load_catalogue(broken)
     assert (caught.value.file, caught.value.entry) == (str(broken), entry)
     assert problem in caught.value.problem
+
+
+def test_a_catalogue_without_rules_stops_start_up(tmp_path: Path) -> None:
+    empty = tmp_path / "catalogue.toml"
+    empty.write_text("[remedies]\n[rules]\n", encoding="utf-8")
+    with pytest.raises(DataError, match="rules: holds no rule"):
+        load_catalogue(empty)
 
 
 def test_the_bundled_catalogue_is_the_registry() -> None:
