@@ -12,7 +12,7 @@ import pytest
 from deckcheck import Data
 from deckcheck.errors import DataError
 from deckcheck.rules import PENALTIES, RULES
-from deckcheck.rules.registry import CATALOGUE, load_catalogue
+from deckcheck.rules.registry import CATALOGUE, CODES, FIELDS, LOCALISED_FIELDS, load_catalogue
 from tests.cases import CASES
 from tests.golden import run_case
 
@@ -71,13 +71,24 @@ CODE = "[rules.main_deck_too_small]"
         ('penalty_basis = "explicit"', 'penalty_basis = "implicit"', CODE[1:-1], "'implicit' is not one of explicit"),
         ('rule = "TR 3, TR 4.15"', 'rule = "TR3"', CODE[1:-1], "rule 'TR3' is not a citation"),
         ('penalty_ref = "PR 3.A.1"', 'penalty_ref = "TR 3"', CODE[1:-1], "penalty_ref 'TR 3' is not a citation"),
-        (
-            "{min}枚以上",
-            "{minimum}枚以上",
-            CODE[1:-1],
-            "fills ['count', 'min'] but message.ja fills ['count', 'minimum']",
-        ),
+        ("{min}枚以上", "{max}枚以上", CODE[1:-1], "fills ['count', 'min'] but message.ja fills ['count', 'max']"),
         ("{min}枚以上", "{min枚以上", CODE[1:-1], "message: "),
+        ("{min}枚以上", "{minimum}枚以上", CODE[1:-1], "{minimum} is not a field filled into a message in ja"),
+        ("{min}枚以上", "{min:>3}枚以上", CODE[1:-1], "{min} carries a format or conversion"),
+        ("{min}枚以上", "{min!r}枚以上", CODE[1:-1], "{min} carries a format or conversion"),
+        ("{min}枚以上", "{}枚以上", CODE[1:-1], "{} is not a field"),
+        (
+            "{type_ja}モンスターです。メイン",
+            "{type_en}モンスターです。メイン",
+            "rules.extra_deck_card_in_main_deck",
+            "{type_en}",
+        ),
+        (
+            "[rules.forbidden_card]",
+            "[rules.forbidden_cards]",
+            "rules",
+            "missing: ['forbidden_card'], no check yields: ['forbidden_cards']",
+        ),
         (CODE, f'{CODE}\nnote = "x"', CODE[1:-1], "must give exactly message, penalty"),
         ('remedy = "replace_cards"', 'remedy = "replace_card"', "rules.extra_deck_card_in_main_deck", "'replace_card'"),
         (
@@ -98,7 +109,7 @@ def test_a_broken_catalogue_stops_start_up(tmp_path: Path, old: str, new: str, e
     broken = tmp_path / "catalogue.toml"
     broken.write_text(text.replace(old, new, 1), encoding="utf-8")
     with pytest.raises(DataError) as caught:
-        load_catalogue(broken)
+        load_catalogue(broken, CODES)
     assert (caught.value.file, caught.value.entry) == (str(broken), entry)
     assert problem in caught.value.problem
 
@@ -106,12 +117,23 @@ def test_a_broken_catalogue_stops_start_up(tmp_path: Path, old: str, new: str, e
 def test_a_catalogue_without_rules_stops_start_up(tmp_path: Path) -> None:
     empty = tmp_path / "catalogue.toml"
     empty.write_text("[remedies]\n[rules]\n", encoding="utf-8")
-    with pytest.raises(DataError, match="rules: holds no rule"):
-        load_catalogue(empty)
+    with pytest.raises(DataError, match=r"rules: must describe every code the checks yield; missing: \['card_type"):
+        load_catalogue(empty, CODES)
 
 
-def test_the_bundled_catalogue_is_the_registry() -> None:
-    assert load_catalogue(CATALOGUE) == RULES
+def test_every_message_field_is_used() -> None:
+    used = {name for rule in RULES.values() for name in _fields(rule.message_en) | _fields(rule.message_ja)}
+    assert used == FIELDS | LOCALISED_FIELDS
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_every_golden_message_renders_in_both_languages(data: Data, lang: str) -> None:
+    rendered = set()
+    for body, _expected in CASES.values():
+        for violation in run_case(body, data, lang)["violations"]:
+            assert "{" not in violation["message"]
+            rendered.add(violation["code"])
+    assert rendered == set(RULES)
 
 
 def test_readme_example_answer_is_real(data: Data) -> None:

@@ -241,3 +241,23 @@ CHECKS: tuple[Check, ...] = (
     check_japanese_printing,
     check_protectors,
 )
+
+# Every code the checks above yield; the catalogue must describe exactly these and the roster's.
+CODES = frozenset(
+    {
+        "main_deck_too_small",
+        "main_deck_too_large",
+        "extra_deck_too_large",
+        "side_deck_too_large",
+        "card_type_not_allowed",
+        "extra_deck_card_in_main_deck",
+        "main_deck_card_in_extra_deck",
+        "too_many_copies",
+        *_LIMIT_CODES.values(),
+        "unknown_card",
+        "language_not_allowed",
+        "no_japanese_printing",
+        "opaque_protectors_required",
+        "protectors_not_uniform",
+    }
+)

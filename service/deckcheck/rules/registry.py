@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any, NoReturn
 
 from deckcheck.errors import DataError
+from deckcheck.rules import checks, roster
 
 RULESET = "ocg-2008-03-15"
 CATALOGUE = Path(__file__).with_name("catalogue.toml")
@@ -30,8 +31,29 @@ LANGUAGES = ("en", "ja")
 _CITATION = re.compile(r"(TR|PR) \d+(\.[A-Z0-9]+)*( ※)?")
 _CITATIONS = re.compile(rf"{_CITATION.pattern}(, {_CITATION.pattern})*")
 _PENALTY_REF = re.compile(r"PR \d+(\.[A-Z](\.\d+)?)?")
-_FIELDS = frozenset({"rule", "penalty", "penalty_basis", "penalty_ref", "summary", "message", "remedy"})
-_LANGUAGE_SUFFIX = re.compile(r"_(en|ja)$")
+_KEYS = frozenset({"rule", "penalty", "penalty_basis", "penalty_ref", "summary", "message", "remedy"})
+# The fields rules/messages.py fills into a message. Three name a word in the message's own language and carry its
+# suffix ({type_en} in English, {type_ja} in Japanese); the others read the same in both languages.
+FIELDS = frozenset(
+    {
+        "banlist",
+        "cards",
+        "count",
+        "date",
+        "details",
+        "entry",
+        "hint",
+        "language",
+        "languages",
+        "limit",
+        "max",
+        "min",
+        "presented",
+        "registered",
+        "ruleset",
+    }
+)
+LOCALISED_FIELDS = frozenset({"first", "section", "type"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -84,17 +106,28 @@ class _Entry:
         return texts.text("en"), texts.text("ja")
 
 
-def _placeholders(template: str) -> set[str]:
-    """The fields a message template names, with the language suffix of `type_en` / `type_ja` taken off."""
-    return {_LANGUAGE_SUFFIX.sub("", name) for _text, name, _spec, _conv in string.Formatter().parse(template) if name}
+def _placeholders(template: str, lang: str) -> set[str]:
+    """The fields a message template in `lang` fills, a localised one without its suffix; ValueError for a field
+    messages.py does not fill, one in the other language, a format or conversion, or a brace left open."""
+    names = set()
+    for _text, name, spec, conversion in string.Formatter().parse(template):
+        if name is None:
+            continue
+        if spec or conversion:
+            raise ValueError(f"{{{name}}} carries a format or conversion")
+        base = name.removesuffix(f"_{lang}")
+        if name not in FIELDS and not (base != name and base in LOCALISED_FIELDS):
+            raise ValueError(f"{{{name}}} is not a field filled into a message in {lang}")
+        names.add(base)
+    return names
 
 
 def _rule(code: str, entry: _Entry, remedies: Mapping[str, tuple[str, str]]) -> Rule:
-    if set(entry.table) != _FIELDS:
-        entry.fail(f"must give exactly {', '.join(sorted(_FIELDS))}")
+    if set(entry.table) != _KEYS:
+        entry.fail(f"must give exactly {', '.join(sorted(_KEYS))}")
     message_en, message_ja = entry.texts("message")
     try:
-        en, ja = _placeholders(message_en), _placeholders(message_ja)
+        en, ja = _placeholders(message_en, "en"), _placeholders(message_ja, "ja")
     except ValueError as exc:
         entry.fail(f"message: {exc}")
     if en != ja:
@@ -119,8 +152,9 @@ def _rule(code: str, entry: _Entry, remedies: Mapping[str, tuple[str, str]]) -> 
     )
 
 
-def load_catalogue(path: Path) -> Mapping[str, Rule]:
-    """Every rule of the catalogue file at `path`, in its order; raise DataError naming the entry on any problem."""
+def load_catalogue(path: Path, codes: frozenset[str]) -> Mapping[str, Rule]:
+    """Every rule of the catalogue file at `path`, in its order, which must be exactly the `codes` the checks yield;
+    raise DataError naming the entry on any problem."""
     file = str(path)
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -132,8 +166,9 @@ def load_catalogue(path: Path) -> Mapping[str, Rule]:
     shared = _Entry(file, "remedies", raw["remedies"])
     remedies = {name: shared.texts(name) for name in shared.table}
     rules = _Entry(file, "rules", raw["rules"])
-    if not rules.table:
-        rules.fail("holds no rule")
+    if rules.table.keys() != codes:
+        missing, unknown = sorted(codes - rules.table.keys()), sorted(rules.table.keys() - codes)
+        rules.fail(f"must describe every code the checks yield; missing: {missing}, no check yields: {unknown}")
     loaded = {code: _rule(code, _Entry(file, f"rules.{code}", table), remedies) for code, table in rules.table.items()}
     used = {table["remedy"] for table in rules.table.values() if isinstance(table["remedy"], str)}
     for name in remedies.keys() - used:
@@ -141,4 +176,5 @@ def load_catalogue(path: Path) -> Mapping[str, Rule]:
     return MappingProxyType(loaded)
 
 
-RULES = load_catalogue(CATALOGUE)
+CODES = checks.CODES | roster.CODES
+RULES = load_catalogue(CATALOGUE, CODES)

@@ -11,6 +11,8 @@ from deckcheck.model import SECTIONS, CardRef, Context, Finding, Loc, Section
 from deckcheck.rules.checks import Line
 
 Key = int | str
+# Every code check_roster yields.
+CODES = frozenset({"roster_mismatch", "side_swap_count_changed"})
 
 
 def _key(line: Line) -> Key:
