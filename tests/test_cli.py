@@ -112,7 +112,22 @@ def test_settings_that_cannot_work_are_a_usage_error(
     monkeypatch.setenv("DECKCHECK_DATA_DIR", str(tmp_path / "nowhere"))
     code, out, err = _run(command, *([] if command == "serve" else [str(decks / "legal.ydk")]))
     assert (code, out) == (2, "")
-    assert err == f"deckcheck: DECKCHECK_DATA_DIR at {tmp_path / 'nowhere'} holds no cards/ and banlists/ folders\n"
+    assert err == f"deckcheck: DECKCHECK_DATA_DIR={tmp_path / 'nowhere'} holds no cards/ and banlists/ folders\n"
+
+
+@pytest.mark.parametrize("command", ["validate", "recheck", "serve"])
+def test_broken_data_are_a_usage_error(
+    command: str, decks: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "banlists").mkdir()
+    (tmp_path / "cards" / "cards.csv").write_text("passcode\n", encoding="utf-8")
+    monkeypatch.setenv("DECKCHECK_DATA_DIR", str(tmp_path))
+    code, out, err = _run(command, *([] if command == "serve" else [str(decks / "legal.ydk")]))
+    assert (code, out) == (2, "")
+    assert err.startswith(f"deckcheck: {tmp_path / 'cards' / 'cards.csv'}: header: expected columns passcode,alias,")
+    assert err.endswith("tcg_first_print\n")
+    assert err.count("\n") == 1
 
 
 @pytest.fixture

@@ -19,8 +19,8 @@ from pydantic import ValidationError
 
 from deckcheck.batch import BatchSpec, Rechecker, Summary, deck_file_format, deck_lines, default_workers, run_batch
 from deckcheck.config import ConfigError, Settings
-from deckcheck.data import load_data
-from deckcheck.errors import RequestError
+from deckcheck.data import Data, load_data
+from deckcheck.errors import DataError, RequestError
 from deckcheck.rules import validate
 from deckcheck.wire import JAPAN, ValidateRequest, context_for, deck_from, report_json
 
@@ -84,24 +84,27 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
         return EXIT_LEGAL if exc.code in (0, None) else EXIT_ERROR
     try:
         settings = Settings.from_env()
-    except ConfigError as exc:
+        # Broken data stop every command here, with one line; serve loads them once, into the app it serves.
+        if args.command == "serve":
+            from deckcheck.api import create_app  # noqa: PLC0415 - FastAPI costs the other commands 0.2 s to import
+
+            app = create_app(settings)
+        else:
+            data = load_data(settings.data_dir)
+    except (ConfigError, DataError) as exc:
         print(f"deckcheck: {exc}", file=stderr)
         return EXIT_ERROR
     if args.command == "serve":
-        return _serve(args.host, args.port)
+        uvicorn.run(app, host=args.host, port=args.port)
+        return EXIT_LEGAL
     if args.command == "validate":
-        return _validate(args, settings, stdout, stderr)
-    return _recheck(args, settings, stdout, stderr)
+        return _validate(args, data, stdout, stderr)
+    return _recheck(args, settings, data, stdout, stderr)
 
 
 def main() -> None:
     """Console entry point."""
     sys.exit(run(sys.argv[1:], sys.stdout, sys.stderr))
-
-
-def _serve(host: str, port: int) -> int:
-    uvicorn.run("deckcheck.app:app", host=host, port=port)
-    return EXIT_LEGAL
 
 
 def _request(source: str, args: argparse.Namespace) -> ValidateRequest:
@@ -121,8 +124,7 @@ def _request(source: str, args: argparse.Namespace) -> ValidateRequest:
     return ValidateRequest.model_validate({fmt: text.strip() if fmt == "ydke" else text, **overrides})
 
 
-def _validate(args: argparse.Namespace, settings: Settings, stdout: IO[str], stderr: IO[str]) -> int:
-    data = load_data(settings.data_dir)
+def _validate(args: argparse.Namespace, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
     results: list[dict[str, Any]] = []
     failed = False
     for source in args.files:
@@ -181,10 +183,9 @@ def _print_report(result: dict[str, Any], lang: str, out: IO[str]) -> None:
         print(f"    → {v['remedy']}", file=out)
 
 
-def _recheck(args: argparse.Namespace, settings: Settings, stdout: IO[str], stderr: IO[str]) -> int:
+def _recheck(args: argparse.Namespace, settings: Settings, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
     day = args.date or dt.datetime.now(JAPAN).date()
     spec = BatchSpec(day, args.banlist, args.previous, args.lang)
-    data = load_data(settings.data_dir)
     try:
         checker = Rechecker(data, spec.setup(data))
     except (RequestError, ValidationError) as exc:

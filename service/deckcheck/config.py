@@ -29,8 +29,8 @@ class Settings:
         given = env.get("DECKCHECK_DATA_DIR")
         data_dir = DEFAULT_DATA_DIR if given is None else Path(given)
         if not (data_dir / "cards").is_dir() or not (data_dir / "banlists").is_dir():
-            where = "the bundled data" if given is None else "DECKCHECK_DATA_DIR"
-            raise ConfigError(f"{where} at {data_dir} holds no cards/ and banlists/ folders")
+            where = f"the bundled data folder {data_dir}" if given is None else f"DECKCHECK_DATA_DIR={data_dir}"
+            raise ConfigError(f"{where} holds no cards/ and banlists/ folders")
         raw = env.get("DECKCHECK_MAX_BODY_BYTES", str(DEFAULT_MAX_BODY_BYTES))
         if not raw.isdigit() or not 1024 <= int(raw) <= 256 * 1024 * 1024:
             raise ConfigError(f"DECKCHECK_MAX_BODY_BYTES={raw!r} must be a whole number from 1024 to 268435456")

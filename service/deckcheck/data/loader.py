@@ -10,11 +10,12 @@ from deckcheck.data.banlists import Banlists, load_banlists
 from deckcheck.data.cards import CardIndex, load_cards
 
 _PACKAGE = Path(__file__).resolve().parents[1]
-# An installed wheel carries cards/ and banlists/ inside the package (pyproject.toml's force-include); a checkout,
-# editable or not installed at all, has them at the repository root, beside service/ that holds the package.
+# An installed wheel carries cards/ and banlists/ inside the package, in bundled/ (pyproject.toml maps them there);
+# a checkout, installed editable or not at all, has them at the repository root, beside service/.
 _IN_WHEEL = _PACKAGE / "bundled"
 _IN_CHECKOUT = _PACKAGE.parents[1]
-DEFAULT_DATA_DIR = _IN_WHEEL if _IN_WHEEL.is_dir() else _IN_CHECKOUT
+# A wheel without its data is named as such, not as a folder of site-packages that lacks cards/.
+DEFAULT_DATA_DIR = _IN_CHECKOUT if not _IN_WHEEL.is_dir() and (_IN_CHECKOUT / "cards").is_dir() else _IN_WHEEL
 
 
 @dataclass(frozen=True, slots=True)
