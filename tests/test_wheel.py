@@ -1,14 +1,17 @@
-"""The package as a user installs it: a wheel built from this checkout, installed into a fresh virtual environment
-outside the checkout, and used from another folder: import, the command line, and the API served both ways."""
+"""The package as a user installs it: a wheel built from this checkout's sdist, installed into a fresh virtual
+environment outside the checkout, and used from another folder: import, the command line, and the API served both
+ways. And the checkout itself, installed editable, reads the repository's data."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import shutil
 import socket
 import subprocess
 import sys
+import tarfile
 import time
 import zipfile
 from collections.abc import Iterator
@@ -20,6 +23,7 @@ import pytest
 
 import deckcheck
 from deckcheck import Data
+from deckcheck.data import DEFAULT_DATA_DIR
 from tests.golden import run_case
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,17 +52,43 @@ class Installed:
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
-    """Build the wheel as pip does for `pip install .` and install it where the checkout cannot be seen."""
+    """Build the sdist and, from it, the wheel, as a release does; install the wheel where the checkout cannot be
+    seen."""
     work = tmp_path_factory.mktemp("wheel")
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--quiet"]
-    subprocess.run([*pip, "wheel", "--no-deps", "--wheel-dir", str(work / "dist"), str(ROOT)], check=True)
+    built = subprocess.run(
+        [sys.executable, "-m", "build", "--outdir", str(work / "dist"), str(ROOT)],
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    assert built.returncode == 0, built.stdout + built.stderr
     (wheel,) = (work / "dist").glob("deckcheck-*.whl")
     venv = work / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    subprocess.run([str(venv / "bin" / "python"), *pip[1:], "install", str(wheel)], check=True)
+    pip = ["-m", "pip", "--disable-pip-version-check", "--quiet", "install", str(wheel)]
+    subprocess.run([str(venv / "bin" / "python"), *pip], check=True)
     cwd = work / "elsewhere"
     cwd.mkdir()
     return Installed(wheel, venv, cwd)
+
+
+def test_sdist_holds_the_sources_and_the_data(installed: Installed) -> None:
+    (sdist,) = installed.wheel.parent.glob("deckcheck-*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    assert {"pyproject.toml", "README.md", "cards/cards.csv", "service/deckcheck/rules/catalogue.toml"} <= names
+    assert len([n for n in names if n.startswith("banlists/ocg/") and n.endswith(".json")]) == 85
+    assert not [n for n in names if n.startswith(("tests/", "scripts/", "bench/", "openapi/", ".venv/"))]
+
+
+def test_a_checkout_reads_the_repository_data() -> None:
+    # The suite runs against the checkout, installed editable by scripts/check: code and data are the repository's,
+    # and the install put no copy of the data beside it.
+    assert Path(deckcheck.__file__).is_relative_to(ROOT / "service")
+    assert DEFAULT_DATA_DIR == ROOT
+    installed = importlib.metadata.distribution("deckcheck")
+    assert json.loads(installed.read_text("direct_url.json") or "{}")["dir_info"] == {"editable": True}
+    assert [str(f) for f in installed.files or [] if f.parts[0] == "deckcheck"] == []
 
 
 def test_wheel_carries_the_data(installed: Installed) -> None:
