@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path
 from fastapi.responses import Response
 
-from deckcheck.api.responses import json_response
+from deckcheck.api.responses import NOT_FOUND, json_response
 from deckcheck.api.schemas import BanlistDetail, BanlistDiff, BanlistSummary
 from deckcheck.data import STATUS_LIMITS, STATUS_NAMES, Banlist, CardIndex, Data, differences
 from deckcheck.errors import RequestError
@@ -27,10 +27,9 @@ def _card(cards: CardIndex, passcode: int) -> dict[str, Any]:
     return {"passcode": passcode, "name_en": card.name_en, "name_ja": card.name_ja}
 
 
-def build_banlists_router(data: Data, problems: dict[int | str, dict[str, Any]]) -> APIRouter:
+def build_banlists_router(data: Data) -> APIRouter:
     """The list routes, bound to the data loaded at start-up."""
     router = APIRouter(tags=["banlists"])
-    not_found = {**problems, 404: problems[422]}
 
     def find(list_id: str, where: str) -> Banlist:
         found = data.banlists.get(list_id)
@@ -43,7 +42,7 @@ def build_banlists_router(data: Data, problems: dict[int | str, dict[str, Any]])
         """Every bundled Forbidden/Limited list, oldest first, with its dates and counts."""
         return json_response([_summary(b) for b in data.banlists.lists])
 
-    @router.get("/v1/banlists/{list_id}", response_model=BanlistDetail, responses=not_found)
+    @router.get("/v1/banlists/{list_id}", response_model=BanlistDetail, responses=NOT_FOUND)
     def banlist(list_id: ListId) -> Response:
         """One list with the names of its Forbidden, Limited and Semi-Limited cards."""
         found = find(list_id, "list_id")
@@ -52,7 +51,7 @@ def build_banlists_router(data: Data, problems: dict[int | str, dict[str, Any]])
             entries[STATUS_NAMES[limit]].append(_card(data.cards, passcode))
         return json_response({**_summary(found), **entries})
 
-    @router.get("/v1/banlists/{list_id}/diff/{other_id}", response_model=BanlistDiff, responses=not_found)
+    @router.get("/v1/banlists/{list_id}/diff/{other_id}", response_model=BanlistDiff, responses=NOT_FOUND)
     def diff(list_id: ListId, other_id: ListId) -> Response:
         """Every card whose status changes from the first list to the second, old status to new."""
         old, new = find(list_id, "list_id"), find(other_id, "other_id")

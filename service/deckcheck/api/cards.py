@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import Response
 
-from deckcheck.api.responses import json_response
+from deckcheck.api.responses import NOT_FOUND, PROBLEMS, json_response
 from deckcheck.api.schemas import CardOutFull, SearchHit
 from deckcheck.data import STATUS_NAMES, Data
 from deckcheck.errors import RequestError
 
 
-def build_cards_router(data: Data, problems: dict[int | str, dict[str, Any]]) -> APIRouter:
+def build_cards_router(data: Data) -> APIRouter:
     """The card routes, bound to the data loaded at start-up."""
     router = APIRouter(tags=["cards"])
 
-    @router.get("/v1/cards/{passcode}", response_model=CardOutFull, responses={**problems, 404: problems[422]})
+    @router.get("/v1/cards/{passcode}", response_model=CardOutFull, responses=NOT_FOUND)
     def card(passcode: Annotated[int, Path(ge=0, le=999_999_999)]) -> Response:
         """One card by any of its passcodes: names, kind, printings and its status on every bundled list."""
         found = data.cards.by_passcode.get(passcode)
@@ -56,7 +56,7 @@ def build_cards_router(data: Data, problems: dict[int | str, dict[str, Any]]) ->
             }
         )
 
-    @router.get("/v1/cards", response_model=list[SearchHit], responses=problems)
+    @router.get("/v1/cards", response_model=list[SearchHit], responses=PROBLEMS)
     def search(
         q: Annotated[str, Query(min_length=1, max_length=100, description="Part of a Japanese or English name.")],
         limit: Annotated[int, Query(ge=1, le=50)] = 10,

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import Response
 
-from deckcheck.api.responses import json_response
+from deckcheck.api.responses import PROBLEMS, json_response
 from deckcheck.api.schemas import ConvertResponse, ParseResponse
 from deckcheck.data import Card, Data
 from deckcheck.errors import RequestError
@@ -82,11 +82,11 @@ def _json_deck(deck: Deck) -> dict[str, list[dict[str, Any]]]:
     return {section: [entry(e) for e in deck.section(section)] for section in SECTIONS}
 
 
-def build_decks_router(data: Data, problems: dict[int | str, dict[str, Any]]) -> APIRouter:
+def build_decks_router(data: Data) -> APIRouter:
     """The deck-format routes, bound to the data loaded at start-up."""
     router = APIRouter(tags=["decks"])
 
-    @router.post("/v1/decks/parse", response_model=ParseResponse, responses=problems)
+    @router.post("/v1/decks/parse", response_model=ParseResponse, responses=PROBLEMS)
     def parse_deck(body: DeckIn) -> Response:
         """Read a deck in any form and return every entry resolved, with the entries that name no card."""
         deck = deck_from(body, data)
@@ -96,7 +96,7 @@ def build_decks_router(data: Data, problems: dict[int | str, dict[str, Any]]) ->
         result["problems"] = _problems(entries, data)
         return json_response(result)
 
-    @router.post("/v1/decks/convert", response_model=ConvertResponse, responses=problems)
+    @router.post("/v1/decks/convert", response_model=ConvertResponse, responses=PROBLEMS)
     def convert_deck(body: ConvertRequest) -> Response:
         """Turn a deck in any form into any other form."""
         deck = deck_from(body, data)

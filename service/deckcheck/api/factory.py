@@ -11,7 +11,6 @@ from deckcheck.api.decks import build_decks_router
 from deckcheck.api.limits import BodyLimit
 from deckcheck.api.problems import install_error_handlers
 from deckcheck.api.rechecks import build_rechecks_router
-from deckcheck.api.responses import PROBLEMS
 from deckcheck.api.validate import build_router
 from deckcheck.config import Settings
 from deckcheck.data import Data, load_data
@@ -35,7 +34,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 def install_routes(app: FastAPI, data: Data) -> None:
     """Mount every route on `app`."""
     app.include_router(build_router(data))
-    app.include_router(build_decks_router(data, PROBLEMS))
-    app.include_router(build_cards_router(data, PROBLEMS))
-    app.include_router(build_banlists_router(data, PROBLEMS))
-    app.include_router(build_rechecks_router(data, PROBLEMS))
+    app.include_router(build_decks_router(data))
+    app.include_router(build_cards_router(data))
+    app.include_router(build_banlists_router(data))
+    app.include_router(build_rechecks_router(data))

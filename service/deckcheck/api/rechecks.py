@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from typing import Annotated
 
 import orjson
 from fastapi import APIRouter, Header, Query
@@ -12,7 +12,7 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.types import Receive, Scope, Send
 
-from deckcheck.api.responses import pick_language
+from deckcheck.api.responses import PROBLEMS, pick_language
 from deckcheck.batch import MAX_LINE_BYTES, Rechecker, RecheckSetup, Summary, check_chunk
 from deckcheck.data import Data
 from deckcheck.wire import JAPAN, IsoDate, named_list
@@ -74,14 +74,14 @@ class _RecheckResponse(StreamingResponse):
         await send({"type": "http.response.body", "body": closing, "more_body": False})
 
 
-def build_rechecks_router(data: Data, problems: dict[int | str, dict[str, Any]]) -> APIRouter:
+def build_rechecks_router(data: Data) -> APIRouter:
     """The recheck route, bound to the data loaded at start-up."""
     router = APIRouter(tags=["rechecks"])
 
     @router.post(
         "/v1/rechecks",
         responses={
-            **problems,
+            **PROBLEMS,
             200: {
                 "content": {"application/x-ndjson": {}},
                 "description": "One result line per deck, then a summary line.",

@@ -13,6 +13,7 @@ from deckcheck.api.schemas import Problem
 PROBLEMS: dict[int | str, dict[str, Any]] = {
     code: {"model": Problem, "content": {"application/problem+json": {}}} for code in (400, 413, 422)
 }
+NOT_FOUND = {**PROBLEMS, 404: PROBLEMS[422]}
 AcceptLanguage = Annotated[str | None, Header(description="ja or en; default en")]
 
 
