@@ -17,10 +17,11 @@ import orjson
 import uvicorn
 from pydantic import ValidationError
 
-from deckcheck.batch import BatchSpec, Rechecker, Summary, deck_file_format, deck_lines, default_workers, run_batch
+from deckcheck.batch import BatchSpec, Rechecker, Summary, deck_lines, default_workers, run_batch
 from deckcheck.config import ConfigError, Settings
 from deckcheck.data import Data, load_data
 from deckcheck.errors import DataError, RequestError
+from deckcheck.formats import deck_file_format
 from deckcheck.rules import validate
 from deckcheck.wire import JAPAN, ValidateRequest, context_for, deck_from, report_json
 

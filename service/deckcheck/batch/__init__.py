@@ -1,9 +1,9 @@
 """Batch rechecks of stored decks against a Forbidden/Limited list: NDJSON lines in, one result line each in input
 order, and a summary of what a list change broke; in this process or in worker processes."""
 
-from deckcheck.batch.files import deck_file_format, deck_lines
+from deckcheck.batch.files import deck_lines
 from deckcheck.batch.recheck import MAX_LINE_BYTES, Rechecker
-from deckcheck.batch.setup import BatchSpec, RecheckSetup
+from deckcheck.batch.spec import BatchSpec, RecheckSetup
 from deckcheck.batch.summary import Summary
 from deckcheck.batch.workers import check_chunk, default_workers, run_batch
 
@@ -14,7 +14,6 @@ __all__ = [
     "Rechecker",
     "Summary",
     "check_chunk",
-    "deck_file_format",
     "deck_lines",
     "default_workers",
     "run_batch",

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import orjson
 
+from deckcheck.formats import DECK_SUFFIXES, deck_file_format
+
 NDJSON_SUFFIXES = frozenset({".ndjson", ".jsonl"})
-DECK_SUFFIXES = {".ydk": "ydk", ".ydke": "ydke", ".txt": "text", ".json": "json"}
 _BATCH_WIDE = frozenset({"date", "banlist", "roster", "duel", "phase"})
 
 
@@ -27,12 +28,6 @@ def deck_lines(paths: Iterable[Path]) -> Iterator[bytes]:
 
 def _wanted(path: Path) -> bool:
     return path.suffix.lower() in NDJSON_SUFFIXES or path.suffix.lower() in DECK_SUFFIXES
-
-
-def deck_file_format(path: Path, text: str) -> str:
-    """The form a deck file is written in: by its suffix, and a text file holding a ydke link is one."""
-    fmt = DECK_SUFFIXES.get(path.suffix.lower(), "text")
-    return "ydke" if fmt == "text" and text.lstrip().startswith("ydke://") else fmt
 
 
 def _deck_file_line(path: Path) -> bytes:

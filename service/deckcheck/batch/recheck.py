@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
-from deckcheck.batch.setup import RecheckSetup
+from deckcheck.batch.spec import RecheckSetup
 from deckcheck.batch.summary import Outcome
 from deckcheck.data import Data
 from deckcheck.errors import RequestError

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from deckcheck.batch.setup import RecheckSetup
+from deckcheck.batch.spec import RecheckSetup
 from deckcheck.data import Data
 from deckcheck.wire import banlist_json
 

@@ -9,7 +9,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 from deckcheck.batch.recheck import Rechecker
-from deckcheck.batch.setup import BatchSpec
+from deckcheck.batch.spec import BatchSpec
 from deckcheck.batch.summary import Summary
 from deckcheck.data import load_data
 

@@ -12,7 +12,6 @@ from rapidfuzz import fuzz, process
 from deckcheck.data.card import Card
 from deckcheck.data.names import normalize_name
 
-MAX_RESULTS = 50
 _HIRAGANA = re.compile("[\u3041-\u3096]+")
 _NOT_WORD = re.compile(r"[\W_]+")
 _FUZZY_CUTOFF = 55.0
