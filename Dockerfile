@@ -1,3 +1,4 @@
+# syntax=docker/dockerfile:1
 # deckcheck: the API with the bundled card data and Forbidden/Limited lists, installed from its wheel.
 FROM python:3.11-slim AS wheel
 
@@ -8,7 +9,7 @@ COPY pyproject.toml README.md ./
 COPY service/ service/
 COPY cards/ cards/
 COPY banlists/ banlists/
-# The same build as tests/test_wheel.py: the data travel inside the wheel.
+# The data travel inside the wheel (tests/test_wheel.py installs one built the same way, from the sdist).
 RUN pip wheel --no-cache-dir --no-deps --wheel-dir /dist .
 
 FROM python:3.11-slim
@@ -19,8 +20,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 RUN useradd --create-home --uid 10001 deckcheck
-COPY --from=wheel /dist/ /tmp/dist/
-RUN pip install --no-cache-dir /tmp/dist/*.whl && rm -rf /tmp/dist
+# Mounted, not copied: the wheel leaves no layer behind once installed.
+RUN --mount=type=bind,from=wheel,source=/dist,target=/tmp/dist pip install --no-cache-dir /tmp/dist/*.whl
 
 USER 10001
 WORKDIR /home/deckcheck
