@@ -84,9 +84,11 @@ class _Entry:
         self.table: dict[str, Any] = table
 
     def fail(self, problem: str) -> NoReturn:
+        """Stop start-up: this entry of the file is broken."""
         raise DataError(self.file, self.name, problem)
 
     def text(self, key: str, pattern: re.Pattern[str] | None = None, choices: tuple[str, ...] = ()) -> str:
+        """The text `key`, not blank, matching `pattern` or one of `choices` where they are given."""
         value = self.table.get(key)
         if not isinstance(value, str) or not value.strip():
             self.fail(f"{key} must be a text")
@@ -96,13 +98,12 @@ class _Entry:
             self.fail(f"{key} {value!r} is not one of {', '.join(choices)}")
         return str(value)
 
-    def texts(self, key: str, table: Any = None) -> tuple[str, str]:
-        """An {en, ja} table: both languages, nothing else."""
-        texts = _Entry(self.file, f"{self.name}.{key}", self.table.get(key) if table is None else table)
+    def texts(self, key: str) -> tuple[str, str]:
+        """The {en, ja} table `key`: both languages, nothing else."""
+        texts = _Entry(self.file, f"{self.name}.{key}", self.table.get(key))
         if set(texts.table) != set(LANGUAGES):
-            texts.fail(
-                f"must give exactly {' and '.join(LANGUAGES)}, not {', '.join(sorted(texts.table)) or 'nothing'}"
-            )
+            given = ", ".join(sorted(texts.table)) or "nothing"
+            texts.fail(f"must give exactly {' and '.join(LANGUAGES)}, not {given}")
         return texts.text("en"), texts.text("ja")
 
 
