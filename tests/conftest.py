@@ -27,6 +27,12 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@pytest.fixture
+def free_port() -> int:
+    """A loopback port no one listens on, for a server a test starts itself."""
+    return _free_port()
+
+
 @pytest.fixture(scope="session")
 def base_url() -> Iterator[str]:
     """A uvicorn server on a free loopback port, serving the app as `uvicorn deckcheck.app:app` does."""

@@ -8,7 +8,6 @@ import importlib.metadata
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tarfile
@@ -138,20 +137,13 @@ def test_data_dir_overrides_the_bundled_data(installed: Installed, tmp_path: Pat
     assert [v["message"] for v in results[0]["violations"]] == ["Pot of Greed (override) is Forbidden on OCG 2008.03."]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture(params=["deckcheck serve", "uvicorn deckcheck.app:app"])
-def server(request: pytest.FixtureRequest, installed: Installed) -> Iterator[str]:
+def server(request: pytest.FixtureRequest, installed: Installed, free_port: int) -> Iterator[str]:
     """The API served from the environment by the command a user would type."""
-    port = _free_port()
-    argv = [*str(request.param).split(), "--host", "127.0.0.1", "--port", str(port)]
+    argv = [*str(request.param).split(), "--host", "127.0.0.1", "--port", str(free_port)]
     argv[0] = str(installed.bin / argv[0])
     process = subprocess.Popen(argv, cwd=installed.cwd, env=installed.env(), stderr=subprocess.PIPE, text=True)
-    url = f"http://127.0.0.1:{port}"
+    url = f"http://127.0.0.1:{free_port}"
     deadline = time.monotonic() + 60
     try:
         while True:
