@@ -26,7 +26,8 @@ CATALOGUE = Path(__file__).with_name("catalogue.toml")
 PENALTIES = ("caution", "warning", "duel_forfeiture", "match_forfeiture", "disqualification", "total_disqualification")
 SEVERITY = MappingProxyType({name: rank for rank, name in enumerate(PENALTIES)})
 BASES = ("explicit", "by analogy")
-LANGUAGES = ("en", "ja")
+# Every text of the catalogue is given in these; the card languages of TR 1 are rules/checks.py's LANGUAGES.
+TEXT_LANGUAGES = ("en", "ja")
 # "TR 3", "TR 2.D.8", "TR 1 ※", "PR 3.A.2", several joined by ", "; the penalty reference is one PR item.
 _CITATION = re.compile(r"(TR|PR) \d+(\.[A-Z0-9]+)*( ※)?")
 _CITATIONS = re.compile(rf"{_CITATION.pattern}(, {_CITATION.pattern})*")
@@ -101,9 +102,9 @@ class _Entry:
     def texts(self, key: str) -> tuple[str, str]:
         """The {en, ja} table `key`: both languages, nothing else."""
         texts = _Entry(self.file, f"{self.name}.{key}", self.table.get(key))
-        if set(texts.table) != set(LANGUAGES):
+        if set(texts.table) != set(TEXT_LANGUAGES):
             given = ", ".join(sorted(texts.table)) or "nothing"
-            texts.fail(f"must give exactly {' and '.join(LANGUAGES)}, not {given}")
+            texts.fail(f"must give exactly {' and '.join(TEXT_LANGUAGES)}, not {given}")
         return texts.text("en"), texts.text("ja")
 
 
