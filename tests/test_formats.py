@@ -180,6 +180,15 @@ def test_a_name_two_cards_share_is_written_by_passcode(data: Data) -> None:
     )
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_name_that_reads_as_a_passcode_is_written_by_passcode(data: Data, lang: str) -> None:
+    # The card named 7 (７ in Japanese): "1 7" would read back as passcode 7, which is no card.
+    deck = Deck(side=(Entry(67048711),))
+    text = write("text", deck, data.cards, lang)
+    assert text.splitlines()[-1] == "1 67048711"
+    assert parse_text(text, data.cards).side[0][:3] == (67048711, None, 1)
+
+
 def test_unknown_cards_cannot_be_written(data: Data) -> None:
     with pytest.raises(DeckFormatError, match="No Such Card is not an official card"):
         write("ydk", Deck(main=(Entry(name="No Such Card"),)), data.cards)

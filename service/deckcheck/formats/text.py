@@ -84,7 +84,7 @@ def write_text(deck: Deck, cards: CardIndex, lang: str = "en") -> str:
     """A plain list with headings, one `count name` line per entry, names in `lang` (ja or en).
 
     Nothing is lost: an alternate artwork (a passcode that is not the card's own) and a card whose name would be
-    read as another card (a name two cards share) are written by passcode.
+    read as another card (a name two cards share, or one that reads as a passcode: "7", "７") are written by passcode.
     """
     headings = (
         ("メインデッキ", "エクストラデッキ", "サイドデッキ")
@@ -98,7 +98,8 @@ def write_text(deck: Deck, cards: CardIndex, lang: str = "en") -> str:
             card = card_of(entry, cards)
             name = card.name(lang)
             alternate = entry.passcode is not None and entry.passcode != card.passcode
-            label = str(entry.passcode) if alternate else name if cards.find_name(name) is card else str(card.passcode)
+            readable = cards.find_name(name) is card and not is_passcode(_fold(name))
+            label = str(entry.passcode) if alternate else name if readable else str(card.passcode)
             out.append(f"{entry.count} {label}")
         out.append("")
     return "\n".join(out)
