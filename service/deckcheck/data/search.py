@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import bisect
+import functools
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from rapidfuzz import fuzz, process
-
 from deckcheck.data.card import Card
 from deckcheck.data.names import normalize_name
+from deckcheck.data.search_index import KeyIndex
 
 _HIRAGANA = re.compile("[\u3041-\u3096]+")
 _NOT_WORD = re.compile(r"[\W_]+")
-_FUZZY_CUTOFF = 55.0
+_SUGGESTIONS_CACHED = 4096  # names whose suggestions each index remembers
 
 
 def search_key(text: str) -> str:
@@ -41,9 +42,10 @@ class Hit:
 
 
 class NameSearch:
-    """An immutable index over every Japanese and English card name."""
+    """An immutable index over every Japanese and English card name, with a bounded cache of recent suggestions (safe to
+    share between threads)."""
 
-    __slots__ = ("_cards", "_keys", "_names")
+    __slots__ = ("_cards", "_index", "_keys", "_names", "_suggestions")
 
     def __init__(self, names: Iterable[tuple[str, str, Card]]) -> None:
         """Index (normalised name, name as printed, card) rows."""
@@ -51,6 +53,15 @@ class NameSearch:
         self._keys = tuple(key for (key, _name, _passcode), _card in rows)
         self._names = tuple(name for (_key, name, _passcode), _card in rows)
         self._cards = tuple(card for _row, card in rows)
+        self._index = KeyIndex(self._keys)
+        self._suggestions = functools.lru_cache(maxsize=_SUGGESTIONS_CACHED)(self._suggest)
+
+    def suggestions(self, name: str) -> tuple[Hit, ...]:
+        """The three cards `name` most likely means, as `search(name, 3)` finds them; remembered for recent names."""
+        return self._suggestions(name)
+
+    def _suggest(self, name: str) -> tuple[Hit, ...]:
+        return tuple(self.search(name, 3))
 
     def search(self, query: str, limit: int = 10) -> list[Hit]:
         """The best `limit` cards for `query`, best first, one hit per card."""
@@ -78,12 +89,15 @@ class NameSearch:
         # Shorter names first: the card the prefix most nearly spells.
         for index in sorted(prefixed, key=lambda i: (len(self._keys[i]), self._keys[i])):
             take(index, "prefix", 90.0 + 9.0 * len(key) / len(self._keys[index]))
-        if len(hits) < limit and len(key) >= 2:
-            inside = [i for i, k in enumerate(self._keys) if key in k and not k.startswith(key)]
-            for index in sorted(inside, key=lambda i: (len(self._keys[i]), self._keys[i])):
-                take(index, "substring", 80.0 + 9.0 * len(key) / len(self._keys[index]))
         if len(hits) < limit:
-            fuzzy = process.extract(key, self._keys, scorer=fuzz.QRatio, limit=limit * 3, score_cutoff=_FUZZY_CUTOFF)
-            for _choice, score, index in fuzzy:
-                take(index, "fuzzy", 0.8 * float(score))  # below every substring hit
+            shared = self._index.shared(key)
+            if len(key) >= 2:
+                inside = self._index.containing(key, shared)
+                for index in sorted(inside, key=lambda i: (len(self._keys[i]), self._keys[i])):
+                    take(index, "substring", 80.0 + 9.0 * len(key) / len(self._keys[index]))
+            if len(hits) < limit:
+                for index, score in itertools.islice(self._index.fuzzy(key, shared), limit * 3):
+                    take(index, "fuzzy", 0.8 * score)  # below every substring hit
+                    if len(hits) == limit:
+                        break  # the rest could not change the answer, and finding them costs
         return hits[:limit]
