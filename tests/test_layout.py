@@ -15,7 +15,7 @@ import deckcheck
 
 PACKAGE = Path(deckcheck.__file__).parent
 # The core: the rules and everything they stand on, and batch rechecks. The edges: HTTP and the command line.
-CORE = ("rules", "data", "formats", "batch", "wire", "model", "errors", "config")
+CORE = ("rules", "data", "formats", "batch", "wire", "model", "errors", "config", "limits")
 EDGES = ("deckcheck.api", "deckcheck.cli", "deckcheck.app")
 FRAMEWORKS = ("fastapi", "starlette", "uvicorn")
 MAX_MODULE_LINES = 300

@@ -14,6 +14,7 @@ import pytest
 from bench.corpus import Corpus, CorpusDeck
 from deckcheck import Data
 from deckcheck.api import create_app
+from deckcheck.limits import KEPT_NEWLY_ILLEGAL_IDS
 from tests.golden import run_case
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository, with cards/ and banlists/
@@ -118,7 +119,10 @@ def test_recheck_finds_exactly_the_decks_the_change_breaks(client: httpx.Client,
     assert summary["lines"] == 10_000
     assert summary["legal"] + summary["illegal"] == 10_000
     assert summary["errors"] == 0
-    assert summary["newly_illegal"]["ids"] == [r["id"] for r in results if r["newly_illegal"]]
+    every = [r["id"] for r in results if r["newly_illegal"]]
+    assert summary["newly_illegal"]["count"] == len(every)
+    assert summary["newly_illegal"]["ids"] == every[:KEPT_NEWLY_ILLEGAL_IDS]
+    assert summary["newly_illegal"]["ids_complete"] is (len(every) <= KEPT_NEWLY_ILLEGAL_IDS)
     causes = {c["passcode"]: c["decks"] for c in summary["newly_illegal"]["cards"]}
     counted: dict[int, int] = {}
     for cards in expected.values():

@@ -255,6 +255,6 @@ def _print_summary(summary: Summary, checker: Rechecker, out: IO[str], seconds: 
     for code, count in sorted(summary.by_code.items()):
         print(f"  {code:<28}{count:>12,}", file=out)
     if setup.previous is not None:
-        print(f"  newly illegal since {setup.previous.name:<8}{len(summary.newly_illegal):>12,}", file=out)
+        print(f"  newly illegal since {setup.previous.name:<8}{summary.newly:>12,}", file=out)
         for passcode, decks in sorted(summary.causes.items(), key=lambda item: (-item[1], item[0]))[:20]:
             print(f"    {checker.data.cards.by_passcode[passcode].name_en:<26}{decks:>12,}", file=out)

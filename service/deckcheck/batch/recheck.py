@@ -1,7 +1,7 @@
 """Batch rechecks: one result line per NDJSON input line, in order, and a summary of what a list change broke.
 
 The same code serves POST /v1/rechecks and `deckcheck recheck`; it holds nothing per deck beyond the summary's
-counts (and the ids of decks a list change made illegal), so memory stays flat however many decks pass.
+counts (and the first ids of decks a list change made illegal), so memory stays flat however many decks pass.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from deckcheck.batch.summary import Outcome
 from deckcheck.data import Data
 from deckcheck.errors import RequestError
 from deckcheck.formats import DeckFormatError, deck_of, ydke_copies
+from deckcheck.limits import MAX_ID_CHARS, copies_limit_errors
 from deckcheck.model import Context, Copies, Deck, Protectors, Report
 from deckcheck.rules import (
     full_report,
@@ -26,7 +27,7 @@ from deckcheck.rules import (
     validate,
     within_limits,
 )
-from deckcheck.wire import RecheckLine, deck_from, read_errors, report_json
+from deckcheck.wire import RecheckLine, deck_from, limit_errors, read_errors, report_json
 
 MAX_LINE_BYTES = 1024 * 1024
 # The rules a list change can newly break: a deck legal before and illegal now breaks one of these.
@@ -64,6 +65,8 @@ class Rechecker:
             return self._error(number, exc.id, exc.errors)
         except DeckFormatError as exc:
             return self._error(number, line.id, read_errors(exc, "ydke", ()).errors)
+        if copies is not None and (past := copies_limit_errors(copies)):
+            return self._error(number, line.id, limit_errors(past, None, ("ydke",)).errors)
         contexts = self._contexts(line)
         if copies is None:
             try:
@@ -144,7 +147,9 @@ def _id_of(raw: bytes) -> Any:
     except orjson.JSONDecodeError:
         return None
     deck_id = value.get("id") if isinstance(value, dict) else None
-    return deck_id if isinstance(deck_id, str | int) and not isinstance(deck_id, bool) else None
+    if isinstance(deck_id, str):
+        return deck_id if len(deck_id) <= MAX_ID_CHARS else None
+    return deck_id if isinstance(deck_id, int) and not isinstance(deck_id, bool) else None
 
 
 def _causes(report: Report) -> tuple[int, ...]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from deckcheck.batch.spec import RecheckSetup
 from deckcheck.data import Data
+from deckcheck.limits import KEPT_NEWLY_ILLEGAL_IDS
 from deckcheck.wire import banlist_json
 
 
@@ -31,7 +32,8 @@ class Summary:
     illegal: int = 0
     errors: int = 0
     by_code: Counter[str] = field(default_factory=Counter)
-    newly_illegal: list[Any] = field(default_factory=list)
+    newly: int = 0
+    newly_illegal: list[Any] = field(default_factory=list)  # the first KEPT_NEWLY_ILLEGAL_IDS of them
     causes: Counter[int] = field(default_factory=Counter)
 
     def add(self, outcome: Outcome) -> None:
@@ -45,7 +47,9 @@ class Summary:
             self.errors += 1
         self.by_code.update(outcome.codes)
         if outcome.newly_illegal:
-            self.newly_illegal.append(outcome.id)
+            self.newly += 1
+            if len(self.newly_illegal) < KEPT_NEWLY_ILLEGAL_IDS:
+                self.newly_illegal.append(outcome.id)
             self.causes.update(outcome.causes)
 
     def merge(self, other: Summary) -> None:
@@ -55,7 +59,8 @@ class Summary:
         self.illegal += other.illegal
         self.errors += other.errors
         self.by_code.update(other.by_code)
-        self.newly_illegal.extend(other.newly_illegal)
+        self.newly += other.newly
+        self.newly_illegal.extend(other.newly_illegal[: KEPT_NEWLY_ILLEGAL_IDS - len(self.newly_illegal)])
         self.causes.update(other.causes)
 
     def as_json(self, setup: RecheckSetup, data: Data) -> dict[str, Any]:
@@ -76,6 +81,11 @@ class Summary:
         if setup.previous is not None:
             summary |= {
                 "previous": banlist_json(setup.previous),
-                "newly_illegal": {"count": len(self.newly_illegal), "ids": self.newly_illegal, "cards": causes},
+                "newly_illegal": {
+                    "count": self.newly,
+                    "ids": self.newly_illegal,
+                    "ids_complete": self.newly == len(self.newly_illegal),
+                    "cards": causes,
+                },
             }
         return {"summary": summary}

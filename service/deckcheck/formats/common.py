@@ -14,7 +14,6 @@ from deckcheck.model import SECTIONS, Deck, Entry, Section
 
 MAX_LINES = 2000
 MAX_LINE_LENGTH = 500
-MAX_COUNT = 99
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,6 @@ import unicodedata
 
 from deckcheck.data import CardIndex
 from deckcheck.formats.common import (
-    MAX_COUNT,
     Builder,
     DeckFormatError,
     FormatError,
@@ -16,6 +15,7 @@ from deckcheck.formats.common import (
     is_passcode,
     numbered_lines,
 )
+from deckcheck.limits import MAX_COUNT
 from deckcheck.model import SECTIONS, Deck, Section
 
 _HEADINGS: dict[str, Section] = {

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, cast
 
 from deckcheck.data import MAX_COPIES, Banlist, Card, normalize_name
+from deckcheck.limits import SUGGESTED_NAMES
 from deckcheck.model import SECTIONS, CardRef, Context, Entry, Finding, Loc, Section
 
 # TR 3 デッキの枚数制限 and TR 1 エクストラデッキ / サイドデッキ.
@@ -164,14 +165,20 @@ def _unknown_key(entry: Entry) -> tuple[int | None, str | None]:
 
 
 def check_unknown(deck: Resolved, context: Context) -> Iterator[Finding]:
-    """TR 3 代用カードの使用禁止: every card must be an official card; unresolved entries are named with hints."""
+    """TR 3 代用カードの使用禁止: every card must be an official card; unresolved entries are named with hints (the
+    closest names, for the first SUGGESTED_NAMES distinct names of the deck)."""
     groups: dict[tuple[int | None, str | None], list[Line]] = {}
     for line in deck.lines:
         if line.card is None:
             groups.setdefault(_unknown_key(line.entry), []).append(line)
+    budget = SUGGESTED_NAMES  # bounded work per deck: the first names get suggestions, the rest say they have none
     for group in groups.values():
         entry = group[0].entry
-        suggestions = [] if entry.name is None else [hit.card for hit in context.cards.search.search(entry.name, 3)]
+        omitted = entry.name is not None and budget == 0
+        suggestions = []
+        if entry.name is not None and budget:
+            budget -= 1
+            suggestions = [hit.card for hit in context.cards.search.suggestions(entry.name)]
         label = entry.name if entry.name is not None else str(entry.passcode)
         yield Finding(
             "unknown_card",
@@ -185,6 +192,7 @@ def check_unknown(deck: Resolved, context: Context) -> Iterator[Finding]:
                 "suggestions": [
                     {"passcode": c.passcode, "name_en": c.name_en, "name_ja": c.name_ja} for c in suggestions
                 ],
+                "suggestions_omitted": omitted,
             },
         )
 

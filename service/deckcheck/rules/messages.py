@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from deckcheck.limits import SUGGESTED_NAMES
 from deckcheck.model import CardRef, Violation
 from deckcheck.rules.registry import RULES, RULESET
 
@@ -95,6 +96,10 @@ def _unknown(ctx: dict[str, Any], lang: str) -> tuple[str, str]:
         )
         entry = entry[0].upper() + entry[1:]
     suggestions = ctx["suggestions"]
+    if ctx["suggestions_omitted"]:
+        if lang == "ja":
+            return entry, f"近い名前は、不明な名前の最初の{SUGGESTED_NAMES}件にだけ示します。"
+        return entry, f" Closest names are given for the first {SUGGESTED_NAMES} unknown names only."
     if not suggestions:
         return entry, ""
     names = [s["name_ja"] if lang == "ja" and s["name_ja"] else s["name_en"] for s in suggestions]

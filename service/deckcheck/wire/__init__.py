@@ -1,7 +1,7 @@
 """The JSON wire form shared by the API, the command line and batch rechecks: request bodies, read into the
 engine's decks and contexts, and reports written back as JSON."""
 
-from deckcheck.wire.inputs import JAPAN, context_for, deck_from, named_list, read_errors
+from deckcheck.wire.inputs import JAPAN, context_for, deck_from, limit_errors, named_list, read_errors
 from deckcheck.wire.reports import banlist_json, report_json
 from deckcheck.wire.requests import (
     BANLIST_ID_PATTERN,
@@ -31,6 +31,7 @@ __all__ = [
     "banlist_json",
     "context_for",
     "deck_from",
+    "limit_errors",
     "named_list",
     "read_errors",
     "report_json",

@@ -9,6 +9,7 @@ from pydantic import ValidationError
 from deckcheck.data import Banlist, Data, build_limits
 from deckcheck.errors import RequestError
 from deckcheck.formats import DeckFormatError, parse
+from deckcheck.limits import LimitError, deck_limit_errors
 from deckcheck.model import Context, Deck, Entry, Protectors
 from deckcheck.wire.requests import DeckIn, EntryIn, InlineBanlist, ValidateRequest
 
@@ -26,15 +27,39 @@ def _entries(entries: list[EntryIn]) -> tuple[Entry, ...]:
 def deck_from(body: DeckIn, data: Data, loc: tuple[str, ...] = ("body",)) -> Deck:
     """The deck a body gives, as main/extra/side lists or as one .ydk, ydke:// or text source.
 
-    A source that cannot be read is a request error naming each bad line (or ydke part), never a shorter deck.
+    A source that cannot be read is a request error naming each bad line (or ydke part), never a shorter deck; a
+    deck past the bounds of `deckcheck.limits` is a request error naming each bound, whatever its form.
     """
     fmt = body.source_format()
     if fmt == "json":
-        return Deck(_entries(body.main), _entries(body.extra), _entries(body.side))
-    try:
-        return parse(fmt, body.source_text(), data.cards)
-    except DeckFormatError as exc:
-        raise read_errors(exc, fmt, loc) from None
+        deck = Deck(_entries(body.main), _entries(body.extra), _entries(body.side))
+    else:
+        try:
+            deck = parse(fmt, body.source_text(), data.cards)
+        except DeckFormatError as exc:
+            raise read_errors(exc, fmt, loc) from None
+    found = deck_limit_errors(deck)
+    if found:
+        raise limit_errors(found, deck, loc if fmt == "json" else (*loc, fmt))
+    return deck
+
+
+def limit_errors(found: list[LimitError], deck: Deck | None, loc: tuple[str, ...]) -> RequestError:
+    """The request error for a deck past the bounds: each bound located by section (and entry, and the lines a
+    text source gave it)."""
+    errors = []
+    for error in found:
+        item: dict[str, object] = {
+            "loc": [*loc, error.section] if error.index is None else [*loc, error.section, error.index],
+            "msg": error.msg,
+            "type": error.type,
+        }
+        if deck is not None and error.index is not None:
+            lines = deck.section(error.section)[error.index].lines
+            if lines:
+                item["line"] = lines[0]
+        errors.append(item)
+    return RequestError(errors)
 
 
 def read_errors(exc: DeckFormatError, fmt: str, loc: tuple[str, ...]) -> RequestError:

@@ -8,8 +8,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, WithJsonSchema, model_validator
 
-MAX_ENTRIES = 500
-MAX_COUNT = 99
+from deckcheck.limits import MAX_COUNT, MAX_ENTRIES, MAX_ID_CHARS, MAX_NAME_CHARS
+
 MAX_SOURCE_CHARS = 1_000_000
 LANGUAGE_PATTERN = r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$"
 BANLIST_ID_PATTERN = r"^[a-z]{2,8}-\d{4}-\d{2}-\d{2}$"
@@ -39,7 +39,9 @@ class EntryIn(_Strict):
     """One card line: a passcode and/or a name, how many copies, and the printed language."""
 
     passcode: int | None = Field(None, ge=0, le=999_999_999, description="The passcode printed on the card.")
-    name: str | None = Field(None, min_length=1, max_length=200, description="Japanese or English card name.")
+    name: str | None = Field(
+        None, min_length=1, max_length=MAX_NAME_CHARS, description="Japanese or English card name."
+    )
     count: int = Field(1, ge=1, le=MAX_COUNT)
     language: str | None = Field(None, pattern=LANGUAGE_PATTERN, description="Printed language, e.g. ja, en, ko.")
 
@@ -139,6 +141,9 @@ class RecheckLine(DeckIn):
     """One NDJSON line of a recheck: a deck in any form, the caller's id for it, and what else belongs to the deck
     (the date and the list belong to the whole recheck)."""
 
-    id: str | int = Field(description="The caller's id for the deck, echoed in its result line.")
+    id: Annotated[str, Field(max_length=MAX_ID_CHARS)] | int = Field(
+        description=f"The caller's id for the deck (a string of up to {MAX_ID_CHARS} characters or a whole number), "
+        "echoed in its result line."
+    )
     protectors: ProtectorsIn | None = None
     default_language: str = Field("ja", pattern=LANGUAGE_PATTERN)

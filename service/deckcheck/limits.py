@@ -1,0 +1,65 @@
+"""The bounds on one request's work, the same whatever form a deck comes in.
+
+Every deck, from JSON lists, a .ydk file, a ydke:// link, a text list, a Deck Roster Sheet or a recheck line, is
+held to these bounds after it is read, so no form can ask for more work than another. They are generous: the
+largest legal deck is 60 + 15 + 15 cards. The README's Limits table lists them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from deckcheck.model import SECTIONS, Copies, Deck, Section
+
+MAX_ENTRIES = 500  # distinct entries (cards, for a ydke link) in one section
+MAX_COUNT = 99  # copies one JSON entry or text line may give
+MAX_CARDS = MAX_ENTRIES * MAX_COUNT  # cards in one section: what 500 entries of 99 copies hold
+MAX_NAME_CHARS = 200  # characters of one card name
+MAX_ID_CHARS = 200  # characters of a recheck line's id
+SUGGESTED_NAMES = 20  # distinct unknown names one deck gets suggestions for; the rest are reported without
+KEPT_NEWLY_ILLEGAL_IDS = 1000  # ids a recheck summary lists; the result lines carry every one
+
+
+@dataclass(frozen=True, slots=True)
+class LimitError:
+    """One bound a deck goes past: the section, the entry (None for the whole section), what and which kind."""
+
+    section: Section
+    index: int | None
+    msg: str
+    type: str
+
+
+def _section_errors(section: Section, entries: int, cards: int) -> list[LimitError]:
+    errors = []
+    if entries > MAX_ENTRIES:
+        msg = f"{section}: {entries} different cards or entries, more than {MAX_ENTRIES}"
+        errors.append(LimitError(section, None, msg, "too_many_entries"))
+    if cards > MAX_CARDS:
+        errors.append(LimitError(section, None, f"{section}: {cards} cards, more than {MAX_CARDS}", "too_many_cards"))
+    return errors
+
+
+def deck_limit_errors(deck: Deck) -> list[LimitError]:
+    """Every bound `deck` goes past, section by section; empty when it is within all of them."""
+    errors = []
+    for section in SECTIONS:
+        entries = deck.section(section)
+        errors += _section_errors(section, len(entries), sum(entry.count for entry in entries))
+        errors += [
+            LimitError(section, index, f"a card name longer than {MAX_NAME_CHARS} characters", "name_too_long")
+            for index, entry in enumerate(entries)
+            if entry.name is not None and len(entry.name) > MAX_NAME_CHARS
+        ]
+    return errors
+
+
+def copies_limit_errors(copies: Copies) -> list[LimitError]:
+    """Every bound a deck read as copies per card goes past."""
+    counters: tuple[Counter[int], ...] = copies
+    return [
+        error
+        for section, counter in zip(SECTIONS, counters, strict=True)
+        for error in _section_errors(section, len(counter), counter.total())
+    ]
