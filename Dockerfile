@@ -27,4 +27,4 @@ USER 10001
 WORKDIR /home/deckcheck
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=3s CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz')"]
-CMD ["uvicorn", "deckcheck.app:app", "--host", "0.0.0.0", "--port", "8000"]
+CMD ["deckcheck", "serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -13,6 +12,9 @@ import uvicorn
 
 from deckcheck import Data, load_data
 from deckcheck.api import create_app
+from deckcheck.api.server import server_options
+from deckcheck.config import load_settings
+from tests import served
 
 
 @pytest.fixture(scope="session")
@@ -21,23 +23,19 @@ def data() -> Data:
     return load_data()
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture
 def free_port() -> int:
     """A loopback port no one listens on, for a server a test starts itself."""
-    return _free_port()
+    return served.free_port()
 
 
 @pytest.fixture(scope="session")
 def base_url() -> Iterator[str]:
-    """A uvicorn server on a free loopback port, serving the app as `uvicorn deckcheck.app:app` does."""
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
+    """A uvicorn server on a free loopback port, serving the app as `deckcheck serve` does."""
+    port = served.free_port()
+    settings = load_settings()
+    options = server_options(settings) | {"log_level": "warning"}
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, **options))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

@@ -112,7 +112,7 @@ def test_settings_that_cannot_work_are_a_usage_error(
     monkeypatch.setenv("DECKCHECK_DATA_DIR", str(tmp_path / "nowhere"))
     code, out, err = _run(command, *([] if command == "serve" else [str(decks / "legal.ydk")]))
     assert (code, out) == (2, "")
-    assert err == f"deckcheck: DECKCHECK_DATA_DIR={tmp_path / 'nowhere'} holds no cards/ and banlists/ folders\n"
+    assert err == f"deckcheck: DECKCHECK_DATA_DIR={tmp_path / 'nowhere'}: not a folder holding cards/ and banlists/\n"
 
 
 @pytest.mark.parametrize("command", ["validate", "recheck", "serve"])

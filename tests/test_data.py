@@ -11,7 +11,7 @@ import pytest
 
 from deckcheck import Data, load_data
 from deckcheck.api import create_app
-from deckcheck.config import ConfigError, Settings
+from deckcheck.config import ConfigError, Settings, load_settings
 from deckcheck.errors import DataError
 from scripts.build_data import build_banlists, build_cards
 
@@ -170,16 +170,33 @@ def test_start_up_refuses_broken_data(copy: Path) -> None:
 @pytest.mark.parametrize(
     ("env", "message"),
     [
-        ({"DECKCHECK_DATA_DIR": "/nonexistent"}, "holds no cards/ and banlists/"),
-        ({"DECKCHECK_MAX_BODY_BYTES": "lots"}, "must be a whole number"),
-        ({"DECKCHECK_MAX_BODY_BYTES": "10"}, "must be a whole number"),
+        (
+            {"DECKCHECK_DATA_DIR": "/nonexistent"},
+            "^DECKCHECK_DATA_DIR=/nonexistent: not a folder holding cards/ and banlists/$",
+        ),
+        ({"DECKCHECK_MAX_BODY_BYTES": "lots"}, "^DECKCHECK_MAX_BODY_BYTES=lots: Input should be a valid integer"),
+        (
+            {"DECKCHECK_MAX_BODY_BYTES": "10"},
+            "^DECKCHECK_MAX_BODY_BYTES=10: Input should be greater than or equal to 1024$",
+        ),
+        ({"DECKCHECK_BODY_TIMEOUT": "0"}, "^DECKCHECK_BODY_TIMEOUT=0: Input should be greater than 0$"),
+        (
+            {"DECKCHECK_LOG_LEVEL": "loud"},
+            "^DECKCHECK_LOG_LEVEL=loud: Input should be 'debug', 'info', 'warning' or 'error'$",
+        ),
     ],
 )
-def test_settings_refuse_nonsense(env: dict[str, str], message: str) -> None:
+def test_settings_refuse_nonsense(monkeypatch: pytest.MonkeyPatch, env: dict[str, str], message: str) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
     with pytest.raises(ConfigError, match=message):
-        Settings.from_env(env)
+        load_settings()
 
 
-def test_settings_defaults() -> None:
-    assert Settings.from_env({}) == Settings()
-    assert Settings.from_env({"DECKCHECK_MAX_BODY_BYTES": "2048"}).max_body_bytes == 2048
+def test_settings_defaults_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    defaults = load_settings()
+    assert (defaults.max_body_bytes, defaults.body_timeout, defaults.check_threads) == (1024 * 1024, 10.0, 2)
+    monkeypatch.setenv("DECKCHECK_MAX_BODY_BYTES", "2048")
+    monkeypatch.setenv("DECKCHECK_ACCESS_LOG", "false")
+    changed = load_settings()
+    assert (changed.max_body_bytes, changed.access_log) == (2048, False)

@@ -130,6 +130,14 @@ def test_suggestions_count_distinct_names(client: httpx.Client) -> None:
     assert [v["ctx"]["suggestions_omitted"] for v in unknown] == [False, False]
 
 
+def test_parse_gives_suggestions_on_the_same_budget(client: httpx.Client) -> None:
+    names = garbage_names(SUGGESTED_NAMES + 5)
+    response = client.post("/v1/decks/parse", json={"text": "\n".join(names)})
+    assert response.status_code == 200
+    omitted = [p["suggestions_omitted"] for p in response.json()["problems"]]
+    assert omitted == [False] * SUGGESTED_NAMES + [True] * 5
+
+
 def test_a_recheck_id_is_bounded_and_never_echoed_when_too_long(client: httpx.Client) -> None:
     lines = [{"id": "x" * 1_000_000, "ydke": "ydke://!!!"}, {"id": "y" * 200, "ydke": "ydke://!!!"}]
     body = b"".join(orjson.dumps(line) + b"\n" for line in lines)
@@ -156,3 +164,12 @@ def test_a_recheck_summary_keeps_a_count_and_the_first_ids() -> None:
         assert summary.newly == 1_500
         assert summary.newly_illegal == [f"deck-{n}" for n in range(1, KEPT_NEWLY_ILLEGAL_IDS + 1)]
         assert summary.causes == {55144522: 1_500}
+
+
+def test_a_byte_order_mark_before_the_first_recheck_line_is_not_part_of_it(client: httpx.Client) -> None:
+    body = "\ufeff".encode() + b'{"id": "a", "ydke": "ydke://!!!"}\n{"id": "b", "ydke": "ydke://!!!"}\n'
+    response = client.post("/v1/rechecks?date=2008-06-01", content=body)
+    results = [orjson.loads(line) for line in response.content.splitlines()]
+    assert [r.get("id") for r in results[:2]] == ["a", "b"]
+    assert all("error" not in r for r in results[:2])
+    assert results[2]["summary"]["errors"] == 0

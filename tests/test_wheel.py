@@ -101,8 +101,8 @@ def test_wheel_carries_the_data(installed: Installed) -> None:
 
 
 def test_package_imports_from_the_environment(installed: Installed) -> None:
-    code = "import deckcheck, deckcheck.app, importlib.metadata as m; from deckcheck.config import Settings; "
-    code += "print(deckcheck.__file__, Settings.from_env().data_dir, m.version('deckcheck'), deckcheck.__version__)"
+    code = "import deckcheck, deckcheck.app, importlib.metadata as m; from deckcheck.config import load_settings; "
+    code += "print(deckcheck.__file__, load_settings().data_dir, m.version('deckcheck'), deckcheck.__version__)"
     result = installed.run("python", "-c", code)
     assert result.returncode == 0, result.stderr
     package, data_dir, version, own_version = result.stdout.split()

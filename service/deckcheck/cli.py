@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -18,7 +20,7 @@ import uvicorn
 from pydantic import ValidationError
 
 from deckcheck.batch import BatchSpec, Rechecker, Summary, deck_lines, default_workers, run_batch
-from deckcheck.config import ConfigError, Settings
+from deckcheck.config import ConfigError, Settings, load_settings
 from deckcheck.data import Data, load_data
 from deckcheck.errors import DataError, RequestError
 from deckcheck.formats import deck_file_format
@@ -58,6 +60,9 @@ def _parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="serve the HTTP API")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--workers", type=_positive, default=1, help="server processes sharing the port (default 1; one per core)"
+    )
     return parser
 
 
@@ -84,7 +89,7 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
     except SystemExit as exc:  # --help
         return EXIT_LEGAL if exc.code in (0, None) else EXIT_ERROR
     try:
-        settings = Settings.from_env()
+        settings = load_settings()
         # Broken data stop every command here, with one line; serve loads them once, into the app it serves.
         if args.command == "serve":
             from deckcheck.api import create_app  # noqa: PLC0415 - FastAPI costs the other commands 0.2 s to import
@@ -96,11 +101,26 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
         print(f"deckcheck: {exc}", file=stderr)
         return EXIT_ERROR
     if args.command == "serve":
-        uvicorn.run(app, host=args.host, port=args.port)
+        _serve(app, settings, args)
         return EXIT_LEGAL
     if args.command == "validate":
         return _validate(args, data, stdout, stderr)
     return _recheck(args, settings, data, stdout, stderr)
+
+
+def _serve(app: Any, settings: Settings, args: argparse.Namespace) -> None:
+    """Serve `app`; with several workers, each process loads its own app (the one given proved the data good)."""
+    from deckcheck.api.server import server_options  # noqa: PLC0415 - as create_app above
+
+    options = server_options(settings)
+    if args.workers == 1 or "PROMETHEUS_MULTIPROC_DIR" in os.environ:
+        target = app if args.workers == 1 else "deckcheck.app:app"
+        uvicorn.run(target, host=args.host, port=args.port, workers=args.workers, **options)
+        return
+    # Each worker keeps its own metrics; they write them here, and /metrics adds them up.
+    with tempfile.TemporaryDirectory(prefix="deckcheck-metrics-") as metrics:
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics
+        uvicorn.run("deckcheck.app:app", host=args.host, port=args.port, workers=args.workers, **options)
 
 
 def main() -> None:

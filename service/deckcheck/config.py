@@ -1,37 +1,70 @@
-"""Settings, read once from the environment at start-up, with defaults that work out of the box."""
+"""Settings: one typed object, read once from DECKCHECK_* environment variables at start-up, with defaults that
+work out of the box. The README's configuration table lists every one."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from deckcheck.data import DEFAULT_DATA_DIR
 
-DEFAULT_MAX_BODY_BYTES = 1024 * 1024
+Seconds = Annotated[float, Field(gt=0, le=3600)]
+_MIB = 1024 * 1024
 
 
 class ConfigError(Exception):
     """An environment variable holds nonsense; start-up stops with this message."""
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """Where the bundled data live and how large a request body may be."""
+class Settings(BaseSettings):
+    """Where the data live, what one request may cost, and how the server treats connections."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="DECKCHECK_", frozen=True, extra="ignore", validate_default=True, use_attribute_docstrings=True
+    )
 
     data_dir: Path = DEFAULT_DATA_DIR
-    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    """The folder holding cards/ and banlists/ (default: the data bundled with the package)."""
+    max_body_bytes: Annotated[int, Field(ge=1024, le=256 * _MIB)] = _MIB
+    """Largest request body in bytes; /v1/rechecks limits each line instead."""
+    body_timeout: Seconds = 10.0
+    """Seconds a request body may pause before the answer is 408."""
+    check_threads: Annotated[int, Field(ge=1, le=64)] = 2
+    """Checks that run at once in one process."""
+    max_waiting: Annotated[int, Field(ge=0, le=10_000)] = 32
+    """Checks that may wait for a free thread; past that, requests are refused with 503."""
+    retry_after: Annotated[int, Field(ge=1, le=3600)] = 1
+    """Seconds a 503 asks the client to wait (Retry-After)."""
+    max_head_bytes: Annotated[int, Field(ge=8 * 1024, le=_MIB)] = 64 * 1024
+    """Largest request head (request line and headers) in bytes; past it, 431."""
+    keep_alive_timeout: Annotated[int, Field(ge=1, le=3600)] = 5
+    """Seconds an idle keep-alive connection is held open."""
+    shutdown_timeout: Annotated[int, Field(ge=1, le=3600)] = 20
+    """Seconds running requests get to finish after SIGTERM."""
+    access_log: bool = True
+    """One JSON line per request on stderr."""
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    """The least severe log messages written."""
 
+    @field_validator("data_dir")
     @classmethod
-    def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
-        """Read DECKCHECK_DATA_DIR and DECKCHECK_MAX_BODY_BYTES; refuse values that cannot work."""
-        given = env.get("DECKCHECK_DATA_DIR")
-        data_dir = DEFAULT_DATA_DIR if given is None else Path(given)
+    def _holds_data(cls, data_dir: Path) -> Path:
         if not (data_dir / "cards").is_dir() or not (data_dir / "banlists").is_dir():
-            where = f"the bundled data folder {data_dir}" if given is None else f"DECKCHECK_DATA_DIR={data_dir}"
-            raise ConfigError(f"{where} holds no cards/ and banlists/ folders")
-        raw = env.get("DECKCHECK_MAX_BODY_BYTES", str(DEFAULT_MAX_BODY_BYTES))
-        if not raw.isdigit() or not 1024 <= int(raw) <= 256 * 1024 * 1024:
-            raise ConfigError(f"DECKCHECK_MAX_BODY_BYTES={raw!r} must be a whole number from 1024 to 268435456")
-        return cls(data_dir=data_dir, max_body_bytes=int(raw))
+            raise ValueError("not a folder holding cards/ and banlists/")
+        return data_dir
+
+
+def load_settings() -> Settings:
+    """The settings the environment gives; a ConfigError naming each variable that holds nonsense."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        problems = [
+            f"DECKCHECK_{'_'.join(str(p) for p in e['loc']).upper()}={e.get('input')}: "
+            + (str(e["ctx"]["error"]) if e["type"] == "value_error" else e["msg"])
+            for e in exc.errors()
+        ]
+        raise ConfigError("; ".join(problems)) from None

@@ -2,25 +2,32 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
-from deckcheck.api.responses import NOT_FOUND, PROBLEMS, json_response
+from deckcheck.api.admission import Admission
+from deckcheck.api.responses import CHECK_PROBLEMS, NOT_FOUND, json_response
 from deckcheck.api.schemas import CardOutFull, SearchHit
 from deckcheck.data import STATUS_NAMES, Data
 from deckcheck.errors import RequestError
 
+# A passcode as printed: digits only (no sign, no underscores, no decimal point), so each card has one address.
+PASSCODE_PATTERN = r"^[0-9]{1,9}$"
 
-def build_cards_router(data: Data) -> APIRouter:
+
+def build_cards_router(data: Data, admission: Admission) -> APIRouter:
     """The card routes, bound to the data loaded at start-up."""
     router = APIRouter(tags=["cards"])
 
     @router.get("/v1/cards/{passcode}", response_model=CardOutFull, responses=NOT_FOUND)
-    def card(passcode: Annotated[int, Path(ge=0, le=999_999_999)]) -> Response:
+    def card(
+        passcode: Annotated[str, Path(pattern=PASSCODE_PATTERN, description="Up to nine digits, as printed.")],
+    ) -> Response:
         """One card by any of its passcodes: names, kind, printings and its status on every bundled list."""
-        found = data.cards.by_passcode.get(passcode)
+        found = data.cards.by_passcode.get(int(passcode))
         if found is None:
             raise RequestError.one(
                 ["path", "passcode"], f"{passcode} is not the passcode of an official card.", "unknown_card", 404
@@ -40,7 +47,7 @@ def build_cards_router(data: Data) -> APIRouter:
         return json_response(
             {
                 "passcode": found.passcode,
-                "requested": passcode,
+                "requested": int(passcode),
                 "aliases": list(data.cards.aliases[found.passcode]),
                 "name_en": found.name_en,
                 "name_ja": found.name_ja,
@@ -56,13 +63,14 @@ def build_cards_router(data: Data) -> APIRouter:
             }
         )
 
-    @router.get("/v1/cards", response_model=list[SearchHit], responses=PROBLEMS)
-    def search(
+    @router.get("/v1/cards", response_model=list[SearchHit], responses=CHECK_PROBLEMS)
+    async def search(
+        request: Request,
         q: Annotated[str, Query(min_length=1, max_length=100, description="Part of a Japanese or English name.")],
         limit: Annotated[int, Query(ge=1, le=50)] = 10,
     ) -> Response:
         """Search card names: exact, then prefix, then substring, then fuzzy; width and kana variants folded."""
-        hits = data.cards.search.search(q, limit)
+        hits = await admission.check(request, partial(data.cards.search.search, q, limit))
         return json_response(
             [
                 {

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from deckcheck.api.responses import PROBLEMS, json_response
+from deckcheck.api.admission import Admission
+from deckcheck.api.responses import CHECK_PROBLEMS, json_response
 from deckcheck.api.schemas import ConvertResponse, ParseResponse
-from deckcheck.data import Card, Data
+from deckcheck.data import Card, Data, Hit, normalize_name
 from deckcheck.errors import RequestError
 from deckcheck.formats import DeckFormatError, write
+from deckcheck.limits import SUGGESTED_NAMES
 from deckcheck.model import SECTIONS, Deck, Entry, Section
 from deckcheck.rules import resolve_entry
 from deckcheck.wire import ConvertRequest, DeckIn, deck_from
@@ -51,11 +54,20 @@ def _resolved(deck: Deck, data: Data) -> list[Resolution]:
 
 
 def _problems(entries: list[Resolution], data: Data) -> list[dict[str, Any]]:
+    """The entries that name no card, each with the closest names (for the first SUGGESTED_NAMES names)."""
     problems = []
+    suggested: set[str] = set()
     for section, index, entry, card, reason in entries:
         if card is not None or reason is None:
             continue
-        hits = [] if entry.name is None else data.cards.search.search(entry.name, 3)
+        hits: tuple[Hit, ...] = ()
+        omitted = False
+        if entry.name is not None:
+            key = normalize_name(entry.name)
+            omitted = key not in suggested and len(suggested) == SUGGESTED_NAMES
+            if not omitted:
+                suggested.add(key)
+                hits = data.cards.search.suggestions(entry.name)
         problems.append(
             {
                 "section": section,
@@ -66,6 +78,7 @@ def _problems(entries: list[Resolution], data: Data) -> list[dict[str, Any]]:
                 "suggestions": [
                     {"passcode": h.card.passcode, "name_en": h.card.name_en, "name_ja": h.card.name_ja} for h in hits
                 ],
+                "suggestions_omitted": omitted,
             }
         )
     return problems
@@ -82,39 +95,43 @@ def _json_deck(deck: Deck) -> dict[str, list[dict[str, Any]]]:
     return {section: [entry(e) for e in deck.section(section)] for section in SECTIONS}
 
 
-def build_decks_router(data: Data) -> APIRouter:
+def build_decks_router(data: Data, admission: Admission) -> APIRouter:
     """The deck-format routes, bound to the data loaded at start-up."""
     router = APIRouter(tags=["decks"])
 
-    @router.post("/v1/decks/parse", response_model=ParseResponse, responses=PROBLEMS)
-    def parse_deck(body: DeckIn) -> Response:
+    @router.post("/v1/decks/parse", response_model=ParseResponse, responses=CHECK_PROBLEMS)
+    async def parse_deck(request: Request, body: DeckIn) -> Response:
         """Read a deck in any form and return every entry resolved, with the entries that name no card."""
-        deck = deck_from(body, data)
-        entries = _resolved(deck, data)
-        result: dict[str, Any] = {"format": body.source_format(), "counts": deck.counts()}
-        result |= {s: [_parsed(e, card) for section, _i, e, card, _r in entries if section == s] for s in SECTIONS}
-        result["problems"] = _problems(entries, data)
-        return json_response(result)
 
-    @router.post("/v1/decks/convert", response_model=ConvertResponse, responses=PROBLEMS)
-    def convert_deck(body: ConvertRequest) -> Response:
+        def parse() -> dict[str, Any]:
+            deck = deck_from(body, data)
+            entries = _resolved(deck, data)
+            result: dict[str, Any] = {"format": body.source_format(), "counts": deck.counts()}
+            result |= {s: [_parsed(e, card) for section, _i, e, card, _r in entries if section == s] for s in SECTIONS}
+            result["problems"] = _problems(entries, data)
+            return result
+
+        return json_response(await admission.check(request, parse))
+
+    @router.post("/v1/decks/convert", response_model=ConvertResponse, responses=CHECK_PROBLEMS)
+    async def convert_deck(request: Request, body: ConvertRequest) -> Response:
         """Turn a deck in any form into any other form."""
-        deck = deck_from(body, data)
-        if body.to == "json":
-            return json_response({"format": "json", "content": None, "deck": _json_deck(deck)})
-        try:
-            content = write(body.to, deck, data.cards, body.names)
-        except DeckFormatError as exc:
-            found = _problems(_resolved(deck, data), data)
-            errors = [
-                {
-                    "loc": ["body", p["section"], p["index"]],
-                    "msg": p["msg"] + "; it cannot be written",
-                    "type": p["type"],
-                }
-                for p in found
-            ]
-            raise RequestError(errors or [{"loc": ["body"], "msg": str(exc), "type": "unknown_card"}]) from None
-        return json_response({"format": body.to, "content": content, "deck": None})
+        return json_response(await admission.check(request, partial(_convert, body, data)))
 
     return router
+
+
+def _convert(body: ConvertRequest, data: Data) -> dict[str, Any]:
+    deck = deck_from(body, data)
+    if body.to == "json":
+        return {"format": "json", "content": None, "deck": _json_deck(deck)}
+    try:
+        content = write(body.to, deck, data.cards, body.names)
+    except DeckFormatError as exc:
+        found = _problems(_resolved(deck, data), data)
+        errors = [
+            {"loc": ["body", p["section"], p["index"]], "msg": p["msg"] + "; it cannot be written", "type": p["type"]}
+            for p in found
+        ]
+        raise RequestError(errors or [{"loc": ["body"], "msg": str(exc), "type": "unknown_card"}]) from None
+    return {"format": body.to, "content": content, "deck": None}

@@ -2,39 +2,82 @@
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+import hashlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.responses import Response
 
 from deckcheck import __version__
+from deckcheck.api.admission import Admission, ClientGone, Overloaded
 from deckcheck.api.banlists import build_banlists_router
 from deckcheck.api.cards import build_cards_router
 from deckcheck.api.decks import build_decks_router
-from deckcheck.api.limits import BodyLimit
-from deckcheck.api.problems import install_error_handlers
+from deckcheck.api.health import Lifecycle, build_health_router
+from deckcheck.api.limits import RequestLimits
+from deckcheck.api.metrics import Metrics
+from deckcheck.api.observe import CLIENT_GONE, Observe
+from deckcheck.api.problems import install_error_handlers, problem
 from deckcheck.api.rechecks import build_rechecks_router
 from deckcheck.api.validate import build_router
-from deckcheck.config import Settings
+from deckcheck.config import Settings, load_settings
 from deckcheck.data import Data, load_data
+from deckcheck.rules import RULESET
+
+
+def data_version(data: Data) -> str:
+    """What answers depend on: the data files, the ruleset and the code's version, as 16 hex digits."""
+    return hashlib.sha256(f"{data.digest}:{RULESET}:{__version__}".encode()).hexdigest()[:16]
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Load the data once and build the app around it; broken data or settings stop start-up here."""
-    settings = settings or Settings.from_env()
+    settings = settings or load_settings()
     data = load_data(settings.data_dir)
+    metrics = Metrics(data_version(data), __version__)
+    admission = Admission(settings.check_threads, settings.max_waiting, metrics)
+    lifecycle = Lifecycle()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        lifecycle.watch_signals()
+        yield
+        lifecycle.draining = True
+
     app = FastAPI(
         title="deckcheck",
         version=__version__,
         summary="Checks Yu-Gi-Oh! OCG deck lists against the 2008 OCG tournament rules and penalty regulations.",
+        lifespan=lifespan,
     )
     install_error_handlers(app)
-    install_routes(app, data)
-    app.add_middleware(BodyLimit, limit=settings.max_body_bytes, streaming_paths=frozenset({"/v1/rechecks"}))
+    app.add_exception_handler(Overloaded, _overloaded(settings.retry_after))
+    app.add_exception_handler(ClientGone, _client_gone)
+    app.include_router(build_health_router(data, admission, metrics, lifecycle))
+    app.include_router(build_router(data, admission, metrics))
+    app.include_router(build_decks_router(data, admission))
+    app.include_router(build_cards_router(data, admission))
+    app.include_router(build_banlists_router(data))
+    app.include_router(build_rechecks_router(data, admission, metrics))
+    app.add_middleware(
+        RequestLimits,
+        max_head=settings.max_head_bytes,
+        limit=settings.max_body_bytes,
+        timeout=settings.body_timeout,
+        streaming_paths=frozenset({"/v1/rechecks"}),
+    )
+    app.add_middleware(Observe, metrics=metrics, access_log=settings.access_log)
     return app
 
 
-def install_routes(app: FastAPI, data: Data) -> None:
-    """Mount every route on `app`."""
-    app.include_router(build_router(data))
-    app.include_router(build_decks_router(data))
-    app.include_router(build_cards_router(data))
-    app.include_router(build_banlists_router(data))
-    app.include_router(build_rechecks_router(data))
+def _overloaded(retry_after: int) -> Callable[[Request, Exception], Awaitable[Response]]:
+    async def on_overloaded(request: Request, exc: Exception) -> Response:
+        detail = f"Every check thread is busy and the queue is full; try again in {retry_after} s."
+        return problem(503, detail, kind="overloaded", headers={"Retry-After": str(retry_after)})
+
+    return on_overloaded
+
+
+async def _client_gone(request: Request, exc: Exception) -> Response:
+    return Response(status_code=CLIENT_GONE)  # no one reads it; the access log records the request as abandoned

@@ -1,44 +1,92 @@
-"""The request body limit, enforced before a route reads the body."""
+"""Request heads and bodies: size limits enforced before a route reads the request, and a timeout on a body that
+stops arriving."""
 
 from __future__ import annotations
 
+import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from deckcheck.api.problems import problem
 
+# An over-limit body is read and thrown away up to this many times the limit, so a client that sends its whole body
+# before reading (no Expect: 100-continue) reads the 413 instead of a reset connection; larger ones are cut off.
+DRAIN_FACTOR = 8
 
-class BodyLimit:
-    """Refuse request bodies larger than `limit` bytes with 413, before the app reads them. Streaming routes
-    (`streaming_paths`) read their bodies line by line and limit each line instead."""
 
-    def __init__(self, app: ASGIApp, limit: int, streaming_paths: frozenset[str] = frozenset()) -> None:
+def head_too_large(limit: int) -> str:
+    """What a 431 says."""
+    return f"The request head is larger than {limit} bytes; send large lists in the request body."
+
+
+class BodyStalled(Exception):
+    """The request body stopped arriving for longer than the body timeout."""
+
+
+def timed(receive: Receive, timeout: float) -> Receive:
+    """`receive`, raising BodyStalled when a part of the body takes longer than `timeout` seconds to come."""
+    done = False
+
+    async def receive_timed() -> Message:
+        nonlocal done
+        if done:  # after the body, receive waits for the client to leave: no timeout on that
+            return await receive()
+        try:
+            with anyio.fail_after(timeout):
+                message = await receive()
+        except TimeoutError:
+            raise BodyStalled from None
+        done = message["type"] != "http.request" or not message.get("more_body", False)
+        return message
+
+    return receive_timed
+
+
+def head_size(scope: Scope) -> int:
+    """About how many bytes the request head took: request line and headers."""
+    line = len(scope["method"]) + len(scope["raw_path"]) + len(scope["query_string"]) + 12
+    return line + sum(len(name) + len(value) + 4 for name, value in scope["headers"])
+
+
+class RequestLimits:
+    """Refuse request heads larger than `max_head` bytes with 431, bodies larger than `limit` bytes with 413 and
+    bodies that pause longer than `timeout` seconds with 408, before the app reads them. Streaming routes
+    (`streaming_paths`) read their bodies line by line and limit each line instead; their receive raises BodyStalled
+    when the body stalls, which they answer themselves once their answer has begun.
+
+    The server refuses a head over the limit that arrives in parts (`deckcheck.api.server`); one that arrives whole
+    is refused here, with the same answer."""
+
+    def __init__(
+        self, app: ASGIApp, max_head: int, limit: int, timeout: float, streaming_paths: frozenset[str]
+    ) -> None:
         self.app = app
+        self.max_head = max_head
         self.limit = limit
+        self.timeout = timeout
         self.streaming_paths = streaming_paths
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] in self.streaming_paths:
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await self._refuse(scope, receive, send)
+        if head_size(scope) > self.max_head:
+            detail = head_too_large(self.max_head)
+            await problem(431, detail, kind="head-too-large", headers={"Connection": "close"})(scope, receive, send)
             return
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.limit:
-                await self._refuse(scope, receive, send)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
+        receive = timed(receive, self.timeout)
+        if scope["path"] in self.streaming_paths:
+            try:
+                await self.app(scope, receive, send)
+            except BodyStalled:  # raised only while no answer has begun
+                await self._stalled(scope, receive, send)
+            return
+        try:
+            body = await self._body(scope, receive, send)
+        except BodyStalled:
+            await self._stalled(scope, receive, send)
+            return
+        if body is None:
+            return
         replayed = False
 
         async def replay() -> Message:
@@ -50,7 +98,56 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _body(self, scope: Scope, receive: Receive, send: Send) -> bytes | None:
+        """The whole body; None when it was refused (413) or the client left."""
+        headers = dict(scope["headers"])
+        declared = headers.get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            expects = headers.get(b"expect", b"").lower() == b"100-continue"
+            if expects or not declared.isdigit() or int(declared) > self.limit * DRAIN_FACTOR:
+                await self._too_large(scope, receive, send)
+            else:
+                await self._drain_then_refuse(scope, receive, send, 0)
+            return None
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            more = message.get("more_body", False)
+            if size > self.limit:
+                if more:
+                    await self._drain_then_refuse(scope, receive, send, size)
+                else:
+                    await self._too_large(scope, receive, send)
+                return None
+            chunks.append(chunk)
+            if not more:
+                return b"".join(chunks)
+
+    async def _drain_then_refuse(self, scope: Scope, receive: Receive, send: Send, size: int) -> None:
+        """Read the rest of an over-limit body (up to DRAIN_FACTOR times the limit) and throw it away, then 413."""
+        try:
+            while size <= self.limit * DRAIN_FACTOR:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return
+                size += len(message.get("body", b""))
+                if not message.get("more_body", False):
+                    break
+        except BodyStalled:
+            pass
+        await self._too_large(scope, receive, send)
+
+    async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
         detail = f"The request body is larger than {self.limit} bytes."
         error = {"loc": ["body"], "msg": detail, "type": "body_too_large"}
-        await problem(413, detail, [error], "body-too-large")(scope, receive, send)
+        await problem(413, detail, [error], "body-too-large", {"Connection": "close"})(scope, receive, send)
+
+    async def _stalled(self, scope: Scope, receive: Receive, send: Send) -> None:
+        detail = f"The request body stopped arriving for {self.timeout:g} seconds."
+        error = {"loc": ["body"], "msg": detail, "type": "body_timeout"}
+        await problem(408, detail, [error], "body-timeout", {"Connection": "close"})(scope, receive, send)

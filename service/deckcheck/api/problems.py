@@ -1,8 +1,12 @@
-"""problem+json (RFC 9457) answers for every request error, and the handlers that route errors to them."""
+"""problem+json (RFC 9457) answers for every request error, and the handlers that route errors to them.
+
+Every problem body carries the request id of the request it answers (see `deckcheck.api.observe`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
 from http import HTTPStatus
 from typing import Any
 
@@ -15,10 +19,19 @@ from starlette.exceptions import HTTPException
 from deckcheck.errors import RequestError
 
 PROBLEM_TYPE = "urn:deckcheck:problem:"
+PROBLEM_JSON = "application/problem+json"
+# The id of the request being answered; set by the middleware that opens every request.
+REQUEST_ID: ContextVar[str | None] = ContextVar("request_id", default=None)
 
 
-def problem(status: int, detail: str, errors: Sequence[dict[str, Any]] = (), kind: str | None = None) -> Response:
-    """An RFC 9457 application/problem+json response."""
+def problem_body(
+    status: int,
+    detail: str,
+    errors: Sequence[dict[str, Any]] = (),
+    kind: str | None = None,
+    request_id: str | None = None,
+) -> bytes:
+    """The JSON of an RFC 9457 problem, with the id of the request it answers (by default the current one)."""
     phrase = HTTPStatus(status).phrase
     body = {
         "type": PROBLEM_TYPE + (kind or phrase.lower().replace(" ", "-")),
@@ -26,8 +39,21 @@ def problem(status: int, detail: str, errors: Sequence[dict[str, Any]] = (), kin
         "status": status,
         "detail": detail,
         "errors": list(errors),
+        "request_id": request_id or REQUEST_ID.get(),
     }
-    return Response(orjson.dumps(body), status_code=status, media_type="application/problem+json")
+    return orjson.dumps(body)
+
+
+def problem(
+    status: int,
+    detail: str,
+    errors: Sequence[dict[str, Any]] = (),
+    kind: str | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> Response:
+    """An RFC 9457 application/problem+json response."""
+    body = problem_body(status, detail, errors, kind)
+    return Response(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
 
 
 def _field_errors(exc: RequestValidationError) -> list[dict[str, Any]]:
@@ -54,16 +80,12 @@ async def _on_http(request: Request, exc: Exception) -> Response:
         # FastAPI says this when the body is not JSON it can parse (bad encoding, nesting too deep).
         errors = [{"loc": ["body"], "msg": str(exc.detail), "type": "json_invalid"}]
         return problem(400, "The body is not JSON that can be read.", errors, "malformed-body")
-    return problem(exc.status_code, str(exc.detail))
-
-
-async def _on_crash(request: Request, exc: Exception) -> Response:
-    return problem(500, "The server failed on this request; the failure has been logged.")
+    # The router's own headers stay: Allow on a 405 (RFC 9110 15.5.6).
+    return problem(exc.status_code, str(exc.detail), headers=exc.headers)
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    """Route every kind of request error to a problem+json answer."""
+    """Route every kind of request error to a problem+json answer (crashes: `deckcheck.api.observe`)."""
     app.add_exception_handler(RequestValidationError, _on_validation)
     app.add_exception_handler(RequestError, _on_request_error)
     app.add_exception_handler(HTTPException, _on_http)
-    app.add_exception_handler(Exception, _on_crash)

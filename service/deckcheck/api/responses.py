@@ -14,6 +14,8 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
     code: {"model": Problem, "content": {"application/problem+json": {}}} for code in (400, 413, 422)
 }
 NOT_FOUND = {**PROBLEMS, 404: PROBLEMS[422]}
+# The routes that run checks may also be refused while every check thread is busy (with Retry-After).
+CHECK_PROBLEMS = {**PROBLEMS, 503: PROBLEMS[422]}
 AcceptLanguage = Annotated[str | None, Header(description="ja or en; default en")]
 
 

@@ -116,6 +116,9 @@ class ParseProblem(BaseModel):
     type: str
     msg: str
     suggestions: list[Suggestion]
+    suggestions_omitted: bool = Field(
+        description="True when the entry got no suggestions because the deck's first 20 unknown names had them."
+    )
 
 
 class ParseResponse(BaseModel):

@@ -1,28 +1,43 @@
-"""The /v1 routes for validation, the rule catalogue and health: thin layers over the engine."""
+"""The /v1 routes for validation and the rule catalogue: thin layers over the engine."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from collections import Counter
+from typing import Any
+
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from deckcheck.api.responses import PROBLEMS, AcceptLanguage, json_response, pick_language
+from deckcheck.api.admission import Admission
+from deckcheck.api.metrics import Metrics
+from deckcheck.api.responses import CHECK_PROBLEMS, AcceptLanguage, json_response, pick_language
 from deckcheck.api.schemas import ValidateResponse
 from deckcheck.data import Data
+from deckcheck.model import Report
 from deckcheck.rules import RULES, validate
 from deckcheck.wire import ValidateRequest, context_for, deck_from, report_json
 
 
-def build_router(data: Data) -> APIRouter:
-    """The validation, catalogue and health routes, bound to the data loaded at start-up."""
+def build_router(data: Data, admission: Admission, metrics: Metrics) -> APIRouter:
+    """The validation and catalogue routes, bound to the data loaded at start-up."""
     router = APIRouter()
 
-    @router.post("/v1/validate", response_model=ValidateResponse, responses=PROBLEMS, tags=["validate"])
-    def validate_deck(body: ValidateRequest, accept_language: AcceptLanguage = None) -> Response:
+    @router.post("/v1/validate", response_model=ValidateResponse, responses=CHECK_PROBLEMS, tags=["validate"])
+    async def validate_deck(
+        request: Request, body: ValidateRequest, accept_language: AcceptLanguage = None
+    ) -> Response:
         """Check a deck against the 2008 OCG tournament rules and report every violation with its penalty."""
         lang = pick_language(accept_language)
-        deck = deck_from(body, data)
-        context = context_for(body, data)
-        return json_response(report_json(validate(deck, context), lang, deck, context.roster), lang)
+
+        def check() -> tuple[dict[str, Any], Report]:
+            deck = deck_from(body, data)
+            context = context_for(body, data)
+            report = validate(deck, context)
+            return report_json(report, lang, deck, context.roster), report
+
+        answer, report = await admission.check(request, check)
+        metrics.count_codes(Counter(v.code for v in report.violations))
+        return json_response(answer, lang)
 
     @router.get("/v1/rules", tags=["rules"])
     def rules(accept_language: AcceptLanguage = None) -> Response:
@@ -43,10 +58,5 @@ def build_router(data: Data) -> APIRouter:
             ],
             lang,
         )
-
-    @router.get("/healthz", tags=["health"])
-    def healthz() -> Response:
-        """Liveness, with the size of the loaded data."""
-        return json_response({"status": "ok", "cards": len(data.cards), "banlists": len(data.banlists.by_id)})
 
     return router

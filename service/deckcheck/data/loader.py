@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +25,7 @@ class Data:
 
     cards: CardIndex
     banlists: Banlists
+    digest: str  # SHA-256 of the files the data were read from, to tell one data release from another
 
 
 def load_data(root: Path = DEFAULT_DATA_DIR) -> Data:
@@ -33,7 +35,15 @@ def load_data(root: Path = DEFAULT_DATA_DIR) -> Data:
     collector's sight (gc.freeze): otherwise every full collection walks a quarter of a million objects.
     """
     cards = load_cards(root / "cards" / "cards.csv")
-    data = Data(cards=cards, banlists=load_banlists(root / "banlists", cards))
+    data = Data(cards=cards, banlists=load_banlists(root / "banlists", cards), digest=_digest(root))
     gc.collect()
     gc.freeze()
     return data
+
+
+def _digest(root: Path) -> str:
+    """SHA-256 over the name and bytes of every file the data are read from."""
+    digest = hashlib.sha256()
+    for path in [root / "cards" / "cards.csv", *sorted((root / "banlists").glob("*/*.json"))]:
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()

@@ -4,11 +4,12 @@ citations and penalties, and the messages in Japanese and English."""
 from deckcheck.rules.engine import full_report, legal_report, list_change_report_of_copies, resolve_entry, validate
 from deckcheck.rules.fast import legal_counts, tally_copies, within_limits
 from deckcheck.rules.messages import render
-from deckcheck.rules.registry import PENALTIES, RULES, Rule
+from deckcheck.rules.registry import PENALTIES, RULES, RULESET, Rule
 
 __all__ = [
     "PENALTIES",
     "RULES",
+    "RULESET",
     "Rule",
     "full_report",
     "legal_counts",

@@ -1,0 +1,83 @@
+"""What every request leaves behind for the operator: a request id, a JSON access-log line and metrics; and a
+problem+json 500, never a bare crash, when a route fails."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+from typing import Any
+
+import orjson
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from deckcheck.api.metrics import Metrics
+from deckcheck.api.problems import REQUEST_ID, problem
+
+# A caller's X-Request-ID is kept when it is a plain token of up to 128 characters; otherwise a new one is made.
+_REQUEST_ID = re.compile(rb"[A-Za-z0-9._:/+=@-]{1,128}")
+# The status logged for a request whose client went away before any answer (as nginx logs it).
+CLIENT_GONE = 499
+ACCESS_LOG = logging.getLogger("deckcheck.access")
+_ERRORS = logging.getLogger("deckcheck.error")
+
+
+class Observe:
+    """The outermost middleware: gives the request its id, answers crashes, logs and counts the request."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics, access_log: bool) -> None:
+        self.app = app
+        self.metrics = metrics
+        self.access_log = access_log
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        given = dict(scope["headers"]).get(b"x-request-id", b"")
+        request_id = given.decode() if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+        REQUEST_ID.set(request_id)
+        start = time.perf_counter()
+        status = CLIENT_GONE
+        sent = 0
+
+        async def observed(message: Message) -> None:
+            nonlocal status, sent
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [*message.get("headers", []), (b"x-request-id", request_id.encode())]
+            elif message["type"] == "http.response.body":
+                sent += len(message.get("body", b""))
+            await send(message)
+
+        try:
+            await self.app(scope, receive, observed)
+        except Exception:
+            _ERRORS.exception("request %s %s failed (request id %s)", scope["method"], scope["path"], request_id)
+            if status == CLIENT_GONE:  # nothing sent yet: the client still gets an answer it can read
+                detail = "The server failed on this request; the failure has been logged."
+                await problem(500, detail)(scope, receive, observed)
+            else:
+                status = 500
+        finally:
+            self._record(scope, request_id, status, sent, time.perf_counter() - start)
+
+    def _record(self, scope: Scope, request_id: str, status: int, sent: int, seconds: float) -> None:
+        route = scope.get("route")
+        path = getattr(route, "path", "unmatched")
+        self.metrics.requests.labels(path, scope["method"], str(status)).inc()
+        self.metrics.latency.labels(path, str(status)).observe(seconds)
+        if self.access_log:
+            line: dict[str, Any] = {
+                "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                "request_id": request_id,
+                "client": None if scope.get("client") is None else scope["client"][0],
+                "method": scope["method"],
+                "path": scope["path"],
+                "route": path,
+                "status": status,
+                "bytes": sent,
+                "ms": round(seconds * 1000, 2),
+            }
+            ACCESS_LOG.info(orjson.dumps(line).decode())

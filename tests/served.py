@@ -1,0 +1,65 @@
+"""A `deckcheck serve` process started as an operator would, with its settings in the environment."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+
+def free_port() -> int:
+    """A loopback port no one listens on."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass(frozen=True, slots=True)
+class Served:
+    """A running server: its address, process and the file its stderr (the access log) goes to."""
+
+    url: str
+    port: int
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def log_lines(self) -> list[str]:
+        """What the server has written to stderr so far."""
+        return self.log.read_text(encoding="utf-8").splitlines()
+
+
+@contextmanager
+def serving(log: Path, env: Mapping[str, str], *args: str) -> Iterator[Served]:
+    """`deckcheck serve` on a free loopback port with `env` added to the environment; stopped on exit."""
+    port = free_port()
+    argv = [sys.executable, "-m", "deckcheck", "serve", "--host", "127.0.0.1", "--port", str(port), *args]
+    with log.open("wb") as sink:
+        process = subprocess.Popen(argv, env={**os.environ, **env}, stderr=sink)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    try:
+        while True:
+            try:
+                httpx.get(f"{url}/healthz", timeout=1).raise_for_status()
+                break
+            except httpx.TransportError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"the server did not start: {log.read_text(encoding='utf-8')}") from None
+                time.sleep(0.1)
+        yield Served(url, port, process, log)
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()

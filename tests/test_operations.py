@@ -1,0 +1,260 @@
+"""The service as an operator runs it (`deckcheck serve`), against hostile clients: stalled and oversized bodies,
+oversized heads, floods that fill every check thread, SIGTERM with a client still sending; and what the operator
+sees: request ids, JSON access logs, metrics, readiness."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import orjson
+import pytest
+
+from tests.served import Served, serving
+from tests.test_hostile import garbage_names
+
+# One check thread and no queue, a 1 s body timeout: a strict server that shows every limit quickly.
+STRICT = {
+    "DECKCHECK_CHECK_THREADS": "1",
+    "DECKCHECK_MAX_WAITING": "0",
+    "DECKCHECK_BODY_TIMEOUT": "1",
+    "DECKCHECK_SHUTDOWN_TIMEOUT": "2",
+    "DECKCHECK_RETRY_AFTER": "3",
+}
+LEGAL_TEXT = {"text": "Dark Magician\n", "date": "2008-06-01"}
+
+
+@pytest.fixture(scope="module")
+def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """A strict server of its own."""
+    with serving(tmp_path_factory.mktemp("strict") / "stderr.log", STRICT) as server:
+        yield server
+
+
+def raw_exchange(port: int, head: bytes, body: bytes = b"", wait: float = 30) -> bytes:
+    """Send a request head and body on a fresh connection and read the answer until the server closes it."""
+    with socket.create_connection(("127.0.0.1", port), timeout=wait) as sock:
+        sock.sendall(head + body)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+        return answer
+
+
+def split_answer(answer: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Status, headers (lower-case names) and body of a raw HTTP/1.1 answer."""
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.lower().split(": ", 1) for line in lines)
+    return int(status_line.split()[1]), headers, body
+
+
+def test_a_stalled_body_gets_408_and_the_connection_is_closed(strict: Served) -> None:
+    head = b"POST /v1/validate HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n"
+    status, headers, body = split_answer(raw_exchange(strict.port, head, b'{"main": [', wait=30))
+    assert status == 408
+    assert headers["content-type"] == "application/problem+json"
+    assert headers["connection"] == "close"
+    problem = orjson.loads(body)
+    assert problem["type"] == "urn:deckcheck:problem:body-timeout"
+    assert problem["errors"] == [
+        {"loc": ["body"], "msg": "The request body stopped arriving for 1 seconds.", "type": "body_timeout"}
+    ]
+
+
+def test_a_stalled_recheck_ends_with_a_line_that_says_so(strict: Served) -> None:
+    line = b'{"id": "a", "ydke": "ydke://!!!"}\n'
+    head = b"POST /v1/rechecks?date=2008-06-01 HTTP/1.1\r\nHost: t\r\nContent-Length: 100000\r\n\r\n"
+    _, _, body = split_answer(raw_exchange(strict.port, head, line))
+    chunks = body.split(b"\r\n")  # chunked transfer: size, data, size, data, ...
+    lines = [orjson.loads(c) for c in chunks if c.startswith(b"{")]
+    assert [r.get("id") for r in lines] == ["a", None]
+    assert lines[1]["error"] == {"msg": "the request body stopped arriving", "type": "body_timeout"}
+
+
+def test_an_over_limit_body_without_expect_gets_a_413_it_can_read(base_url: str) -> None:
+    port = int(base_url.rsplit(":", 1)[1])
+    body = b"[" + b"1," * (1024 * 1024) + b"1]"
+    head = b"POST /v1/validate HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+    head += b"Content-Length: %d\r\n\r\n" % len(body)
+    status, headers, answer = split_answer(raw_exchange(port, head, body))
+    assert status == 413
+    assert headers["content-type"] == "application/problem+json"
+    assert orjson.loads(answer)["type"] == "urn:deckcheck:problem:body-too-large"
+    # A client that asks first is answered at once, without sending the body.
+    expect = head.replace(b"\r\n\r\n", b"\r\nExpect: 100-continue\r\n\r\n")
+    assert split_answer(raw_exchange(port, expect))[0] == 413
+
+
+def test_a_request_head_over_the_limit_gets_431_problem_json(base_url: str) -> None:
+    port = int(base_url.rsplit(":", 1)[1])
+    head = b"GET /healthz HTTP/1.1\r\nHost: t\r\nX-Padding: " + b"a" * 70_000 + b"\r\n\r\n"
+    status, headers, body = split_answer(raw_exchange(port, head))
+    assert status == 431
+    assert headers["content-type"] == "application/problem+json"
+    assert orjson.loads(body)["detail"] == (
+        "The request head is larger than 65536 bytes; send large lists in the request body."
+    )
+
+
+def test_a_head_that_never_ends_gets_431_once_past_the_limit(base_url: str) -> None:
+    port = int(base_url.rsplit(":", 1)[1])
+    head = b"GET /healthz HTTP/1.1\r\nHost: t\r\nX-Padding: " + b"a" * 70_000  # and never the blank line
+    status, headers, body = split_answer(raw_exchange(port, head))
+    assert status == 431
+    assert orjson.loads(body)["request_id"] == headers["x-request-id"]
+
+
+def test_a_head_that_is_not_http_gets_400_problem_json(base_url: str) -> None:
+    port = int(base_url.rsplit(":", 1)[1])
+    status, headers, body = split_answer(raw_exchange(port, b"HELLO THERE\r\n\r\n"))
+    assert status == 400
+    assert headers["content-type"] == "application/problem+json"
+    assert orjson.loads(body)["type"] == "urn:deckcheck:problem:malformed-head"
+
+
+def test_a_405_names_the_allowed_methods(client: httpx.Client) -> None:
+    response = client.get("/v1/validate")
+    assert response.status_code == 405
+    assert response.headers["allow"] == "POST"
+    assert client.put("/v1/cards/46986414").headers["allow"] == "GET"
+
+
+@pytest.mark.parametrize("written", ["4_6986414", "46986414.0", "+46986414", "-46986414", " 46986414", "1e3"])
+def test_a_passcode_has_one_address(client: httpx.Client, written: str) -> None:
+    response = client.get(f"/v1/cards/{written}")
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["loc"] == ["path", "passcode"]
+
+
+def test_a_passcode_may_keep_its_printed_leading_zero(client: httpx.Client) -> None:
+    response = client.get("/v1/cards/046986414")
+    assert response.status_code == 200
+    assert response.json()["requested"] == 46986414
+
+
+def test_health_answers_and_floods_are_shed_while_every_check_thread_is_busy(strict: Served) -> None:
+    heavy = {"main": [{"name": n} for n in garbage_names(500)], "extra": [{"name": n} for n in garbage_names(500, 8)]}
+    with ThreadPoolExecutor(max_workers=16) as pool, httpx.Client(base_url=strict.url, timeout=60) as probe:
+        floods = [pool.submit(httpx.post, f"{strict.url}/v1/validate", json=heavy, timeout=120) for _ in range(16)]
+        health = [probe.get("/healthz").status_code for _ in range(10)]
+        answers = [f.result() for f in floods]
+        ready = probe.get("/readyz")
+        rejected = metric(probe.get("/metrics").text, "deckcheck_admission_rejections_total")
+    assert health == [200] * 10
+    statuses = sorted(a.status_code for a in answers)
+    assert set(statuses) == {200, 503}, statuses
+    shed = next(a for a in answers if a.status_code == 503)
+    assert shed.headers["retry-after"] == "3"
+    assert shed.headers["content-type"] == "application/problem+json"
+    assert shed.json()["type"] == "urn:deckcheck:problem:overloaded"
+    assert ready.json() == {"status": "ready", "reasons": [], "checks": 0}
+    assert rejected == statuses.count(503)
+
+
+def test_every_answer_carries_a_request_id_and_a_json_access_log_line(strict: Served) -> None:
+    with httpx.Client(base_url=strict.url, timeout=30) as http:
+        given = http.post("/v1/validate", json=LEGAL_TEXT, headers={"X-Request-ID": "desk-7.check:42"})
+        made = http.post("/v1/validate", json={"main": "nope"}, headers={"X-Request-ID": "not ok!" * 30})
+    assert given.headers["x-request-id"] == "desk-7.check:42"
+    made_id = made.headers["x-request-id"]
+    assert len(made_id) == 32
+    assert made.json()["request_id"] == made_id
+    deadline = time.monotonic() + 10
+    while True:
+        logged = {r["request_id"]: r for r in map(orjson.loads, filter(_is_json, strict.log_lines()))}
+        if made_id in logged or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    line = logged["desk-7.check:42"]
+    assert (line["method"], line["path"], line["route"], line["status"]) == (
+        "POST",
+        "/v1/validate",
+        "/v1/validate",
+        200,
+    )
+    assert line["bytes"] == len(given.content)
+    assert logged[made_id]["status"] == 422
+
+
+def _is_json(line: str) -> bool:
+    return line.startswith("{")
+
+
+def test_metrics_count_requests_violations_and_rechecks(strict: Served) -> None:
+    with httpx.Client(base_url=strict.url, timeout=30) as http:
+        http.post("/v1/validate", json={"main": [{"passcode": 55144522}], "date": "2008-06-01"})
+        http.post("/v1/rechecks?date=2008-06-01", content=b'{"id": 1, "ydke": "ydke://!!!"}\n[]\n')
+        text = http.get("/metrics").text
+    assert metric(text, 'deckcheck_requests_total{method="POST",route="/v1/validate",status="200"}') >= 1
+    assert metric(text, 'deckcheck_request_duration_seconds_count{route="/v1/validate",status="200"}') >= 1
+    assert metric(text, 'deckcheck_violations_total{code="forbidden_card"}') >= 1
+    assert metric(text, 'deckcheck_recheck_lines_total{outcome="illegal"}') >= 1
+    assert metric(text, 'deckcheck_recheck_lines_total{outcome="error"}') >= 1
+    assert metric(text, "deckcheck_checks_admitted") == 0
+    assert 'deckcheck_data_info{data_version="' in text
+
+
+def metric(text: str, series: str) -> float:
+    """The value of one series in a Prometheus exposition."""
+    return float(next(line for line in text.splitlines() if line.startswith(series + " ")).rsplit(" ", 1)[1])
+
+
+def test_workers_share_a_port_and_their_metrics_add_up(tmp_path: Path) -> None:
+    with serving(tmp_path / "stderr.log", {}, "--workers", "2") as server:
+        for _ in range(20):
+            assert httpx.post(f"{server.url}/v1/validate", json=LEGAL_TEXT, timeout=30).status_code == 200
+        text = httpx.get(f"{server.url}/metrics", timeout=30).text
+    assert metric(text, 'deckcheck_requests_total{method="POST",route="/v1/validate",status="200"}') == 20
+
+
+def test_sigterm_stops_the_server_though_a_client_keeps_sending(tmp_path: Path) -> None:
+    with serving(tmp_path / "stderr.log", STRICT) as server:
+        stop = threading.Event()
+
+        def trickle() -> None:  # a recheck body that never ends, one line every 0.2 s
+            head = b"POST /v1/rechecks?date=2008-06-01 HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+            line = b'{"id": 1, "ydke": "ydke://!!!"}\n'
+            with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
+                sock.sendall(head)
+                while not stop.wait(0.2):
+                    try:
+                        sock.sendall(b"%x\r\n%s\r\n" % (len(line), line))
+                    except OSError:
+                        return
+
+        sender = threading.Thread(target=trickle)
+        sender.start()
+        time.sleep(1)
+        server.process.send_signal(signal.SIGTERM)
+        try:
+            # uvicorn ends by raising the signal it caught again, so the exit status says SIGTERM
+            assert server.process.wait(timeout=30) == -signal.SIGTERM
+        finally:
+            stop.set()
+            sender.join()
+
+
+def test_held_results_are_the_streamed_results_sent_after_the_body(strict: Served, client: httpx.Client) -> None:
+    lines = [b'{"id": %d, "ydke": "ydke://!!!"}\n' % n for n in range(3000)] + [b"[]\n"]
+    body = b"".join(lines)
+    streamed = client.post("/v1/rechecks?date=2008-06-01", content=body)
+    held = client.post("/v1/rechecks?date=2008-06-01", content=body, headers={"Deckcheck-Hold-Results": "1"})
+    assert held.status_code == 200
+    assert held.content == streamed.content
+    assert len(held.content.splitlines()) == 3002
+
+
+def test_a_stalled_body_whose_results_are_held_gets_408(strict: Served) -> None:
+    head = b"POST /v1/rechecks?date=2008-06-01 HTTP/1.1\r\nHost: t\r\nDeckcheck-Hold-Results: 1\r\n"
+    head += b"Content-Length: 100000\r\n\r\n"
+    status, headers, body = split_answer(raw_exchange(strict.port, head, b'{"id": "a", "ydke": "ydke://!!!"}\n'))
+    assert status == 408
+    assert headers["content-type"] == "application/problem+json"
+    assert orjson.loads(body)["type"] == "urn:deckcheck:problem:body-timeout"
