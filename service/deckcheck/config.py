@@ -34,7 +34,7 @@ class Settings(BaseSettings):
     """Seconds a request body may pause before the answer is 408."""
     check_threads: Annotated[int, Field(ge=1, le=64)] = 2
     """Checks that run at once in one process."""
-    max_waiting: Annotated[int, Field(ge=0, le=10_000)] = 32
+    max_waiting: Annotated[int, Field(ge=0, le=10_000)] = 128
     """Checks that may wait for a free thread; past that, requests are refused with 503."""
     retry_after: Annotated[int, Field(ge=1, le=3600)] = 1
     """Seconds a 503 asks the client to wait (Retry-After)."""
