@@ -11,6 +11,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -36,6 +37,18 @@ class Served:
         return self.log.read_text(encoding="utf-8").splitlines()
 
 
+def wait_until_healthy(url: str, process: subprocess.Popen[Any]) -> bool:
+    """Wait (up to a minute) until the server at `url` answers /healthz; False if its process ended first."""
+    deadline = time.monotonic() + 60
+    while process.poll() is None and time.monotonic() < deadline:
+        try:
+            httpx.get(f"{url}/healthz", timeout=1).raise_for_status()
+            return True
+        except httpx.TransportError:
+            time.sleep(0.1)
+    return False
+
+
 @contextmanager
 def serving(log: Path, env: Mapping[str, str], *args: str) -> Iterator[Served]:
     """`deckcheck serve` on a free loopback port with `env` added to the environment; stopped on exit."""
@@ -44,16 +57,9 @@ def serving(log: Path, env: Mapping[str, str], *args: str) -> Iterator[Served]:
     with log.open("wb") as sink:
         process = subprocess.Popen(argv, env={**os.environ, **env}, stderr=sink)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
     try:
-        while True:
-            try:
-                httpx.get(f"{url}/healthz", timeout=1).raise_for_status()
-                break
-            except httpx.TransportError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the server did not start: {log.read_text(encoding='utf-8')}") from None
-                time.sleep(0.1)
+        if not wait_until_healthy(url, process):
+            raise RuntimeError(f"the server did not start: {log.read_text(encoding='utf-8')}")
         yield Served(url, port, process, log)
     finally:
         if process.poll() is None:

@@ -122,6 +122,14 @@ def test_only_the_first_unknown_names_get_suggestions(client: httpx.Client) -> N
         assert len(response.content) < 700 * 3 * MAX_ENTRIES
 
 
+def test_the_japanese_message_says_why_a_name_has_no_suggestions(client: httpx.Client) -> None:
+    body = {"text": "\n".join(garbage_names(SUGGESTED_NAMES + 1))}
+    response = client.post("/v1/validate", json=body, headers={"Accept-Language": "ja"})
+    last = [v for v in response.json()["violations"] if v["code"] == "unknown_card"][-1]
+    assert last["ctx"]["suggestions_omitted"] is True
+    assert last["message"].endswith(f"近い名前は、不明な名前の最初の{SUGGESTED_NAMES}件にだけ示します。")
+
+
 def test_suggestions_count_distinct_names(client: httpx.Client) -> None:
     # One mistyped name written 30 times is one name: it keeps its suggestions, and so does the next name.
     body = {"text": "\n".join(["Dark Magican"] * 30 + ["Mystic Tomatoe"])}

@@ -11,7 +11,6 @@ import shutil
 import subprocess
 import sys
 import tarfile
-import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +23,7 @@ import deckcheck
 from deckcheck import Data
 from deckcheck.data import DEFAULT_DATA_DIR
 from tests.golden import run_case
+from tests.served import wait_until_healthy
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "pot-of-greed-2008.json"
@@ -144,16 +144,8 @@ def server(request: pytest.FixtureRequest, installed: Installed, free_port: int)
     argv[0] = str(installed.bin / argv[0])
     process = subprocess.Popen(argv, cwd=installed.cwd, env=installed.env(), stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{free_port}"
-    deadline = time.monotonic() + 60
     try:
-        while True:
-            try:
-                httpx.get(f"{url}/healthz", timeout=1).raise_for_status()
-                break
-            except httpx.TransportError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise
-                time.sleep(0.1)
+        assert wait_until_healthy(url, process), "the installed server did not start"
         yield url
     finally:
         process.terminate()
