@@ -159,6 +159,17 @@ def test_a_recheck_id_is_bounded_and_never_echoed_when_too_long(client: httpx.Cl
     assert len(response.content) < 10_000
 
 
+def test_a_recheck_id_is_a_64_bit_number_at_most(client: httpx.Client) -> None:
+    body = b'{"id": 123456789012345678901234567890, "ydke": "ydke://!!!"}\n{"id": -9223372036854775808, "ydke": "ydke://!!!"}\n'
+    response = client.post("/v1/rechecks?date=2008-06-01", content=body)
+    first, second, closing = (orjson.loads(line) for line in response.content.splitlines())
+    assert first["id"] is None
+    assert {e["type"] for e in first["error"]["errors"]} == {"string_type", "less_than_equal"}
+    assert second["id"] == -(2**63)
+    assert "error" not in second
+    assert closing["summary"]["lines"] == 2
+
+
 def test_a_recheck_summary_keeps_a_count_and_the_first_ids() -> None:
     whole, parts = Summary(), [Summary(), Summary()]
     for number in range(1, 1_501):

@@ -17,8 +17,23 @@ MAX_COUNT = 99  # copies one JSON entry or text line may give
 MAX_CARDS = MAX_ENTRIES * MAX_COUNT  # cards in one section: what 500 entries of 99 copies hold
 MAX_NAME_CHARS = 200  # characters of one card name
 MAX_ID_CHARS = 200  # characters of a recheck line's id
+ID_RANGE = (-(2**63), 2**63 - 1)  # a whole-number id: what JSON writers (and orjson) take as a 64-bit integer
 SUGGESTED_NAMES = 20  # distinct unknown names one deck gets suggestions for; the rest are reported without
 KEPT_NEWLY_ILLEGAL_IDS = 1000  # ids a recheck summary lists; the result lines carry every one
+
+
+class NameBudget:
+    """The distinct unknown names of one deck that get suggestions: the first SUGGESTED_NAMES, each counted once
+    however often and under whatever passcode it is written."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def allows(self, name: str) -> bool:
+        """Whether `name` (normalised) gets suggestions; the first call for each new name spends the budget."""
+        if name not in self.names and len(self.names) < SUGGESTED_NAMES:
+            self.names.add(name)
+        return name in self.names
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from deckcheck.api.schemas import ConvertResponse, ParseResponse
 from deckcheck.data import Card, Data, Hit, normalize_name
 from deckcheck.errors import RequestError
 from deckcheck.formats import DeckFormatError, write
-from deckcheck.limits import SUGGESTED_NAMES
+from deckcheck.limits import NameBudget
 from deckcheck.model import SECTIONS, Deck, Entry, Section
 from deckcheck.rules import resolve_entry
 from deckcheck.wire import ConvertRequest, DeckIn, deck_from
@@ -56,18 +56,14 @@ def _resolved(deck: Deck, data: Data) -> list[Resolution]:
 def _problems(entries: list[Resolution], data: Data) -> list[dict[str, Any]]:
     """The entries that name no card, each with the closest names (for the first SUGGESTED_NAMES names)."""
     problems = []
-    suggested: set[str] = set()
+    budget = NameBudget()
     for section, index, entry, card, reason in entries:
         if card is not None or reason is None:
             continue
         hits: tuple[Hit, ...] = ()
-        omitted = False
-        if entry.name is not None:
-            key = normalize_name(entry.name)
-            omitted = key not in suggested and len(suggested) == SUGGESTED_NAMES
-            if not omitted:
-                suggested.add(key)
-                hits = data.cards.search.suggestions(entry.name)
+        omitted = entry.name is not None and not budget.allows(normalize_name(entry.name))
+        if entry.name is not None and not omitted:
+            hits = data.cards.search.suggestions(entry.name)
         problems.append(
             {
                 "section": section,

@@ -17,7 +17,7 @@ from deckcheck.batch.summary import Outcome
 from deckcheck.data import Data
 from deckcheck.errors import RequestError
 from deckcheck.formats import DeckFormatError, deck_of, ydke_copies
-from deckcheck.limits import MAX_ID_CHARS, copies_limit_errors
+from deckcheck.limits import ID_RANGE, MAX_ID_CHARS, copies_limit_errors
 from deckcheck.model import Context, Copies, Deck, Protectors, Report
 from deckcheck.rules import (
     full_report,
@@ -149,7 +149,9 @@ def _id_of(raw: bytes) -> Any:
     deck_id = value.get("id") if isinstance(value, dict) else None
     if isinstance(deck_id, str):
         return deck_id if len(deck_id) <= MAX_ID_CHARS else None
-    return deck_id if isinstance(deck_id, int) and not isinstance(deck_id, bool) else None
+    if isinstance(deck_id, int) and not isinstance(deck_id, bool):
+        return deck_id if ID_RANGE[0] <= deck_id <= ID_RANGE[1] else None
+    return None
 
 
 def _causes(report: Report) -> tuple[int, ...]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, cast
 
 from deckcheck.data import MAX_COPIES, Banlist, Card, normalize_name
-from deckcheck.limits import SUGGESTED_NAMES
+from deckcheck.limits import NameBudget
 from deckcheck.model import SECTIONS, CardRef, Context, Entry, Finding, Loc, Section
 
 # TR 3 デッキの枚数制限 and TR 1 エクストラデッキ / サイドデッキ.
@@ -171,13 +171,12 @@ def check_unknown(deck: Resolved, context: Context) -> Iterator[Finding]:
     for line in deck.lines:
         if line.card is None:
             groups.setdefault(_unknown_key(line.entry), []).append(line)
-    budget = SUGGESTED_NAMES  # bounded work per deck: the first names get suggestions, the rest say they have none
-    for group in groups.values():
+    budget = NameBudget()  # bounded work per deck: the first names get suggestions, the rest say they have none
+    for (_passcode, key), group in groups.items():
         entry = group[0].entry
-        omitted = entry.name is not None and budget == 0
+        omitted = key is not None and not budget.allows(key)
         suggestions = []
-        if entry.name is not None and budget:
-            budget -= 1
+        if entry.name is not None and not omitted:
             suggestions = [hit.card for hit in context.cards.search.suggestions(entry.name)]
         label = entry.name if entry.name is not None else str(entry.passcode)
         yield Finding(

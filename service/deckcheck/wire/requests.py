@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, WithJsonSchema, model_validator
 
-from deckcheck.limits import MAX_COUNT, MAX_ENTRIES, MAX_ID_CHARS, MAX_NAME_CHARS
+from deckcheck.limits import ID_RANGE, MAX_COUNT, MAX_ENTRIES, MAX_ID_CHARS, MAX_NAME_CHARS
 
 MAX_SOURCE_CHARS = 1_000_000
 LANGUAGE_PATTERN = r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$"
@@ -137,13 +137,16 @@ class ConvertRequest(DeckIn):
     names: Literal["en", "ja"] = Field("en", description="Card-name language of a text list.")
 
 
+DeckId = Annotated[str, Field(max_length=MAX_ID_CHARS)] | Annotated[int, Field(ge=ID_RANGE[0], le=ID_RANGE[1])]
+
+
 class RecheckLine(DeckIn):
     """One NDJSON line of a recheck: a deck in any form, the caller's id for it, and what else belongs to the deck
     (the date and the list belong to the whole recheck)."""
 
-    id: Annotated[str, Field(max_length=MAX_ID_CHARS)] | int = Field(
-        description=f"The caller's id for the deck (a string of up to {MAX_ID_CHARS} characters or a whole number), "
-        "echoed in its result line."
+    id: DeckId = Field(
+        description=f"The caller's id for the deck: a string of up to {MAX_ID_CHARS} characters or a 64-bit whole "
+        "number, echoed in its result line."
     )
     protectors: ProtectorsIn | None = None
     default_language: str = Field("ja", pattern=LANGUAGE_PATTERN)
