@@ -23,7 +23,7 @@ class _Gone:
 
 
 def test_a_full_queue_refuses_at_once_and_frees_when_the_checks_end() -> None:
-    admission = Admission(threads=1, waiting=1, metrics=Metrics("v", "0"))
+    admission = Admission(threads=1, waiting=1, rechecks=1, metrics=Metrics("v", "0"))
     release = threading.Event()
     results: list[bool] = []
 
@@ -50,7 +50,7 @@ async def _run_and_record(admission: Admission, release: threading.Event, result
 
 
 def test_work_for_a_client_that_left_while_waiting_is_not_run() -> None:
-    admission = Admission(threads=1, waiting=1, metrics=Metrics("v", "0"))
+    admission = Admission(threads=1, waiting=1, rechecks=1, metrics=Metrics("v", "0"))
     ran: list[int] = []
 
     async def run() -> None:
@@ -68,13 +68,16 @@ def test_a_stop_signal_marks_the_server_draining_and_reaches_the_server() -> Non
     def server_handler(signum: int, frame: FrameType | None) -> None:
         caught.append(signum)
 
-    previous = signal.signal(signal.SIGTERM, server_handler)
-    try:
+    async def run() -> None:
         lifecycle = Lifecycle()
         lifecycle.watch_signals()
         assert not lifecycle.draining
         signal.raise_signal(signal.SIGTERM)
         assert lifecycle.draining
         assert caught == [signal.SIGTERM]
+
+    previous = signal.signal(signal.SIGTERM, server_handler)
+    try:
+        anyio.run(run)
     finally:
         signal.signal(signal.SIGTERM, previous)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -194,6 +195,8 @@ def test_settings_refuse_nonsense(monkeypatch: pytest.MonkeyPatch, env: dict[str
 
 
 def test_settings_defaults_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in [n for n in os.environ if n.startswith("DECKCHECK_")]:
+        monkeypatch.delenv(name)
     defaults = load_settings()
     assert (defaults.max_body_bytes, defaults.body_timeout, defaults.check_threads) == (1024 * 1024, 10.0, 2)
     monkeypatch.setenv("DECKCHECK_MAX_BODY_BYTES", "2048")

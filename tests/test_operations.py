@@ -17,15 +17,17 @@ import orjson
 import pytest
 
 from tests.served import Served, serving
-from tests.test_hostile import garbage_names
 
-# One check thread and no queue, a 1 s body timeout: a strict server that shows every limit quickly.
+# One check thread and no queue, one recheck at a time, 1 MiB of held results, a 1 s body timeout: a strict server
+# that shows every limit quickly.
 STRICT = {
     "DECKCHECK_CHECK_THREADS": "1",
     "DECKCHECK_MAX_WAITING": "0",
     "DECKCHECK_BODY_TIMEOUT": "1",
     "DECKCHECK_SHUTDOWN_TIMEOUT": "2",
     "DECKCHECK_RETRY_AFTER": "3",
+    "DECKCHECK_MAX_RECHECKS": "1",
+    "DECKCHECK_MAX_HELD_BYTES": "1048576",
 }
 LEGAL_TEXT = {"text": "Dark Magician\n", "date": "2008-06-01"}
 
@@ -64,7 +66,11 @@ def test_a_stalled_body_gets_408_and_the_connection_is_closed(strict: Served) ->
     problem = orjson.loads(body)
     assert problem["type"] == "urn:deckcheck:problem:body-timeout"
     assert problem["errors"] == [
-        {"loc": ["body"], "msg": "The request body stopped arriving for 1 seconds.", "type": "body_timeout"}
+        {
+            "loc": ["body"],
+            "msg": "The request body stopped arriving for 1 seconds, or took longer than 3 seconds in all.",
+            "type": "body_timeout",
+        }
     ]
 
 
@@ -139,23 +145,90 @@ def test_a_passcode_may_keep_its_printed_leading_zero(client: httpx.Client) -> N
     assert response.json()["requested"] == 46986414
 
 
-def test_health_answers_and_floods_are_shed_while_every_check_thread_is_busy(strict: Served) -> None:
-    heavy = {"main": [{"name": n} for n in garbage_names(500)], "extra": [{"name": n} for n in garbage_names(500, 8)]}
-    with ThreadPoolExecutor(max_workers=16) as pool, httpx.Client(base_url=strict.url, timeout=60) as probe:
-        floods = [pool.submit(httpx.post, f"{strict.url}/v1/validate", json=heavy, timeout=120) for _ in range(16)]
-        health = [probe.get("/healthz").status_code for _ in range(10)]
-        answers = [f.result() for f in floods]
-        ready = probe.get("/readyz")
-        rejected = metric(probe.get("/metrics").text, "deckcheck_admission_rejections_total")
-    assert health == [200] * 10
-    statuses = sorted(a.status_code for a in answers)
-    assert set(statuses) == {200, 503}, statuses
-    shed = next(a for a in answers if a.status_code == 503)
+def full_duplex(port: int, head: bytes, body: bytes) -> bytes:
+    """Send a request while reading its answer, as a streaming client does, and return the answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+        sender = threading.Thread(target=sock.sendall, args=(head + body,))
+        sender.start()
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+        sender.join()
+        return answer
+
+
+def test_health_answers_and_checks_are_shed_while_every_check_thread_is_busy(strict: Served) -> None:
+    # A recheck of 100,000 decks keeps the one check thread busy, chunk after chunk; the strict server has no queue.
+    body = b"".join(b'{"id": %d, "ydke": "ydke://!!!"}\n' % n for n in range(100_000))
+    head = b"POST /v1/rechecks?date=2008-06-01 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
+    head += b"Content-Length: %d\r\n\r\n" % len(body)
+    with ThreadPoolExecutor(max_workers=1) as pool, httpx.Client(base_url=strict.url, timeout=60) as http:
+        recheck = pool.submit(full_duplex, strict.port, head, body)
+        while "saturated" not in http.get("/readyz").json()["reasons"]:
+            assert not recheck.done(), "the recheck ended before it filled the check thread"
+        health, shed = [], None
+        while shed is None and not recheck.done():
+            health.append(http.get("/healthz").status_code)
+            answer = http.post("/v1/validate", json=LEGAL_TEXT)
+            shed = answer if answer.status_code == 503 else None
+        lines = recheck.result().count(b'"line":')
+        rejected = metric(http.get("/metrics").text, "deckcheck_admission_rejections_total")
+    assert set(health) == {200}
+    assert shed is not None, "no check was refused while the thread was busy"
     assert shed.headers["retry-after"] == "3"
     assert shed.headers["content-type"] == "application/problem+json"
     assert shed.json()["type"] == "urn:deckcheck:problem:overloaded"
-    assert ready.json() == {"status": "ready", "reasons": [], "checks": 0}
-    assert rejected == statuses.count(503)
+    assert lines == 100_000
+    assert rejected >= 1
+
+
+def test_rechecks_past_the_limit_are_refused_while_one_runs(strict: Served) -> None:
+    head = b"POST /v1/rechecks?date=2008-06-01 HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+    line = b'{"id": 1, "ydke": "ydke://!!!"}\n'
+    with socket.create_connection(("127.0.0.1", strict.port), timeout=30) as sock:
+        sock.sendall(head + b"%x\r\n%s\r\n" % (len(line), line))
+        answer = b""
+        while b'"line":1' not in answer:  # the first recheck is running (STRICT allows one)
+            answer += sock.recv(65536)
+        second = httpx.post(f"{strict.url}/v1/rechecks?date=2008-06-01", content=line, timeout=30)
+        sock.sendall(b"0\r\n\r\n")
+    assert second.status_code == 503
+    assert second.json()["type"] == "urn:deckcheck:problem:overloaded"
+    third = httpx.post(f"{strict.url}/v1/rechecks?date=2008-06-01", content=line, timeout=30)
+    assert third.status_code == 200
+
+
+def test_held_results_past_the_limit_are_refused_whole(strict: Served) -> None:
+    # About 150 bytes of error line for each empty line: 10,000 of them pass the strict 1 MiB of held results.
+    response = httpx.post(
+        f"{strict.url}/v1/rechecks?date=2008-06-01",
+        content=b"\n" * 10_000,
+        headers={"Deckcheck-Hold-Results": "1"},
+        timeout=30,
+    )
+    assert response.status_code == 413
+    assert response.json()["type"] == "urn:deckcheck:problem:results-too-large"
+
+
+def test_a_body_that_trickles_gets_408_once_its_whole_time_is_up(strict: Served) -> None:
+    # One byte every half second never pauses for the 1 s body timeout, but the whole body gets 3 s.
+    with socket.create_connection(("127.0.0.1", strict.port), timeout=30) as sock:
+        sock.sendall(b"POST /v1/validate HTTP/1.1\r\nHost: t\r\nContent-Length: 100000\r\n\r\n")
+        answer = b""
+        sock.settimeout(0.5)
+        while not answer:
+            try:
+                answer = sock.recv(65536)
+            except TimeoutError:
+                sock.sendall(b" ")
+        sock.settimeout(30)
+        while chunk := sock.recv(65536):
+            answer += chunk
+    status, _, body = split_answer(answer)
+    assert status == 408
+    assert orjson.loads(body)["detail"] == (
+        "The request body stopped arriving for 1 seconds, or took longer than 3 seconds in all."
+    )
 
 
 def test_every_answer_carries_a_request_id_and_a_json_access_log_line(strict: Served) -> None:
@@ -199,6 +272,12 @@ def test_metrics_count_requests_violations_and_rechecks(strict: Served) -> None:
     assert metric(text, 'deckcheck_recheck_lines_total{outcome="error"}') >= 1
     assert metric(text, "deckcheck_checks_admitted") == 0
     assert 'deckcheck_data_info{data_version="' in text
+    with socket.create_connection(("127.0.0.1", strict.port), timeout=30) as sock:
+        sock.sendall(b"BREW /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        assert sock.recv(65536).startswith(b"HTTP/1.1 405")
+    text = httpx.get(f"{strict.url}/metrics", timeout=30).text
+    assert metric(text, 'deckcheck_requests_total{method="other",route="/healthz",status="405"}') == 1
+    assert "BREW" not in text
 
 
 def metric(text: str, series: str) -> float:
@@ -241,7 +320,7 @@ def test_sigterm_stops_the_server_though_a_client_keeps_sending(tmp_path: Path) 
             sender.join()
 
 
-def test_held_results_are_the_streamed_results_sent_after_the_body(strict: Served, client: httpx.Client) -> None:
+def test_held_results_are_the_streamed_results_sent_after_the_body(client: httpx.Client) -> None:
     lines = [b'{"id": %d, "ydke": "ydke://!!!"}\n' % n for n in range(3000)] + [b"[]\n"]
     body = b"".join(lines)
     streamed = client.post("/v1/rechecks?date=2008-06-01", content=body)
@@ -258,3 +337,17 @@ def test_a_stalled_body_whose_results_are_held_gets_408(strict: Served) -> None:
     assert status == 408
     assert headers["content-type"] == "application/problem+json"
     assert orjson.loads(body)["type"] == "urn:deckcheck:problem:body-timeout"
+
+
+def test_during_the_drain_period_readiness_fails_while_the_port_still_answers(tmp_path: Path) -> None:
+    with serving(tmp_path / "stderr.log", {"DECKCHECK_DRAIN_SECONDS": "3"}) as server:
+        assert httpx.get(f"{server.url}/readyz", timeout=30).status_code == 200
+        server.process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 30
+        while (ready := httpx.get(f"{server.url}/readyz", timeout=30)).status_code == 200:
+            assert time.monotonic() < deadline
+        health = httpx.get(f"{server.url}/healthz", timeout=30)
+        assert server.process.wait(timeout=30) == -signal.SIGTERM
+    assert ready.status_code == 503
+    assert ready.json() == {"status": "not_ready", "reasons": ["shutting_down"], "checks": 0}
+    assert health.status_code == 200

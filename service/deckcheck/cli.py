@@ -13,7 +13,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import orjson
 import uvicorn
@@ -26,6 +26,9 @@ from deckcheck.errors import DataError, RequestError
 from deckcheck.formats import deck_file_format
 from deckcheck.rules import validate
 from deckcheck.wire import JAPAN, ValidateRequest, context_for, deck_from, report_json
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_ERROR = 0, 1, 2
 
@@ -90,11 +93,15 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
         return EXIT_LEGAL if exc.code in (0, None) else EXIT_ERROR
     try:
         settings = load_settings()
-        # Broken data stop every command here, with one line; serve loads them once, into the app it serves.
-        if args.command == "serve":
+        # Broken data stop every command here, with one line; serve loads them once, into the app it serves (with
+        # several workers each loads its own, so here they are only read to prove them good, then let go).
+        if args.command == "serve" and args.workers == 1:
             from deckcheck.api import create_app  # noqa: PLC0415 - FastAPI costs the other commands 0.2 s to import
 
-            app = create_app(settings)
+            app: FastAPI | str = create_app(settings)
+        elif args.command == "serve":
+            load_data(settings.data_dir)
+            app = "deckcheck.app:app"
         else:
             data = load_data(settings.data_dir)
     except (ConfigError, DataError) as exc:
@@ -108,19 +115,18 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
     return _recheck(args, settings, data, stdout, stderr)
 
 
-def _serve(app: Any, settings: Settings, args: argparse.Namespace) -> None:
-    """Serve `app`; with several workers, each process loads its own app (the one given proved the data good)."""
+def _serve(app: FastAPI | str, settings: Settings, args: argparse.Namespace) -> None:
+    """Serve `app`: the app itself, or with several workers where each process imports it."""
     from deckcheck.api.server import server_options  # noqa: PLC0415 - as create_app above
 
     options = server_options(settings)
     if args.workers == 1 or "PROMETHEUS_MULTIPROC_DIR" in os.environ:
-        target = app if args.workers == 1 else "deckcheck.app:app"
-        uvicorn.run(target, host=args.host, port=args.port, workers=args.workers, **options)
+        uvicorn.run(app, host=args.host, port=args.port, workers=args.workers, **options)
         return
     # Each worker keeps its own metrics; they write them here, and /metrics adds them up.
     with tempfile.TemporaryDirectory(prefix="deckcheck-metrics-") as metrics:
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics
-        uvicorn.run("deckcheck.app:app", host=args.host, port=args.port, workers=args.workers, **options)
+        uvicorn.run(app, host=args.host, port=args.port, workers=args.workers, **options)
 
 
 def main() -> None:

@@ -31,17 +31,26 @@ class Settings(BaseSettings):
     max_body_bytes: Annotated[int, Field(ge=1024, le=256 * _MIB)] = _MIB
     """Largest request body in bytes; /v1/rechecks limits each line instead."""
     body_timeout: Seconds = 10.0
-    """Seconds a request body may pause before the answer is 408."""
+    """Seconds a request body may pause before the answer is 408; a body other than a recheck's must also arrive
+    within three times this in all."""
     check_threads: Annotated[int, Field(ge=1, le=64)] = 2
     """Checks that run at once in one process."""
     max_waiting: Annotated[int, Field(ge=0, le=10_000)] = 128
     """Checks that may wait for a free thread; past that, requests are refused with 503."""
+    max_rechecks: Annotated[int, Field(ge=1, le=1000)] = 4
+    """Rechecks that may run at once in one process; past that, new ones are refused with 503."""
+    max_held_bytes: Annotated[int, Field(ge=_MIB, le=1024 * 1024 * _MIB)] = 2 * 1024 * _MIB
+    """Result bytes one recheck may keep on disk with Deckcheck-Hold-Results: 1; past it, 413."""
     retry_after: Annotated[int, Field(ge=1, le=3600)] = 1
     """Seconds a 503 asks the client to wait (Retry-After)."""
     max_head_bytes: Annotated[int, Field(ge=8 * 1024, le=_MIB)] = 64 * 1024
     """Largest request head (request line and headers) in bytes; past it, 431."""
+    max_connections: Annotated[int, Field(ge=1, le=100_000)] = 1000
+    """Connections and requests the server holds at once; past that, uvicorn answers 503 at once."""
     keep_alive_timeout: Annotated[int, Field(ge=1, le=3600)] = 5
     """Seconds an idle keep-alive connection is held open."""
+    drain_seconds: Annotated[float, Field(ge=0, le=3600)] = 0.0
+    """Seconds between SIGTERM and the server closing its port, while /readyz answers 503 shutting_down."""
     shutdown_timeout: Annotated[int, Field(ge=1, le=3600)] = 20
     """Seconds running requests get to finish after SIGTERM."""
     access_log: bool = True

@@ -24,14 +24,17 @@ class ClientGone(Exception):
 
 
 class Admission:
-    """At most `threads` checks run at once and at most `waiting` more wait for a thread; past that, refuse."""
+    """At most `threads` checks run at once and at most `waiting` more wait for a thread; past that, refuse. At most
+    `rechecks` rechecks run at once; each queues its chunks as checks."""
 
-    def __init__(self, threads: int, waiting: int, metrics: Metrics) -> None:
+    def __init__(self, threads: int, waiting: int, rechecks: int, metrics: Metrics) -> None:
         self.limiter = anyio.CapacityLimiter(threads)
         # The threads themselves: a holder of one of the limiter's tokens never waits for one of these.
         self.threads = anyio.CapacityLimiter(threads)
         self.capacity = threads + waiting
-        self.admitted = 0  # only the event loop's thread reads and writes it
+        self.admitted = 0  # only the event loop's thread reads and writes these counts
+        self.max_rechecks = rechecks
+        self.rechecks = 0
         self.metrics = metrics
 
     @property
@@ -44,6 +47,18 @@ class Admission:
         if self.saturated:
             self.metrics.rejected.inc()
             raise Overloaded
+
+    def open_recheck(self) -> None:
+        """Count a new recheck in, or refuse it (Overloaded) when the most rechecks run or the checks are saturated;
+        every recheck opened must be closed."""
+        if self.rechecks >= self.max_rechecks or self.saturated:
+            self.metrics.rejected.inc()
+            raise Overloaded
+        self.rechecks += 1
+
+    def close_recheck(self) -> None:
+        """A recheck has ended."""
+        self.rechecks -= 1
 
     async def run(self, request: Request | None, work: Callable[[], T]) -> T:
         """Run `work` on a check thread once one is free; skip it when `request`'s client left while it waited."""

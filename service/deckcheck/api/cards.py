@@ -9,7 +9,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
 from deckcheck.api.admission import Admission
-from deckcheck.api.responses import CHECK_PROBLEMS, NOT_FOUND, json_response
+from deckcheck.api.responses import NOT_FOUND, SEARCH_PROBLEMS, json_response
 from deckcheck.api.schemas import CardOutFull, SearchHit
 from deckcheck.data import STATUS_NAMES, Data
 from deckcheck.errors import RequestError
@@ -63,7 +63,7 @@ def build_cards_router(data: Data, admission: Admission) -> APIRouter:
             }
         )
 
-    @router.get("/v1/cards", response_model=list[SearchHit], responses=CHECK_PROBLEMS)
+    @router.get("/v1/cards", response_model=list[SearchHit], responses=SEARCH_PROBLEMS)
     async def search(
         request: Request,
         q: Annotated[str, Query(min_length=1, max_length=100, description="Part of a Japanese or English name.")],

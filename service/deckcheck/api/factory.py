@@ -36,14 +36,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or load_settings()
     data = load_data(settings.data_dir)
     metrics = Metrics(data_version(data), __version__)
-    admission = Admission(settings.check_threads, settings.max_waiting, metrics)
-    lifecycle = Lifecycle()
+    admission = Admission(settings.check_threads, settings.max_waiting, settings.max_rechecks, metrics)
+    lifecycle = Lifecycle(settings.drain_seconds)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         lifecycle.watch_signals()
         yield
-        lifecycle.draining = True
 
     app = FastAPI(
         title="deckcheck",
@@ -54,12 +53,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.add_exception_handler(Overloaded, _overloaded(settings.retry_after))
     app.add_exception_handler(ClientGone, _client_gone)
-    app.include_router(build_health_router(data, admission, metrics, lifecycle))
+    app.include_router(build_health_router(data, admission, metrics, lifecycle, settings.retry_after))
     app.include_router(build_router(data, admission, metrics))
     app.include_router(build_decks_router(data, admission))
     app.include_router(build_cards_router(data, admission))
     app.include_router(build_banlists_router(data))
-    app.include_router(build_rechecks_router(data, admission, metrics))
+    app.include_router(build_rechecks_router(data, admission, metrics, settings.max_held_bytes))
     app.add_middleware(
         RequestLimits,
         max_head=settings.max_head_bytes,

@@ -3,10 +3,10 @@ every check thread is busy."""
 
 from __future__ import annotations
 
+import asyncio
 import signal
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from types import FrameType
 from typing import Any
@@ -20,17 +20,22 @@ from deckcheck.api.responses import json_response
 from deckcheck.data import Data
 
 
-@dataclass(slots=True)
 class Lifecycle:
-    """Whether the server is shutting down: set when it is told to stop (SIGTERM, SIGINT)."""
+    """Whether the server is shutting down. On SIGTERM or SIGINT it marks itself draining (/readyz answers 503) and,
+    `drain_seconds` later (at once when 0, or on a second signal), hands the signal on to the server's own handler,
+    which closes the port and gives running requests the shutdown timeout to finish."""
 
-    draining: bool = False
+    def __init__(self, drain_seconds: float = 0.0) -> None:
+        self.drain_seconds = drain_seconds
+        self.draining = False
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def watch_signals(self) -> None:
-        """Mark the server as draining when the server's own SIGTERM and SIGINT handlers run (uvicorn installs them
-        before the app starts; they stay in charge of stopping)."""
+        """Put this in front of the server's SIGTERM and SIGINT handlers (uvicorn installs them before the app
+        starts). Called from the app's start-up, on the event loop."""
         if threading.current_thread() is not threading.main_thread():
             return  # signals reach only the main thread's handlers; a server in a thread is stopped directly
+        self._loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             previous = signal.getsignal(sig)
             if callable(previous):
@@ -39,11 +44,16 @@ class Lifecycle:
     def _on_signal(
         self, previous: Callable[[int, FrameType | None], Any], signum: int, frame: FrameType | None
     ) -> None:
-        self.draining = True
-        previous(signum, frame)
+        again, self.draining = self.draining, True
+        if again or not self.drain_seconds or self._loop is None:
+            previous(signum, frame)
+        else:  # the handler runs on the loop's thread between two steps: hand the delay to the loop
+            self._loop.call_soon_threadsafe(self._loop.call_later, self.drain_seconds, previous, signum, None)
 
 
-def build_health_router(data: Data, admission: Admission, metrics: Metrics, lifecycle: Lifecycle) -> APIRouter:
+def build_health_router(
+    data: Data, admission: Admission, metrics: Metrics, lifecycle: Lifecycle, retry_after: int
+) -> APIRouter:
     """/healthz, /readyz and /metrics, bound to the app's data, admission and metrics."""
     router = APIRouter(tags=["health"])
 
@@ -60,7 +70,7 @@ def build_health_router(data: Data, admission: Admission, metrics: Metrics, life
         response = json_response(body)
         if reasons:
             response.status_code = 503
-            response.headers["Retry-After"] = "1"
+            response.headers["Retry-After"] = str(retry_after)
         return response
 
     @router.get("/metrics", response_class=Response)

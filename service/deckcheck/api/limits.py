@@ -11,6 +11,8 @@ from deckcheck.api.problems import problem
 # An over-limit body is read and thrown away up to this many times the limit, so a client that sends its whole body
 # before reading (no Expect: 100-continue) reads the 413 instead of a reset connection; larger ones are cut off.
 DRAIN_FACTOR = 8
+# A body (other than a streaming route's) must arrive within this many body timeouts in all, however it trickles.
+WHOLE_BODY_TIMEOUTS = 3
 
 
 def head_too_large(limit: int) -> str:
@@ -80,9 +82,14 @@ class RequestLimits:
             except BodyStalled:  # raised only while no answer has begun
                 await self._stalled(scope, receive, send)
             return
+        headers = dict(scope["headers"])
+        if b"content-length" not in headers and b"transfer-encoding" not in headers:
+            await self.app(scope, receive, send)  # no body: nothing to read ahead
+            return
         try:
-            body = await self._body(scope, receive, send)
-        except BodyStalled:
+            with anyio.fail_after(self.timeout * WHOLE_BODY_TIMEOUTS):
+                body = await self._body(scope, receive, send)
+        except (BodyStalled, TimeoutError):
             await self._stalled(scope, receive, send)
             return
         if body is None:
@@ -148,6 +155,9 @@ class RequestLimits:
         await problem(413, detail, [error], "body-too-large", {"Connection": "close"})(scope, receive, send)
 
     async def _stalled(self, scope: Scope, receive: Receive, send: Send) -> None:
-        detail = f"The request body stopped arriving for {self.timeout:g} seconds."
+        detail = (
+            f"The request body stopped arriving for {self.timeout:g} seconds, or took longer than "
+            f"{self.timeout * WHOLE_BODY_TIMEOUTS:g} seconds in all."
+        )
         error = {"loc": ["body"], "msg": detail, "type": "body_timeout"}
         await problem(408, detail, [error], "body-timeout", {"Connection": "close"})(scope, receive, send)

@@ -17,6 +17,8 @@ from deckcheck.api.problems import REQUEST_ID, problem
 
 # A caller's X-Request-ID is kept when it is a plain token of up to 128 characters; otherwise a new one is made.
 _REQUEST_ID = re.compile(rb"[A-Za-z0-9._:/+=@-]{1,128}")
+# Methods counted by name in the metrics; any other token a client sends counts as "other".
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 # The status logged for a request whose client went away before any answer (as nginx logs it).
 CLIENT_GONE = 499
 ACCESS_LOG = logging.getLogger("deckcheck.access")
@@ -66,7 +68,8 @@ class Observe:
     def _record(self, scope: Scope, request_id: str, status: int, sent: int, seconds: float) -> None:
         route = scope.get("route")
         path = getattr(route, "path", "unmatched")
-        self.metrics.requests.labels(path, scope["method"], str(status)).inc()
+        method = scope["method"] if scope["method"] in _METHODS else "other"
+        self.metrics.requests.labels(path, method, str(status)).inc()
         self.metrics.latency.labels(path, str(status)).observe(seconds)
         if self.access_log:
             line: dict[str, Any] = {

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import tempfile
-from collections.abc import AsyncIterator
 from functools import partial
 from typing import Annotated, Literal
 
@@ -16,8 +14,10 @@ from starlette.types import Message, Receive, Scope, Send
 from deckcheck.api.admission import Admission
 from deckcheck.api.limits import BodyStalled
 from deckcheck.api.metrics import Metrics
-from deckcheck.api.responses import CHECK_PROBLEMS, pick_language
-from deckcheck.batch import MAX_LINE_BYTES, Rechecker, RecheckSetup, Summary, check_chunk
+from deckcheck.api.problems import problem
+from deckcheck.api.recheck_io import Disconnected, Held, HeldTooLarge, ndjson_batches
+from deckcheck.api.responses import RECHECK_PROBLEMS, pick_language
+from deckcheck.batch import Rechecker, RecheckSetup, Summary, check_chunk
 from deckcheck.data import Data
 from deckcheck.wire import JAPAN, IsoDate, named_list
 
@@ -28,87 +28,33 @@ ListParam = Annotated[
 ]
 
 
-async def _batches(receive: Receive) -> AsyncIterator[tuple[int, list[bytes | None]]]:
-    """The complete NDJSON lines of each body chunk as it arrives, with the number of the first (from 1). A line
-    over the limit is dropped while it streams in and stands as None, so it costs no memory and still gets its
-    error line."""
-    number = 1
-    pending = bytearray()
-    oversized = False
-    more = True
-    first = True
-    while more:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            raise _Disconnected
-        pending += message.get("body", b"")
-        more = message.get("more_body", False)
-        if first and (len(pending) >= len(_BOM) or not more):
-            first = False
-            if pending.startswith(_BOM):  # a byte order mark some editors write: not part of line 1
-                del pending[: len(_BOM)]
-        batch: list[bytes | None] = []
-        while (end := pending.find(b"\n")) >= 0:
-            batch.append(None if oversized else bytes(pending[:end]))
-            del pending[: end + 1]
-            oversized = False
-        if len(pending) > MAX_LINE_BYTES:
-            oversized = True
-            pending.clear()
-        if batch:
-            yield number, batch
-            number += len(batch)
-    if pending or oversized:
-        yield number, [None if oversized else bytes(pending)]
-
-
-_BOM = "\ufeff".encode()
-HELD_IN_MEMORY = 8 * 1024 * 1024  # result bytes kept in memory before they go to a temporary file
-
-
-class _Disconnected(Exception):
-    """The client went away before sending its whole body."""
-
-
-class _Held:
-    """Result lines kept until the whole body has been read (in memory up to HELD_IN_MEMORY, then on disk), for
-    proxies that stop sending a request body once the answer begins (nginx does)."""
-
-    def __init__(self) -> None:
-        self.file = tempfile.SpooledTemporaryFile(max_size=HELD_IN_MEMORY)  # noqa: SIM115 - closed in send_all
-
-    def write(self, lines: bytes) -> None:
-        """Keep result lines."""
-        self.file.write(lines)
-
-    async def send_all(self, send: Send, start: Message, last: bytes) -> None:
-        """Begin the answer and send every kept line, then `last`."""
-        with self.file:
-            await send(start)
-            self.file.seek(0)
-            while block := self.file.read(256 * 1024):
-                await send({"type": "http.response.body", "body": block, "more_body": True})
-        await send({"type": "http.response.body", "body": last, "more_body": False})
-
-
 class _RecheckResponse(StreamingResponse):
     """Reads the NDJSON body itself while it answers, so each result leaves as soon as its line is checked; or, when
-    the request asks (Deckcheck-Hold-Results: 1), once the whole body has been read."""
+    the request asks (Deckcheck-Hold-Results: 1), once the whole body has been read. The recheck was admitted
+    before this answer was made; it is closed when the answer ends, however it ends."""
 
-    def __init__(self, checker: Rechecker, admission: Admission, metrics: Metrics, hold: bool) -> None:
+    def __init__(self, checker: Rechecker, admission: Admission, metrics: Metrics, held: Held | None) -> None:
         super().__init__(iter(()), media_type="application/x-ndjson")
         self.checker = checker
         self.admission = admission
         self.metrics = metrics
-        self.held = _Held() if hold else None
+        self.held = held
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await self._answer(scope, receive, send)
+        finally:
+            self.admission.close_recheck()
+            if self.held is not None:
+                self.held.close()
+
+    async def _answer(self, scope: Scope, receive: Receive, send: Send) -> None:
         start: Message = {"type": "http.response.start", "status": 200, "headers": self.raw_headers}
         if self.held is None:
             await send(start)
         summary = Summary()
         try:
-            async for first, batch in _batches(receive):
+            async for first, batch in ndjson_batches(receive):
                 # Admitted at the start, the recheck then queues each chunk like any check: never refused midway.
                 out, part = await self.admission.run(None, partial(check_chunk, self.checker, first, batch))
                 self._count(part)
@@ -117,7 +63,14 @@ class _RecheckResponse(StreamingResponse):
                     await send({"type": "http.response.body", "body": out, "more_body": True})
                 else:
                     self.held.write(out)
-        except _Disconnected:
+        except Disconnected:
+            return
+        except HeldTooLarge:
+            assert self.held is not None
+            detail = f"The results of this recheck pass {self.held.limit} bytes; send its decks in several rechecks."
+            error = {"loc": ["body"], "msg": detail, "type": "results_too_large"}
+            answer = problem(413, detail, [error], "results-too-large", {"Connection": "close"})
+            await answer(scope, receive, send)
             return
         except BodyStalled:
             if self.held is not None:  # nothing sent yet: a plain 408, as for any other route
@@ -143,14 +96,14 @@ class _RecheckResponse(StreamingResponse):
                 self.metrics.recheck_lines.labels(outcome).inc(lines)
 
 
-def build_rechecks_router(data: Data, admission: Admission, metrics: Metrics) -> APIRouter:
+def build_rechecks_router(data: Data, admission: Admission, metrics: Metrics, max_held_bytes: int) -> APIRouter:
     """The recheck route, bound to the data loaded at start-up."""
     router = APIRouter(tags=["rechecks"])
 
     @router.post(
         "/v1/rechecks",
         responses={
-            **CHECK_PROBLEMS,
+            **RECHECK_PROBLEMS,
             200: {
                 "content": {"application/x-ndjson": {}},
                 "description": "One result line per deck, then a summary line.",
@@ -160,7 +113,7 @@ def build_rechecks_router(data: Data, admission: Admission, metrics: Metrics) ->
             "requestBody": {"required": True, "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}
         },
     )
-    def rechecks(
+    async def rechecks(
         *,
         banlist: ListParam = None,
         date: Annotated[IsoDate | None, Query(description="Event date; default today in Japan.")] = None,
@@ -177,7 +130,8 @@ def build_rechecks_router(data: Data, admission: Admission, metrics: Metrics) ->
         chosen = named_list(banlist or deckcheck_banlist, data, ["query", "banlist"]) or data.banlists.in_force(day)
         before = named_list(previous or deckcheck_previous, data, ["query", "previous"])
         setup = RecheckSetup(day, chosen, before, pick_language(accept_language))
-        admission.admit()
-        return _RecheckResponse(Rechecker(data, setup), admission, metrics, deckcheck_hold_results == "1")
+        admission.open_recheck()
+        held = Held(max_held_bytes) if deckcheck_hold_results == "1" else None
+        return _RecheckResponse(Rechecker(data, setup), admission, metrics, held)
 
     return router

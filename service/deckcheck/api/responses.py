@@ -10,12 +10,20 @@ from fastapi.responses import Response
 
 from deckcheck.api.schemas import Problem
 
-PROBLEMS: dict[int | str, dict[str, Any]] = {
-    code: {"model": Problem, "content": {"application/problem+json": {}}} for code in (400, 413, 422)
-}
-NOT_FOUND = {**PROBLEMS, 404: PROBLEMS[422]}
-# The routes that run checks may also be refused while every check thread is busy (with Retry-After).
-CHECK_PROBLEMS = {**PROBLEMS, 503: PROBLEMS[422]}
+
+def _problems(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The problem+json answers a route documents."""
+    return {status: {"model": Problem, "content": {"application/problem+json": {}}} for status in statuses}
+
+
+# Any route: a query that does not fit (422), a head over the limit (431).
+NOT_FOUND = _problems(404, 422, 431)
+# Routes that run checks: also a body that is not JSON, stalls or is too large, and every check thread busy (503).
+CHECK_PROBLEMS = _problems(400, 408, 413, 422, 431, 503)
+# A name search: a query that does not fit, a head over the limit, every check thread busy.
+SEARCH_PROBLEMS = _problems(422, 431, 503)
+# A recheck: its lines are checked one by one, so only a stalled body or too large held results refuse it whole.
+RECHECK_PROBLEMS = _problems(408, 413, 422, 431, 503)
 AcceptLanguage = Annotated[str | None, Header(description="ja or en; default en")]
 
 

@@ -60,6 +60,7 @@ def server_options(settings: Settings) -> dict[str, Any]:
     return {
         "http": ProblemH11Protocol,
         "h11_max_incomplete_event_size": settings.max_head_bytes,
+        "limit_concurrency": settings.max_connections,
         "timeout_keep_alive": settings.keep_alive_timeout,
         "timeout_graceful_shutdown": settings.shutdown_timeout,
         "access_log": False,  # the app writes its own JSON lines, with the request id
