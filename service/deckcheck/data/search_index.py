@@ -21,7 +21,7 @@ from rapidfuzz import fuzz, process
 
 FUZZY_CUTOFF = 55  # the lowest QRatio a fuzzy hit may have
 _COMMON = 500  # a token held by this many keys or more gets a row of the matrix rather than a list of keys
-_FIRST_BATCH = 32  # keys scored at first; each batch after is four times the one before
+_FIRST_BATCH = 64  # keys scored at first; each batch after is twice the one before
 
 Rows = npt.NDArray[np.intp]
 Counts = npt.NDArray[np.unsignedinteger[Any]]
@@ -106,7 +106,7 @@ class KeyIndex:
             passed = scores.nonzero()[0]  # below the cutoff scores 0
             for score, row in zip(scores[passed].tolist(), scored[passed].tolist(), strict=True):
                 heapq.heappush(found, (-score, row))
-            done, batch = done + len(scored), batch * 4
+            done, batch = done + len(scored), batch * 2
             # No row left scores this much: its bound is below it by 1 / (len(key) + len(row)) at least, far more than
             # any float error in rapidfuzz's score.
             unscored_below = int(points[order[done]]) + 1 if done < len(order) else 0
