@@ -7,9 +7,9 @@ largest legal deck is 60 + 15 + 15 cards. The README's Limits table lists them.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
+from deckcheck.data import Hit, NameSearch, normalize_name
 from deckcheck.model import SECTIONS, Copies, Deck, Section
 
 MAX_ENTRIES = 500  # distinct entries (cards, for a ydke link) in one section
@@ -29,11 +29,17 @@ class NameBudget:
     def __init__(self) -> None:
         self.names: set[str] = set()
 
-    def allows(self, name: str) -> bool:
-        """Whether `name` (normalised) gets suggestions; the first call for each new name spends the budget."""
-        if name not in self.names and len(self.names) < SUGGESTED_NAMES:
-            self.names.add(name)
-        return name in self.names
+    def suggestions(self, name: str | None, search: NameSearch) -> tuple[tuple[Hit, ...], bool]:
+        """The closest names to an unknown `name`, and whether the spent budget left it without them (False for an
+        entry with no name). The first call for each new name spends the budget."""
+        if name is None:
+            return (), False
+        key = normalize_name(name)
+        if key not in self.names and len(self.names) < SUGGESTED_NAMES:
+            self.names.add(key)
+        if key not in self.names:
+            return (), True
+        return search.suggestions(name), False
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +78,8 @@ def deck_limit_errors(deck: Deck) -> list[LimitError]:
 
 def copies_limit_errors(copies: Copies) -> list[LimitError]:
     """Every bound a deck read as copies per card goes past."""
-    counters: tuple[Counter[int], ...] = copies
     return [
         error
-        for section, counter in zip(SECTIONS, counters, strict=True)
+        for section, counter in zip(SECTIONS, copies, strict=True)
         for error in _section_errors(section, len(counter), counter.total())
     ]

@@ -11,7 +11,7 @@ from fastapi.responses import Response
 from deckcheck.api.admission import Admission
 from deckcheck.api.responses import CHECK_PROBLEMS, json_response
 from deckcheck.api.schemas import ConvertResponse, ParseResponse
-from deckcheck.data import Card, Data, Hit, normalize_name
+from deckcheck.data import Card, Data
 from deckcheck.errors import RequestError
 from deckcheck.formats import DeckFormatError, write
 from deckcheck.limits import NameBudget
@@ -60,10 +60,7 @@ def _problems(entries: list[Resolution], data: Data) -> list[dict[str, Any]]:
     for section, index, entry, card, reason in entries:
         if card is not None or reason is None:
             continue
-        hits: tuple[Hit, ...] = ()
-        omitted = entry.name is not None and not budget.allows(normalize_name(entry.name))
-        if entry.name is not None and not omitted:
-            hits = data.cards.search.suggestions(entry.name)
+        hits, omitted = budget.suggestions(entry.name, data.cards.search)
         problems.append(
             {
                 "section": section,

@@ -88,7 +88,7 @@ class RequestLimits:
             return
         try:
             with anyio.fail_after(self.timeout * WHOLE_BODY_TIMEOUTS):
-                body = await self._body(scope, receive, send)
+                body = await self._body(scope, headers, receive, send)
         except (BodyStalled, TimeoutError):
             await self._stalled(scope, receive, send)
             return
@@ -105,9 +105,8 @@ class RequestLimits:
 
         await self.app(scope, replay, send)
 
-    async def _body(self, scope: Scope, receive: Receive, send: Send) -> bytes | None:
+    async def _body(self, scope: Scope, headers: dict[bytes, bytes], receive: Receive, send: Send) -> bytes | None:
         """The whole body; None when it was refused (413) or the client left."""
-        headers = dict(scope["headers"])
         declared = headers.get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
             expects = headers.get(b"expect", b"").lower() == b"100-continue"

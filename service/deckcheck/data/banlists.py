@@ -135,9 +135,14 @@ def _load_one(path: Path, cards: CardIndex) -> Banlist:
     )
 
 
+def banlist_paths(directory: Path) -> list[Path]:
+    """The list files under `directory` (one folder per format), in a fixed order."""
+    return sorted(directory.glob("*/*.json"))
+
+
 def load_banlists(directory: Path, cards: CardIndex) -> Banlists:
     """Load every list under `directory`; refuse unknown cards, repeats and lists whose dates overlap."""
-    paths = sorted(directory.glob("*/*.json"))
+    paths = banlist_paths(directory)
     if not paths:
         raise DataError(str(directory), "directory", "holds no banlist files")
     loaded = sorted(((_load_one(path, cards), path) for path in paths), key=lambda pair: pair[0].id)

@@ -7,7 +7,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from deckcheck.data.banlists import Banlists, load_banlists
+from deckcheck.data.banlists import Banlists, banlist_paths, load_banlists
 from deckcheck.data.cards import CardIndex, load_cards
 
 _PACKAGE = Path(__file__).resolve().parents[1]
@@ -44,6 +44,6 @@ def load_data(root: Path = DEFAULT_DATA_DIR) -> Data:
 def _digest(root: Path) -> str:
     """SHA-256 over the name and bytes of every file the data are read from."""
     digest = hashlib.sha256()
-    for path in [root / "cards" / "cards.csv", *sorted((root / "banlists").glob("*/*.json"))]:
+    for path in [root / "cards" / "cards.csv", *banlist_paths(root / "banlists")]:
         digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()

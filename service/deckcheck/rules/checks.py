@@ -172,12 +172,9 @@ def check_unknown(deck: Resolved, context: Context) -> Iterator[Finding]:
         if line.card is None:
             groups.setdefault(_unknown_key(line.entry), []).append(line)
     budget = NameBudget()  # bounded work per deck: the first names get suggestions, the rest say they have none
-    for (_passcode, key), group in groups.items():
+    for group in groups.values():
         entry = group[0].entry
-        omitted = key is not None and not budget.allows(key)
-        suggestions = []
-        if entry.name is not None and not omitted:
-            suggestions = [hit.card for hit in context.cards.search.suggestions(entry.name)]
+        hits, omitted = budget.suggestions(entry.name, context.cards.search)
         label = entry.name if entry.name is not None else str(entry.passcode)
         yield Finding(
             "unknown_card",
@@ -189,7 +186,7 @@ def check_unknown(deck: Resolved, context: Context) -> Iterator[Finding]:
                 "name": entry.name,
                 "reason": group[0].unknown_reason,
                 "suggestions": [
-                    {"passcode": c.passcode, "name_en": c.name_en, "name_ja": c.name_ja} for c in suggestions
+                    {"passcode": h.card.passcode, "name_en": h.card.name_en, "name_ja": h.card.name_ja} for h in hits
                 ],
                 "suggestions_omitted": omitted,
             },
