@@ -124,8 +124,10 @@ def proxy(base_url: str, free_port: int) -> Iterator[Proxy]:
 
 
 def _established(port: int) -> int:
-    """TCP connections ESTABLISHED on the local port `port`: the server's side of each connection to it."""
-    count = 0
+    """TCP connections ESTABLISHED on the local port `port`: the server's side of each connection to it. The kernel
+    writes /proc/net/tcp a chunk at a time, not as a snapshot, so while sockets open and close a row can come twice:
+    connections are counted once each, by their two addresses."""
+    connections: set[tuple[str, str]] = set()
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
             rows = Path(table).read_text().splitlines()[1:]
@@ -134,8 +136,8 @@ def _established(port: int) -> int:
         for row in rows:
             fields = row.split()
             if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "01":
-                count += 1
-    return count
+                connections.add((fields[1], fields[2]))
+    return len(connections)
 
 
 def _problem(response: httpx.Response, status: int) -> dict[str, Any]:
