@@ -49,7 +49,8 @@ class Corpus:
         self.rng = random.Random(seed)
         banlist = data.banlists.get("ocg-2008-03-01")
         assert banlist is not None
-        self.limit = banlist.limit
+        self.limit = banlist.name_limit
+        self.name_id = data.cards.name_id
         printed = sorted(
             {
                 c.passcode: c
@@ -67,11 +68,12 @@ class Corpus:
         cards: list[int] = []
         while len(cards) < size:
             passcode = self.rng.choice(self.staples if staples and self.rng.random() < 0.12 else pool)
-            room = min(3, self.limit(passcode)) - copies.get(passcode, 0)
+            name = self.name_id(passcode)  # copies count by name: two passcodes of one name share three
+            room = min(3, self.limit(name)) - copies.get(name, 0)
             if room <= 0:
                 continue
             take = min(room, self.rng.randint(1, 3), size - len(cards))
-            copies[passcode] = copies.get(passcode, 0) + take
+            copies[name] = copies.get(name, 0) + take
             cards += [passcode] * take
         return cards
 

@@ -2,8 +2,8 @@
 
 Usage: python -m scripts.build_data [SOURCE_DIR]   (default: ../shared/data)
 
-Writes cards/cards.csv (only the columns the rules need) and banlists/ocg/<effective_from>.json (the fields of
-SPEC section 4). Card data are facts: names, kinds and printing dates only, never effect text.
+Writes cards/cards.csv (only the columns the rules need) and banlists/<format>/<effective_from>.json for the OCG
+and TCG lists (the fields of SPEC section 4). Card data are facts: names, kinds and printing dates only, never effect text.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from deckcheck.data import CARD_COLUMNS
 ROOT = Path(__file__).resolve().parent.parent
 
 # Printing dates upstream are complete only up to the day the printing data were read (data README,
-# "Known gaps"). An OCG card with no known first Japanese printing is assumed to be newer than that day,
-# so that an older event never takes it for a card that already existed.
+# "Known gaps"). An OCG (TCG) card with no known first Japanese (TCG) printing is assumed to be newer than that
+# day, so that an older event never takes it for a card that already existed.
 PRINTINGS_COMPLETE_UNTIL = "2025-11-15"
 
 BANLIST_FIELDS = ("name", "format", "effective_from", "effective_until", "forbidden", "limited", "semi_limited")
@@ -27,10 +27,8 @@ BANLIST_FIELDS = ("name", "format", "effective_from", "effective_until", "forbid
 
 def card_row(src: dict[str, str]) -> dict[str, str]:
     """Map one row of the shared cards.csv to the project's compact row."""
-    ja_date = src["ocg_release_date"]
-    exact = "1"
-    if src["ocg"] == "1" and not ja_date:
-        ja_date, exact = PRINTINGS_COMPLETE_UNTIL, "0"
+    ja_date, ja_exact = _first_print(src["ocg"], src["ocg_release_date"])
+    tcg_date, tcg_exact = _first_print(src["tcg"], src["tcg_release_date"])
     return {
         "passcode": src["passcode"],
         "alias": src["alias"],
@@ -43,9 +41,17 @@ def card_row(src: dict[str, str]) -> dict[str, str]:
         "ocg": src["ocg"],
         "tcg": src["tcg"],
         "ja_first_print": ja_date,
-        "ja_first_print_exact": exact,
-        "tcg_first_print": src["tcg_release_date"],
+        "ja_first_print_exact": ja_exact,
+        "tcg_first_print": tcg_date,
+        "tcg_first_print_exact": tcg_exact,
     }
+
+
+def _first_print(released: str, date: str) -> tuple[str, str]:
+    """The first printing date to keep, and "1" if it is known or "0" if it is assumed."""
+    if released == "1" and not date:
+        return PRINTINGS_COMPLETE_UNTIL, "0"
+    return date, "1"
 
 
 def build_cards(source: Path, root: Path = ROOT) -> int:
@@ -61,13 +67,13 @@ def build_cards(source: Path, root: Path = ROOT) -> int:
     return len(rows)
 
 
-def build_banlists(source: Path, root: Path = ROOT) -> int:
-    """Write banlists/ocg/*.json under `root`; return the number of lists."""
-    out_dir = root / "banlists" / "ocg"
+def build_banlists(source: Path, fmt: str, root: Path = ROOT) -> int:
+    """Write banlists/<fmt>/*.json under `root`; return the number of lists."""
+    out_dir = root / "banlists" / fmt
     out_dir.mkdir(parents=True, exist_ok=True)
     for old in out_dir.glob("*.json"):
         old.unlink()
-    files = sorted((source / "banlists" / "ocg").glob("*.json"))
+    files = sorted((source / "banlists" / fmt).glob("*.json"))
     for path in files:
         data = json.loads(path.read_text(encoding="utf-8"))
         slim = {key: data[key] for key in BANLIST_FIELDS}
@@ -81,8 +87,8 @@ def main(argv: list[str]) -> int:
     """Rebuild both copies and say how many entries were written."""
     source = Path(argv[1]) if len(argv) > 1 else ROOT.parent / "shared" / "data"
     cards = build_cards(source)
-    lists = build_banlists(source)
-    print(f"cards/cards.csv: {cards} rows; banlists/ocg: {lists} lists")
+    lists = {fmt: build_banlists(source, fmt) for fmt in ("ocg", "tcg")}
+    print(f"cards/cards.csv: {cards} rows; banlists/ocg: {lists['ocg']} lists; banlists/tcg: {lists['tcg']} lists")
     return 0
 
 

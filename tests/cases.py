@@ -9,59 +9,23 @@ from __future__ import annotations
 
 from typing import Any
 
-Loc = list[str | int]
-Expected = list[tuple[str, str | None, list[Loc]]]
+from tests.cases_eras import ERA_CASES
+from tests.decks import (
+    EXTRA,
+    EXTRA_15,
+    MAIN_40,
+    MAIN_60,
+    MONSTER_REBORN,
+    SIDE,
+    SIDE_15,
+    UNLIMITED,
+    Expected,
+    all_of,
+    main_with,
+    request,
+)
 
-EVENT = "2008-06-01"  # OCG 2008.03 list in force; Stardust Dragon (first printed 2008-04-19) exists.
-
-# Thirteen unlimited cards three times each and Monster Reborn (Limited): a 40-card deck legal on EVENT.
-UNLIMITED = [
-    46986414,  # Dark Magician
-    73752131,  # Skilled Dark Magician
-    69140098,  # Gemini Elf
-    14898066,  # Vorse Raider
-    97017120,  # Giant Rat
-    83011277,  # Mystic Tomato
-    80304126,  # Magician's Valkyria
-    9156135,  # Apprentice Magician
-    65240384,  # Big Shield Gardna
-    98045062,  # Enemy Controller
-    56120475,  # Sakuretsu Armor
-    29401950,  # Bottomless Trap Hole
-    28553439,  # Magical Dimension
-]
-MONSTER_REBORN = 83764718
-MAIN_40 = [{"passcode": p, "count": 3} for p in UNLIMITED] + [{"passcode": MONSTER_REBORN}]
-# Seven more unlimited cards, three each: with the 39 above, a 60-card main deck.
-MORE_UNLIMITED = [45141844, 55713623, 69162969, 70342110, 41420027, 63391643, 38033121]
-MAIN_60 = [{"passcode": p, "count": 3} for p in UNLIMITED + MORE_UNLIMITED]
-EXTRA = [{"passcode": 44508094}, {"passcode": 35809262}]  # Stardust Dragon, Elemental HERO Flame Wingman
-SIDE = [{"passcode": 63391643, "count": 3}, {"passcode": 70342110, "count": 3}, {"passcode": 55713623, "count": 2}]
-# Five Fusion/Synchro monsters three each: a 15-card extra deck.
-EXTRA_15 = [{"passcode": p, "count": 3} for p in (44508094, 35809262, 70902743, 66889139, 45231177)]
-# Fifteen side-deck cards: five unlimited cards the main deck does not hold, three each.
-SIDE_15 = [{"passcode": p, "count": 3} for p in (63391643, 70342110, 55713623, 41420027, 69162969)]
-
-
-def request(**changes: Any) -> dict[str, Any]:
-    """The legal base request with some fields replaced."""
-    body: dict[str, Any] = {"main": MAIN_40, "extra": EXTRA, "side": SIDE, "date": EVENT}
-    body.update(changes)
-    return body
-
-
-def main_with(*entries: dict[str, Any], drop: int = 0) -> list[dict[str, Any]]:
-    """The 40-card main deck less `drop` copies of Magical Dimension (its 13th card), plus `entries`."""
-    main = [dict(e) for e in MAIN_40]
-    main[12]["count"] -= drop
-    if main[12]["count"] == 0:
-        del main[12]
-    return main + list(entries)
-
-
-def _all(section: str, count: int) -> list[Loc]:
-    return [[section, i] for i in range(count)]
-
+__all__ = ["CASES", "EXTRA", "MAIN_40", "SIDE", "UNLIMITED", "main_with", "request"]
 
 CASES: dict[str, tuple[dict[str, Any], Expected]] = {
     # Sizes (TR 3): 39/40/60/61 main, 15/16 extra and side.
@@ -211,9 +175,12 @@ CASES: dict[str, tuple[dict[str, Any], Expected]] = {
         [("too_many_copies", "main", [["main", 0], ["main", 14]])],
     ),
     # Languages, printings and protectors (TR 1 ※, TR 3).
-    "all_english": (request(default_language="en"), []),
+    # On the day Stardust Dragon was first printed in the TCG (and so in English, French, Italian...): the same
+    # decks on 2008-06-01 are english_cards_before_tcg_printing (tests/cases_eras.py).
+    "all_english": (request(default_language="en", date="2008-08-19"), []),
     "every_allowed_language_opaque_protectors": (
         request(
+            date="2008-08-19",
             main=[{"passcode": p, "language": lang} for p in UNLIMITED for lang in ("ja", "en", "fr")]
             + [{"passcode": MONSTER_REBORN, "language": "ko"}],
             extra=[{"passcode": 44508094, "language": "it"}, {"passcode": 35809262, "language": "ES"}],
@@ -344,13 +311,13 @@ CASES: dict[str, tuple[dict[str, Any], Expected]] = {
             ("limited_card_exceeded", "main", [["main", 3]]),
             ("main_deck_too_small", "main", [["main"]]),
             ("no_japanese_printing", "main", [["main", 5]]),
-            ("roster_mismatch", "main", _all("main", 6) + [["roster", "main", i] for i in range(1, 13)]),
+            ("roster_mismatch", "main", all_of("main", 6) + [["roster", "main", i] for i in range(1, 13)]),
             ("too_many_copies", "main", [["main", 1]]),
             ("unknown_card", "main", [["main", 4]]),
             ("card_type_not_allowed", "extra", [["extra", 1]]),
             ("extra_deck_too_large", "extra", [["extra"]]),
             ("main_deck_card_in_extra_deck", "extra", [["extra", 0]]),
-            ("roster_mismatch", "extra", [*_all("extra", 7), ["roster", "extra", 0], ["roster", "extra", 1]]),
+            ("roster_mismatch", "extra", [*all_of("extra", 7), ["roster", "extra", 0], ["roster", "extra", 1]]),
             ("too_many_copies", "extra", [["extra", i] for i in range(2, 7)]),
             ("no_japanese_printing", "side", [["side", 0]]),
             (
@@ -364,4 +331,5 @@ CASES: dict[str, tuple[dict[str, Any], Expected]] = {
             ("protectors_not_uniform", None, [["main"], ["extra"], ["side"]]),
         ],
     ),
+    **ERA_CASES,
 }

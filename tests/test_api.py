@@ -33,7 +33,13 @@ def test_pot_of_greed_in_japanese(client: httpx.Client) -> None:
         "effective_from": "2008-03-01",
         "effective_until": "2008-09-01",
     }
-    assert body["ruleset"] == {"id": "ocg-2008-03-15"}
+    assert body["ruleset"] == {
+        "id": "ocg-2008-03-15",
+        "format": "ocg",
+        "card_types": ["fusion", "synchro"],
+        "languages": ["ja", "en", "fr", "it", "es", "pt", "de", "ko"],
+        "notes": [],
+    }
     assert body["violations"] == [
         {
             "code": "forbidden_card",
@@ -106,11 +112,11 @@ def test_rule_catalogue(client: httpx.Client) -> None:
         "penalty_ref": "PR 3.A.1",
         "remedy": "メインデッキが40枚以上になるよう、適切なカードを加えてください。",
     }
-    assert len(rules) == 18
+    assert len(rules) == 20
 
 
 def test_healthz(client: httpx.Client) -> None:
-    assert client.get("/healthz").json() == {"status": "ok", "cards": 14216, "banlists": 85}
+    assert client.get("/healthz").json() == {"status": "ok", "cards": 14216, "banlists": 132}
 
 
 def _deep(depth: int) -> bytes:

@@ -126,7 +126,7 @@ def test_broken_data_are_a_usage_error(
     code, out, err = _run(command, *([] if command == "serve" else [str(decks / "legal.ydk")]))
     assert (code, out) == (2, "")
     assert err.startswith(f"deckcheck: {tmp_path / 'cards' / 'cards.csv'}: header: expected columns passcode,alias,")
-    assert err.endswith("tcg_first_print\n")
+    assert err.endswith("tcg_first_print,tcg_first_print_exact\n")
     assert err.count("\n") == 1
 
 

@@ -24,7 +24,8 @@ SHARED = ROOT.parent / "shared" / "data"
 def test_bundled_counts(data: Data) -> None:
     assert len(data.cards) == 14216
     assert len(data.cards.by_passcode) == 14372
-    assert len(data.banlists.lists) == 85
+    assert len(data.banlists.lists) == 132
+    assert (len(data.banlists.of_format("ocg")), len(data.banlists.of_format("tcg"))) == (85, 47)
     spring_2008 = data.banlists.get("ocg-2008-03-01")
     assert spring_2008 is not None
     statuses = [sorted(v for v in spring_2008.limits.values()).count(n) for n in (0, 1, 2)]
@@ -67,12 +68,13 @@ def test_data_cannot_be_changed(data: Data) -> None:
 @pytest.mark.skipif(not SHARED.is_dir(), reason="the shared source data are not beside the repository")
 def test_bundled_files_are_what_the_script_builds(tmp_path: Path) -> None:
     build_cards(SHARED, tmp_path)
-    build_banlists(SHARED, tmp_path)
     assert (tmp_path / "cards" / "cards.csv").read_bytes() == (ROOT / "cards" / "cards.csv").read_bytes()
-    built = sorted(p.name for p in (tmp_path / "banlists" / "ocg").iterdir())
-    assert built == sorted(p.name for p in (ROOT / "banlists" / "ocg").iterdir())
-    for name in built:
-        assert (tmp_path / "banlists" / "ocg" / name).read_bytes() == (ROOT / "banlists" / "ocg" / name).read_bytes()
+    for fmt, count in (("ocg", 85), ("tcg", 47)):
+        assert build_banlists(SHARED, fmt, tmp_path) == count
+        built = sorted(p.name for p in (tmp_path / "banlists" / fmt).iterdir())
+        assert built == sorted(p.name for p in (ROOT / "banlists" / fmt).iterdir())
+        for name in built:
+            assert (tmp_path / "banlists" / fmt / name).read_bytes() == (ROOT / "banlists" / fmt / name).read_bytes()
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from deckcheck import Context, Data, Deck, Entry, Protectors, validate
 from deckcheck.formats import deck_of
 from deckcheck.rules import RULES, legal_counts, render, tally_copies, within_limits
-from deckcheck.rules.engine import _findings, full_report, list_change_report_of_copies
+from deckcheck.rules.engine import _findings, full_report, list_change_report_of_copies, ruleset_of
 from tests.cases import CASES, MAIN_40, UNLIMITED
 from tests.golden import run_case
 
@@ -112,7 +113,7 @@ def test_properties(data: Data, main: list[Entry], extra: list[Entry], side: lis
     assert ("main_deck_too_large" in codes) == (report.counts["main"] > 60)
     for violation in report.violations:
         for lang in ("en", "ja"):
-            assert render(violation, lang)[0]
+            assert render(violation, lang, report.ruleset)[0]
         for loc in violation.loc:
             if len(loc) == 2:
                 section = deck.section(loc[0])  # type: ignore[arg-type]
@@ -132,9 +133,10 @@ def test_properties(data: Data, main: list[Entry], extra: list[Entry], side: lis
 
 
 # Cards around every rule: unlimited, alias, forbidden, limited, semi-limited, Fusion, Synchro, Xyz, Link,
-# Pendulum, TCG-only, printed after 2008, and a passcode that is no card.
+# Pendulum, TCG-only, OCG-only, printed after 2008, two cards of one name, and a passcode that is no card.
 _EDGE_CARDS = [*UNLIMITED, 36996508, 55144522, 83764718, 83764719, 14087893, 35809262, 44508094, 84013237]
-_EDGE_CARDS += [1861629, 16178681, 11876803, 433377, 40737112, 57953380, 12345678]
+_EDGE_CARDS += [1861629, 16178681, 11876803, 433377, 40737112, 57953380, 12345678, 86066372, 94415058, 756652]
+_EDGE_CARDS += [5405694, 10000100, 5405694]
 # Cards whose status changes from OCG 2008.03 to 2008.09, either way.
 _EDGE_CARDS += [70828912, 23557835, 56570271, 32807846, 70095154, 71413901, 65192027]
 
@@ -153,23 +155,30 @@ def near_legal(draw: st.DrawFn) -> tuple[Deck, Context]:
         target.append(entry)
     if draw(st.integers(0, 3)) == 0:
         index = draw(st.integers(0, len(main) - 1))
-        main[index] = Entry(
-            main[index].passcode, count=main[index].count, language=draw(st.sampled_from(["en", "ko", "zh"]))
-        )
+        language = draw(st.sampled_from(["en", "ko", "zh", "fr", "ja"]))
+        main[index] = Entry(main[index].passcode, count=main[index].count, language=language)
     day = draw(st.sampled_from([dt.date(2008, 6, 1), dt.date(2008, 9, 1), None]))
     day = day or draw(st.dates(dt.date(2008, 1, 1), dt.date(2026, 12, 31)))
     protectors = draw(st.sampled_from([None, None, Protectors(True, True, True), None]))
     protectors = protectors or draw(st.one_of(st.none(), st.builds(Protectors)))
-    return Deck(tuple(main), tuple(extra), tuple(side)), Context(day, None, None, protectors)  # type: ignore[arg-type]
+    fmt = draw(st.sampled_from(["ocg", "ocg", "tcg"]))
+    language = draw(st.sampled_from(["ja", "en"] if fmt == "ocg" else ["en", "en", "de", "ja"]))
+    context = Context(day, None, None, protectors, default_language=language, format=fmt)  # type: ignore[arg-type]
+    return Deck(tuple(main), tuple(extra), tuple(side)), context
+
+
+def _with_list(partial: Context, data: Data, use_list: bool = True) -> Context:
+    """The drawn context with the real cards and, if `use_list`, the format's list in force."""
+    banlist = data.banlists.in_force(partial.date, partial.format) if use_list else None
+    return replace(partial, cards=data.cards, banlist=banlist)
 
 
 @settings(max_examples=400, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(case=near_legal(), use_list=st.booleans())
 def test_fast_path_agrees_with_the_full_engine(data: Data, case: tuple[Deck, Context], use_list: bool) -> None:
     deck, partial = case
-    banlist = data.banlists.in_force(partial.date) if use_list else None
-    context = Context(partial.date, banlist, data.cards, partial.protectors)
-    full = list(_findings(deck, context))
+    context = _with_list(partial, data, use_list)
+    full = list(_findings(deck, context, ruleset_of(context)))
     assert (legal_counts(deck, context) is not None) == (not full)
 
 
@@ -181,13 +190,13 @@ def test_ydke_fast_path_agrees_with_the_full_engine(data: Data, case: tuple[Deck
     for counter, entries in zip(copies, (deck.main, deck.extra, deck.side), strict=True):
         for entry in entries:
             counter[entry.passcode] += entry.count  # type: ignore[index]
-    context = Context(partial.date, data.banlists.in_force(partial.date), data.cards, partial.protectors)
+    context = _with_list(partial, data)
     as_deck = deck_of(copies)  # type: ignore[arg-type]
     # The recheck's ydke path: the tally, then the list's limits.
     tallied = tally_copies(copies, context)  # type: ignore[arg-type]
     fast = tallied[1] if tallied is not None and within_limits(tallied[0], context.banlist) else None
     assert fast == legal_counts(as_deck, context)
-    assert (fast is not None) == (not list(_findings(as_deck, context)))
+    assert (fast is not None) == (not list(_findings(as_deck, context, ruleset_of(context))))
 
 
 # (card, copies) that one of OCG 2008.03 and 2008.09 allows and the other does not, or that both allow.

@@ -32,7 +32,7 @@ def test_every_code_is_produced_by_a_golden_case() -> None:
 
 
 def test_registry_entries_are_complete() -> None:
-    assert len(RULES) == 18
+    assert len(RULES) == 20
     for rule in RULES.values():
         assert rule.penalty in PENALTIES
         assert rule.penalty_basis in {"explicit", "by analogy"}

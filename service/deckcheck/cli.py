@@ -10,8 +10,7 @@ import datetime as dt
 import os
 import sys
 import tempfile
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -19,13 +18,15 @@ import orjson
 import uvicorn
 from pydantic import ValidationError
 
-from deckcheck.batch import BatchSpec, Rechecker, Summary, deck_lines, default_workers, run_batch
+from deckcheck.batch import default_workers
+from deckcheck.cli_banlist import add_banlist_parser, run_banlist
+from deckcheck.cli_recheck import run_recheck
 from deckcheck.config import ConfigError, Settings, load_settings
 from deckcheck.data import Data, load_data
 from deckcheck.errors import DataError, RequestError
 from deckcheck.formats import deck_file_format
 from deckcheck.rules import validate
-from deckcheck.wire import JAPAN, ValidateRequest, context_for, deck_from, report_json
+from deckcheck.wire import ValidateRequest, context_for, deck_from, report_json
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -60,6 +61,13 @@ def _parser() -> argparse.ArgumentParser:
     recheck.add_argument("--out", type=Path, help="write NDJSON results here instead of standard output")
     recheck.add_argument("--workers", type=_positive, default=1, help=f"processes (this machine: {default_workers()})")
     recheck.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
+    for command in (check, recheck):
+        command.add_argument(
+            "--format", choices=("ocg", "tcg"), help="ocg (the default) or tcg: lists, printings, languages"
+        )
+        command.add_argument("--lflist", type=Path, help="take the list from this lflist.conf file instead")
+        command.add_argument("--list", help="the `!` name of the list, when the lflist.conf file holds several")
+    add_banlist_parser(commands)
     serve = commands.add_parser("serve", help="serve the HTTP API")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
@@ -86,6 +94,10 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
     """Run the command line `argv` (without the program name); return the exit code."""
     try:
         args = _parser().parse_args(argv)
+        if getattr(args, "list", None) is not None and args.lflist is None:
+            raise _Usage("deckcheck: --list names a list of an --lflist file; give the file too")
+        if getattr(args, "lflist", None) is not None and args.banlist is not None:
+            raise _Usage("deckcheck: give the list once: --banlist or --lflist")
     except _Usage as exc:
         print(exc, file=stderr)
         return EXIT_ERROR
@@ -110,9 +122,10 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
     if args.command == "serve":
         _serve(app, settings, args)
         return EXIT_LEGAL
-    if args.command == "validate":
-        return _validate(args, data, stdout, stderr)
-    return _recheck(args, settings, data, stdout, stderr)
+    if args.command == "recheck":
+        return run_recheck(args, settings, data, stdout, stderr)
+    runner = _validate if args.command == "validate" else run_banlist
+    return runner(args, data, stdout, stderr)
 
 
 def _serve(app: FastAPI | str, settings: Settings, args: argparse.Namespace) -> None:
@@ -139,8 +152,12 @@ def _request(source: str, args: argparse.Namespace) -> ValidateRequest:
     overrides: dict[str, Any] = {}
     if args.date is not None:
         overrides["date"] = args.date.isoformat()
+    if args.format is not None:
+        overrides["format"] = args.format
     if args.banlist is not None:
-        overrides["banlist"] = args.banlist
+        overrides["banlist"] = orjson.loads(args.banlist) if args.banlist.lstrip().startswith("{") else args.banlist
+    if args.lflist is not None:
+        overrides["banlist"] = {"lflist": args.lflist.read_text(encoding="utf-8-sig"), "list": args.list}
     if source.startswith("ydke://"):
         return ValidateRequest.model_validate({"ydke": source, **overrides})
     path = Path(source)
@@ -208,79 +225,3 @@ def _print_report(result: dict[str, Any], lang: str, out: IO[str]) -> None:
         print(f"  ✗ {v['code']} [{v['rule']} / {v['penalty_ref']}] {where}", file=out)
         print(f"    {v['message']}", file=out)
         print(f"    → {v['remedy']}", file=out)
-
-
-def _recheck(args: argparse.Namespace, settings: Settings, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
-    day = args.date or dt.datetime.now(JAPAN).date()
-    spec = BatchSpec(day, args.banlist, args.previous, args.lang)
-    try:
-        checker = Rechecker(data, spec.setup(data))
-    except (RequestError, ValidationError) as exc:
-        print(f"deckcheck: {exc}", file=stderr)
-        return EXIT_ERROR
-    missing = [str(p) for p in args.paths if not p.exists()]
-    if missing:
-        print(f"deckcheck: no such file or folder: {', '.join(missing)}", file=stderr)
-        return EXIT_ERROR
-    sink = args.out.open("wb") if args.out else None
-    write = sink.write if sink else _text_writer(stdout)
-    show = args.progress or stderr.isatty()
-    started = time.monotonic()
-
-    def progress(done: int) -> None:
-        if show:
-            rate = done / max(time.monotonic() - started, 1e-9)
-            stderr.write(f"\rrechecked {done:,} decks ({rate:,.0f}/s)")
-            stderr.flush()
-
-    try:
-        summary = run_batch(
-            deck_lines(args.paths),
-            checker=checker,
-            spec=spec,
-            workers=args.workers,
-            write=write,
-            progress=progress,
-            data_dir=settings.data_dir,
-        )
-        write(orjson.dumps(summary.as_json(checker.setup, data)) + b"\n")
-    except OSError as exc:
-        print(f"\ndeckcheck: {exc}", file=stderr)
-        return EXIT_ERROR
-    finally:
-        if sink:
-            sink.close()
-    if show:
-        stderr.write("\n")
-    _print_summary(summary, checker, stderr, time.monotonic() - started)
-    if summary.errors:
-        return EXIT_ERROR
-    return EXIT_ILLEGAL if summary.illegal else EXIT_LEGAL
-
-
-def _text_writer(stdout: IO[str]) -> Callable[[bytes], Any]:
-    binary = getattr(stdout, "buffer", None)
-    if binary is not None:
-        stdout.flush()
-        return binary.write  # type: ignore[no-any-return]
-    return lambda chunk: stdout.write(chunk.decode())
-
-
-def _print_summary(summary: Summary, checker: Rechecker, out: IO[str], seconds: float) -> None:
-    setup = checker.setup
-    listed = setup.banlist.name if setup.banlist else "no list"
-    rows = [
-        ("decks", summary.lines),
-        ("legal", summary.legal),
-        ("illegal", summary.illegal),
-        ("errors", summary.errors),
-    ]
-    print(f"recheck against {listed} on {setup.date} in {seconds:.1f} s", file=out)
-    for label, value in rows:
-        print(f"  {label:<28}{value:>12,}", file=out)
-    for code, count in sorted(summary.by_code.items()):
-        print(f"  {code:<28}{count:>12,}", file=out)
-    if setup.previous is not None:
-        print(f"  newly illegal since {setup.previous.name:<8}{summary.newly:>12,}", file=out)
-        for passcode, decks in sorted(summary.causes.items(), key=lambda item: (-item[1], item[0]))[:20]:
-            print(f"    {checker.data.cards.by_passcode[passcode].name_en:<26}{decks:>12,}", file=out)

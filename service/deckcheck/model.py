@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
-from deckcheck.data import Banlist, CardIndex
+from deckcheck.data import Banlist, Card, CardIndex
 
+Format = Literal["ocg", "tcg"]
+FORMATS: tuple[Format, ...] = ("ocg", "tcg")
 Section = Literal["main", "extra", "side"]
 SECTIONS: tuple[Section, ...] = ("main", "extra", "side")
 Phase = Literal["registration", "between_duels", "during_duel"]
@@ -71,6 +74,23 @@ class Context:
     duel: int = 1
     phase: Phase = "registration"
     default_language: str = "ja"
+    format: Format = "ocg"
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """The rules an answer applied: the format and the rule era of the event date (rules/eras.py)."""
+
+    id: str  # "<format>-<day the era began>": ocg-2008-03-15 is the seeds' rules as written
+    format: Format
+    card_types: tuple[str, ...]  # the monster types in force: fusion and synchro, then xyz, pendulum, link
+    languages: tuple[str, ...]  # the card languages the format allows
+    since: Mapping[str, dt.date]  # the day each later type in force was first printed in the format
+    notes: tuple[str, ...]  # codes of the notes that say where the rules applied reach beyond the seeds
+
+    def disallowed_type(self, card: Card) -> str | None:
+        """The first type of `card` that is not in force, or None for a card these rules know."""
+        return next((kind for kind in card.types() if kind not in self.card_types), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,5 +144,6 @@ class Report:
     counts: dict[str, int]
     date: dt.date
     banlist: Banlist | None
-    ruleset: str
+    ruleset: Ruleset
     violations: tuple[Violation, ...]
+    notes: tuple[str, ...] = ()  # the ruleset's notes, and any the answer adds (no list in force)

@@ -33,8 +33,9 @@ def build_cards_router(data: Data, admission: Admission) -> APIRouter:
                 ["path", "passcode"], f"{passcode} is not the passcode of an official card.", "unknown_card", 404
             )
         history = []
+        name_id = data.cards.name_id(found.passcode)
         for banlist in data.banlists.lists:
-            limit = banlist.limit(found.passcode)
+            limit = banlist.name_limit(name_id)  # a status reaches every card of the name
             history.append(
                 {
                     "banlist": banlist.id,
@@ -59,6 +60,7 @@ def build_cards_router(data: Data, admission: Admission) -> APIRouter:
                 "first_japanese_printing": None if found.ja_first_print is None else found.ja_first_print.isoformat(),
                 "first_japanese_printing_exact": found.ja_first_print_exact,
                 "first_tcg_printing": None if found.tcg_first_print is None else found.tcg_first_print.isoformat(),
+                "first_tcg_printing_exact": found.tcg_first_print_exact,
                 "banlists": history,
             }
         )

@@ -23,12 +23,12 @@ from deckcheck.api.rechecks import build_rechecks_router
 from deckcheck.api.validate import build_router
 from deckcheck.config import Settings, load_settings
 from deckcheck.data import Data, load_data
-from deckcheck.rules import RULESET
+from deckcheck.rules import SEEDS_RULESET
 
 
 def data_version(data: Data) -> str:
     """What answers depend on: the data files, the ruleset and the code's version, as 16 hex digits."""
-    return hashlib.sha256(f"{data.digest}:{RULESET}:{__version__}".encode()).hexdigest()[:16]
+    return hashlib.sha256(f"{data.digest}:{SEEDS_RULESET}:{__version__}".encode()).hexdigest()[:16]
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

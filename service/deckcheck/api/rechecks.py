@@ -19,6 +19,7 @@ from deckcheck.api.recheck_io import Disconnected, Held, HeldTooLarge, ndjson_ba
 from deckcheck.api.responses import RECHECK_PROBLEMS, pick_language
 from deckcheck.batch import Rechecker, RecheckSetup, Summary, check_chunk
 from deckcheck.data import Data
+from deckcheck.model import Format
 from deckcheck.wire import JAPAN, IsoDate, named_list
 
 # An inline list travels in the request head, which holds 64 KiB by default (DECKCHECK_MAX_HEAD_BYTES).
@@ -96,6 +97,9 @@ class _RecheckResponse(StreamingResponse):
                 self.metrics.recheck_lines.labels(outcome).inc(lines)
 
 
+FormatParam = Annotated[Format, Query(description="ocg (the default) or tcg: the lists, printings and languages.")]
+
+
 def build_rechecks_router(data: Data, admission: Admission, metrics: Metrics, max_held_bytes: int) -> APIRouter:
     """The recheck route, bound to the data loaded at start-up."""
     router = APIRouter(tags=["rechecks"])
@@ -117,6 +121,7 @@ def build_rechecks_router(data: Data, admission: Admission, metrics: Metrics, ma
         *,
         banlist: ListParam = None,
         date: Annotated[IsoDate | None, Query(description="Event date; default today in Japan.")] = None,
+        format: FormatParam = "ocg",
         previous: ListParam = None,
         deckcheck_banlist: Annotated[str | None, Header(max_length=MAX_LIST_CHARS)] = None,
         deckcheck_previous: Annotated[str | None, Header(max_length=MAX_LIST_CHARS)] = None,
@@ -127,9 +132,10 @@ def build_rechecks_router(data: Data, admission: Admission, metrics: Metrics, ma
     ) -> StreamingResponse:
         """Recheck many decks (NDJSON, one `{id, deck…}` a line) against one list, optionally against a previous one."""
         day = date or dt.datetime.now(JAPAN).date()
-        chosen = named_list(banlist or deckcheck_banlist, data, ["query", "banlist"]) or data.banlists.in_force(day)
-        before = named_list(previous or deckcheck_previous, data, ["query", "previous"])
-        setup = RecheckSetup(day, chosen, before, pick_language(accept_language))
+        chosen = named_list(banlist or deckcheck_banlist, format, data, ["query", "banlist"])
+        before = named_list(previous or deckcheck_previous, format, data, ["query", "previous"])
+        in_force = chosen or data.banlists.in_force(day, format)
+        setup = RecheckSetup(day, in_force, before, pick_language(accept_language), format)
         admission.open_recheck()
         held = Held(max_held_bytes) if deckcheck_hold_results == "1" else None
         return _RecheckResponse(Rechecker(data, setup), admission, metrics, held)

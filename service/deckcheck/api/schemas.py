@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from deckcheck.wire import DeckFormat
 
@@ -47,10 +47,30 @@ class BanlistOut(BaseModel):
     effective_until: dt.date | None
 
 
-class RulesetOut(BaseModel):
-    """The tournament rules applied."""
+class NoteOut(BaseModel):
+    """Where an answer reaches beyond the seeds (the 2008 OCG tournament rules and the penalty regulations)."""
 
-    id: str
+    code: Literal["before_seeds", "later_card_types", "tcg_event", "no_list_in_force"]
+    message: str
+
+
+class RulesetOut(BaseModel):
+    """The tournament rules applied: the format and the rule era of the event date."""
+
+    id: str = Field(description="<format>-<day the era began>; ocg-2008-03-15 is the seeds' rules as written.")
+    format: Literal["ocg", "tcg"]
+    card_types: list[str] = Field(description="Monster types in force: fusion, synchro, then xyz, pendulum, link.")
+    languages: list[str] = Field(description="Card languages the format allows.")
+    notes: list[NoteOut]
+
+
+class EraOut(RulesetOut):
+    """One rule era of a format: the ruleset that applied from one day until another."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    from_: dt.date | None = Field(alias="from", description="The first day (none: every earlier event).")
+    until: dt.date | None = Field(description="The day the next era began (none: still in force).")
 
 
 class ValidateResponse(BaseModel):
@@ -166,6 +186,7 @@ class CardOutFull(BaseModel):
     first_japanese_printing: dt.date | None
     first_japanese_printing_exact: bool
     first_tcg_printing: dt.date | None
+    first_tcg_printing_exact: bool
     banlists: list[CardStatus]
 
 

@@ -11,11 +11,11 @@ from fastapi.responses import Response
 from deckcheck.api.admission import Admission
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.responses import CHECK_PROBLEMS, AcceptLanguage, json_response, pick_language
-from deckcheck.api.schemas import ValidateResponse
+from deckcheck.api.schemas import EraOut, ValidateResponse
 from deckcheck.data import Data
-from deckcheck.model import Report
-from deckcheck.rules import RULES, validate
-from deckcheck.wire import ValidateRequest, context_for, deck_from, report_json
+from deckcheck.model import FORMATS, Report
+from deckcheck.rules import RULES, eras, validate
+from deckcheck.wire import ValidateRequest, context_for, deck_from, report_json, ruleset_json
 
 
 def build_router(data: Data, admission: Admission, metrics: Metrics) -> APIRouter:
@@ -55,6 +55,23 @@ def build_router(data: Data, admission: Admission, metrics: Metrics) -> APIRoute
                     "remedy": r.remedy_ja if lang == "ja" else r.remedy_en,
                 }
                 for r in RULES.values()
+            ],
+            lang,
+        )
+
+    @router.get("/v1/rules/eras", response_model=list[EraOut], tags=["rules"])
+    def rule_eras(accept_language: AcceptLanguage = None) -> Response:
+        """The rule eras of each format: from when each ruleset applied, its card types, languages and notes."""
+        lang = pick_language(accept_language)
+        return json_response(
+            [
+                {
+                    "from": None if start is None else start.isoformat(),
+                    "until": None if until is None else until.isoformat(),
+                    **ruleset_json(ruleset, ruleset.notes, lang),
+                }
+                for fmt in FORMATS
+                for start, until, ruleset in eras(data.cards, fmt)
             ],
             lang,
         )

@@ -27,7 +27,7 @@ from deckcheck.rules import (
     validate,
     within_limits,
 )
-from deckcheck.wire import RecheckLine, deck_from, limit_errors, read_errors, report_json
+from deckcheck.wire import DEFAULT_LANGUAGES, RecheckLine, deck_from, limit_errors, read_errors, report_json
 
 MAX_LINE_BYTES = 1024 * 1024
 # The rules a list change can newly break: a deck legal before and illegal now breaks one of these.
@@ -40,15 +40,16 @@ class Rechecker:
     def __init__(self, data: Data, setup: RecheckSetup) -> None:
         self.data = data
         self.setup = setup
-        self.context = Context(setup.date, setup.banlist, data.cards)
-        self.before = None if setup.previous is None else Context(setup.date, setup.previous, data.cards)
+        language = DEFAULT_LANGUAGES[setup.format]
+        self.context = Context(setup.date, setup.banlist, data.cards, default_language=language, format=setup.format)
+        self.before = None if setup.previous is None else replace(self.context, banlist=setup.previous)
 
     def _contexts(self, line: RecheckLine) -> tuple[Context, Context | None]:
         """The batch's contexts, with the deck's own protectors and default language where it gives them."""
-        if line.protectors is None and line.default_language == "ja":
+        if line.protectors is None and line.default_language is None:
             return self.context, self.before
         protectors = None if line.protectors is None else Protectors(**line.protectors.model_dump())
-        language = line.default_language.split("-")[0].lower()
+        language = (line.default_language or self.context.default_language).split("-")[0].lower()
         now = replace(self.context, protectors=protectors, default_language=language)
         return now, None if self.before is None else replace(
             self.before, protectors=protectors, default_language=language

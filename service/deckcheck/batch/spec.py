@@ -6,6 +6,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from deckcheck.data import Banlist, Data
+from deckcheck.model import Format
 from deckcheck.wire import named_list
 
 
@@ -17,6 +18,7 @@ class RecheckSetup:
     banlist: Banlist | None
     previous: Banlist | None = None
     lang: str = "en"
+    format: Format = "ocg"
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,8 +29,12 @@ class BatchSpec:
     banlist: str | None
     previous: str | None
     lang: str = "en"
+    format: Format = "ocg"
 
     def setup(self, data: Data) -> RecheckSetup:
-        """The setup these settings name; an unknown list id or a bad inline list raises RequestError."""
-        chosen = named_list(self.banlist, data, ["banlist"]) or data.banlists.in_force(self.date)
-        return RecheckSetup(self.date, chosen, named_list(self.previous, data, ["previous"]), self.lang)
+        """The setup these settings name; an unknown list id, a list of the other format or a bad inline list
+        raises RequestError."""
+        fmt = self.format
+        chosen = named_list(self.banlist, fmt, data, ["banlist"]) or data.banlists.in_force(self.date, fmt)
+        previous = named_list(self.previous, fmt, data, ["previous"])
+        return RecheckSetup(self.date, chosen, previous, self.lang, fmt)

@@ -9,9 +9,18 @@ from deckcheck.data.banlists import (
     Banlists,
     build_limits,
     differences,
+    make_banlist,
 )
 from deckcheck.data.card import Card
 from deckcheck.data.cards import CARD_COLUMNS, CardIndex
+from deckcheck.data.lflist import (
+    LflistError,
+    LflistList,
+    banlists_as_lflist,
+    list_names,
+    read_lflist,
+    write_lflist,
+)
 from deckcheck.data.loader import DEFAULT_DATA_DIR, Data, load_data
 from deckcheck.data.names import normalize_name
 from deckcheck.data.search import Hit, NameSearch
@@ -28,9 +37,16 @@ __all__ = [
     "CardIndex",
     "Data",
     "Hit",
+    "LflistError",
+    "LflistList",
     "NameSearch",
+    "banlists_as_lflist",
     "build_limits",
     "differences",
+    "list_names",
     "load_data",
+    "make_banlist",
     "normalize_name",
+    "read_lflist",
+    "write_lflist",
 ]

@@ -17,28 +17,62 @@ from deckcheck.errors import DataError
 # List status to the number of copies it allows: 禁止 0, 制限 1, 準制限 2.
 STATUS_LIMITS = {"forbidden": 0, "limited": 1, "semi_limited": 2}
 MAX_COPIES = 3
+FORMATS = ("OCG", "TCG")  # as the list files write them; the API's `format` is the same in lower case
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Banlist:
-    """One Forbidden/Limited list. Cards it does not name are unlimited. Two lists are the same list only if
-    they are the same object (lists are made once; an inline list is its request's own)."""
+    """One Forbidden/Limited list. Cards it does not name are unlimited, or, in a whitelist (EDOPro's
+    `$whitelist`), forbidden. Two lists are the same list only if they are the same object (lists are made once;
+    an inline list is its request's own). Make one with `make_banlist`."""
 
     id: str
     name: str
-    format: str
+    format: str  # "OCG" or "TCG", as the list files write it
     effective_from: dt.date | None
     effective_until: dt.date | None
-    limits: Mapping[int, int] = field(repr=False)
+    limits: Mapping[int, int] = field(repr=False)  # canonical passcode -> copies allowed, as the list names them
+    by_name: Mapping[int, int] = field(repr=False)  # the same per name (CardIndex.name_id): the strictest of a name
+    whitelist: bool = False
+
+    @property
+    def unlisted(self) -> int:
+        """How many copies of a card the list does not name a deck may hold."""
+        return 0 if self.whitelist else MAX_COPIES
 
     def limit(self, passcode: int) -> int:
-        """How many copies of the canonical card `passcode` a deck may hold under this list."""
-        return self.limits.get(passcode, MAX_COPIES)
+        """How many copies of the canonical card `passcode` the list allows, as it names the card."""
+        return self.limits.get(passcode, self.unlisted)
+
+    def name_limit(self, name_id: int) -> int:
+        """How many copies of the cards of one name (同名カード, keyed by CardIndex.name_id) a deck may hold: a
+        status applies to every card of the name."""
+        return self.by_name.get(name_id, self.unlisted)
+
+
+def make_banlist(
+    list_id: str,
+    name: str,
+    fmt: str,
+    *,
+    dates: tuple[dt.date | None, dt.date | None],
+    limits: Mapping[int, int],
+    cards: CardIndex,
+    whitelist: bool = False,
+) -> Banlist:
+    """A list with its limits also keyed by name, so that a status reaches every card of the name."""
+    by_name: dict[int, int] = {}
+    for passcode, limit in limits.items():
+        key = cards.name_id(passcode)
+        by_name[key] = min(limit, by_name.get(key, limit))
+    return Banlist(
+        list_id, name, fmt, dates[0], dates[1], MappingProxyType(dict(limits)), MappingProxyType(by_name), whitelist
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class Banlists:
-    """Every bundled list, oldest first."""
+    """Every bundled list, by format (OCG, then TCG), oldest first."""
 
     lists: tuple[Banlist, ...] = field(repr=False)
     by_id: Mapping[str, Banlist] = field(repr=False)
@@ -47,9 +81,13 @@ class Banlists:
         """The bundled list called `list_id`; ids are matched, never used as paths."""
         return self.by_id.get(list_id)
 
-    def in_force(self, day: dt.date) -> Banlist | None:
-        """The list with effective_from <= day < effective_until, or None before the first list."""
-        for banlist in reversed(self.lists):
+    def of_format(self, fmt: str) -> tuple[Banlist, ...]:
+        """The lists of the format `fmt` (ocg or tcg), oldest first."""
+        return tuple(banlist for banlist in self.lists if banlist.format.lower() == fmt)
+
+    def in_force(self, day: dt.date, fmt: str = "ocg") -> Banlist | None:
+        """The list of the format `fmt` with effective_from <= day < effective_until, or None before its first."""
+        for banlist in reversed(self.of_format(fmt)):
             start = banlist.effective_from
             if (
                 start is not None
@@ -60,17 +98,23 @@ class Banlists:
         return None
 
 
-def build_limits(statuses: Mapping[str, Sequence[int]], cards: CardIndex) -> dict[int, int]:
-    """Map the passcodes of each status to limits; raise ValueError naming the entry that is unknown or twice.
+def build_limits(statuses: Mapping[str, Sequence[int | str]], cards: CardIndex) -> dict[int, int]:
+    """Map the cards of each status, by passcode or by name, to limits; raise ValueError naming the entry that is
+    unknown or twice.
 
     An alternate passcode counts as its canonical card, so listing both is listing the card twice.
     """
     limits: dict[int, int] = {}
-    for status, passcodes in statuses.items():
-        for index, passcode in enumerate(passcodes):
-            card = cards.by_passcode.get(passcode)
-            if card is None:
-                raise ValueError(f"{status}[{index}]: passcode {passcode} is not a known card")
+    for status, listed in statuses.items():
+        for index, given in enumerate(listed):
+            if isinstance(given, str):
+                card = cards.find_name(given)
+                if card is None:
+                    raise ValueError(f"{status}[{index}]: no card is called {given[:100]!r}")
+            else:
+                card = cards.by_passcode.get(given)
+                if card is None:
+                    raise ValueError(f"{status}[{index}]: passcode {given} is not a known card")
             if card.passcode in limits:
                 raise ValueError(f"{status}[{index}]: card {card.passcode} ({card.name_en}) is listed twice")
             limits[card.passcode] = STATUS_LIMITS[status]
@@ -125,14 +169,11 @@ def _load_one(path: Path, cards: CardIndex) -> Banlist:
         for index, passcode in enumerate(entries):
             if passcode not in cards.aliases:
                 raise DataError(file, f"{status}[{index}]", f"{passcode} is an alternate, not a canonical passcode")
-    return Banlist(
-        id=f"{fmt.lower()}-{start.isoformat()}",
-        name=_field(data, "name", str, file),
-        format=fmt,
-        effective_from=start,
-        effective_until=until,
-        limits=MappingProxyType(limits),
-    )
+    if fmt not in FORMATS:
+        raise DataError(file, "format", f"must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    name = _field(data, "name", str, file)
+    list_id = f"{fmt.lower()}-{start.isoformat()}"
+    return make_banlist(list_id, name, fmt, dates=(start, until), limits=limits, cards=cards)
 
 
 def banlist_paths(directory: Path) -> list[Path]:
@@ -161,8 +202,7 @@ def load_banlists(directory: Path, cards: CardIndex) -> Banlists:
                 "effective_until",
                 f"{before.id} runs until {before.effective_until} but {after.id} starts {after.effective_from}",
             )
-    ocg = tuple(b for b in lists if b.format == "OCG")
-    return Banlists(lists=ocg, by_id=MappingProxyType(by_id))
+    return Banlists(lists=tuple(lists), by_id=MappingProxyType(by_id))
 
 
 STATUS_NAMES = {0: "forbidden", 1: "limited", 2: "semi_limited", MAX_COPIES: "unlimited"}

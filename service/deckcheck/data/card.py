@@ -23,6 +23,13 @@ class Card:
     ja_first_print: dt.date | None
     ja_first_print_exact: bool
     tcg_first_print: dt.date | None
+    tcg_first_print_exact: bool
+
+    def types(self) -> tuple[str, ...]:
+        """The monster types that decide where the card goes and from when it exists: its extra-deck type (fusion,
+        synchro, xyz, link) and pendulum."""
+        kind = () if self.extra_deck_type == "none" else (self.extra_deck_type,)
+        return (*kind, "pendulum") if self.pendulum else kind
 
     def name(self, lang: str) -> str:
         """The card's name in `lang` (ja or en); TCG-only cards have no Japanese name."""

@@ -30,6 +30,7 @@ CARD_COLUMNS = (  # the project's compact card file, written by scripts/build_da
     "ja_first_print",
     "ja_first_print_exact",
     "tcg_first_print",
+    "tcg_first_print_exact",
 )
 
 
@@ -41,6 +42,9 @@ class CardIndex:
     aliases: Mapping[int, tuple[int, ...]] = field(repr=False)
     by_name: Mapping[str, Card] = field(repr=False)
     search: NameSearch = field(repr=False)
+    # 同名カード (SPEC section 1): canonical cards that share a name, each to all of its name's cards (itself too).
+    # Only the few shared names are held; every other card is the one card of its name.
+    namesakes: Mapping[int, tuple[int, ...]] = field(repr=False, default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.aliases)
@@ -48,6 +52,11 @@ class CardIndex:
     def find_name(self, name: str) -> Card | None:
         """The card whose Japanese or English name equals `name` after normalisation."""
         return self.by_name.get(normalize_name(name))
+
+    def name_id(self, passcode: int) -> int:
+        """The passcode copies of the canonical card `passcode` count under: the lowest of its name's cards."""
+        group = self.namesakes.get(passcode)
+        return passcode if group is None else group[0]
 
 
 def _date(value: str, file: str, entry: str) -> dt.date | None:
@@ -85,6 +94,7 @@ def _card(row: dict[str, str], file: str, entry: str) -> Card:
         ja_first_print=_date(row["ja_first_print"], file, entry),
         ja_first_print_exact=_flag(row["ja_first_print_exact"], file, entry),
         tcg_first_print=_date(row["tcg_first_print"], file, entry),
+        tcg_first_print_exact=_flag(row["tcg_first_print_exact"], file, entry),
     )
 
 
@@ -113,6 +123,21 @@ def _name_index(cards: list[Card], file: str) -> tuple[dict[str, Card], list[tup
             elif card.official_passcode:
                 index[key] = card
     return index, names
+
+
+def _namesakes(names: list[tuple[str, str, Card]]) -> dict[int, tuple[int, ...]]:
+    """Cards that share a Japanese or English name, each to the sorted passcodes of its whole group (a name shared
+    through another shared name joins the same group)."""
+    group_of: dict[int, set[int]] = {}
+    first_of: dict[str, int] = {}
+    for key, _name, card in names:
+        other = first_of.setdefault(key, card.passcode)
+        if other == card.passcode:
+            continue
+        merged = group_of.get(other, {other}) | group_of.get(card.passcode, {card.passcode})
+        for passcode in merged:
+            group_of[passcode] = merged
+    return {passcode: tuple(sorted(group)) for passcode, group in group_of.items()}
 
 
 def load_cards(path: Path) -> CardIndex:
@@ -155,4 +180,5 @@ def load_cards(path: Path) -> CardIndex:
         aliases=MappingProxyType({passcode: tuple(sorted(a)) for passcode, a in aliases.items()}),
         by_name=MappingProxyType(by_name),
         search=NameSearch(names),
+        namesakes=MappingProxyType(_namesakes(names)),
     )

@@ -2,21 +2,26 @@
 citations and penalties, and the messages in Japanese and English."""
 
 from deckcheck.rules.engine import full_report, legal_report, list_change_report_of_copies, resolve_entry, validate
+from deckcheck.rules.eras import SEEDS_RULESET, era_starts, eras, ruleset_for
 from deckcheck.rules.fast import legal_counts, tally_copies, within_limits
-from deckcheck.rules.messages import render
-from deckcheck.rules.registry import PENALTIES, RULES, RULESET, Rule
+from deckcheck.rules.messages import note_text, render
+from deckcheck.rules.registry import PENALTIES, RULES, Rule
 
 __all__ = [
     "PENALTIES",
     "RULES",
-    "RULESET",
+    "SEEDS_RULESET",
     "Rule",
+    "era_starts",
+    "eras",
     "full_report",
     "legal_counts",
     "legal_report",
     "list_change_report_of_copies",
+    "note_text",
     "render",
     "resolve_entry",
+    "ruleset_for",
     "tally_copies",
     "validate",
     "within_limits",

@@ -1,4 +1,5 @@
-"""The deck rules of the 2008 OCG tournament rules, one small function each.
+"""The deck rules of the 2008 OCG tournament rules, one small function each (the printing rules are in
+rules/printings.py).
 
 A check sees the resolved deck lines and the event context and yields what it finds; the engine attaches the
 penalty and citation from the registry. Every check is independent, so a deck gets every violation at once.
@@ -10,22 +11,18 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, cast
 
-from deckcheck.data import MAX_COPIES, Banlist, Card, normalize_name
+from deckcheck.data import MAX_COPIES, Banlist, Card, CardIndex, normalize_name
 from deckcheck.limits import NameBudget
-from deckcheck.model import SECTIONS, CardRef, Context, Entry, Finding, Loc, Section
+from deckcheck.model import SECTIONS, CardRef, Context, Entry, Finding, Loc, Ruleset, Section
 
 # TR 3 デッキの枚数制限 and TR 1 エクストラデッキ / サイドデッキ.
 MAIN_MIN, MAIN_MAX, EXTRA_MAX, SIDE_MAX = 40, 60, 15, 15
-# TR 1: the extra deck is made of 融合モンスターカード and シンクロモンスターカード; nothing else existed in 2008.
-EXTRA_DECK_TYPES = frozenset({"fusion", "synchro"})
-# TR 1: 遊戯王OCG (ja), the TCG in English, French, Italian, Spanish, Portuguese, German, and the Korean OCG.
-LANGUAGES = ("ja", "en", "fr", "it", "es", "pt", "de", "ko")
 _LIMIT_CODES = {0: "forbidden_card", 1: "limited_card_exceeded", 2: "semi_limited_card_exceeded"}
 
 
 class Line(NamedTuple):
     """One input entry with its card resolved (None when it names no official card) and whether the card rules
-    apply to it (an official card of a type these rules know)."""
+    apply to it (an official card of a type the rules in force know)."""
 
     section: Section
     position: int
@@ -43,8 +40,9 @@ class Line(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Resolved:
-    """A deck with every entry resolved, and what several rules read, worked out in one pass."""
+    """A deck with every entry resolved, the rules in force, and what several rules read, worked out in one pass."""
 
+    ruleset: Ruleset
     lines: tuple[Line, ...]
     by_card: dict[Card, list[Line]]  # lines of each card the card rules apply to, in input order
     copies: dict[Card, int]  # copies of each such card over main, extra and side
@@ -53,7 +51,7 @@ class Resolved:
     languages: dict[str, int]  # cards in each language
 
 
-def resolved(lines: Sequence[Line]) -> Resolved:
+def resolved(lines: Sequence[Line], ruleset: Ruleset) -> Resolved:
     """Group `lines` by card and count copies, section sizes and languages in one pass."""
     by_card: dict[Card, list[Line]] = {}
     copies: dict[Card, int] = {}
@@ -75,17 +73,10 @@ def resolved(lines: Sequence[Line]) -> Resolved:
             copies[card] = count
         if line.section == ("extra" if card.extra_deck_type == "none" else "main"):
             misplaced.setdefault(card, []).append(line)
-    return Resolved(tuple(lines), by_card, copies, misplaced, sizes, languages)
+    return Resolved(ruleset, tuple(lines), by_card, copies, misplaced, sizes, languages)
 
 
 Check = Callable[[Resolved, Context], Iterator[Finding]]
-
-
-def disallowed_type(card: Card) -> str | None:
-    """The card type these rules do not know (xyz, link, pendulum), or None for a card they know."""
-    if card.extra_deck_type not in EXTRA_DECK_TYPES | {"none"}:
-        return card.extra_deck_type
-    return "pendulum" if card.pendulum else None
 
 
 def _ref(card: Card, count: int, limit: int | None = None) -> CardRef:
@@ -99,13 +90,13 @@ def _by_card(pairs: Iterable[tuple[Line, Card]]) -> dict[Card, list[Line]]:
     return groups
 
 
-def _total(lines: Iterable[Line]) -> int:
+def total(lines: Iterable[Line]) -> int:
     return sum(line.entry.count for line in lines)
 
 
-def _card_finding(code: str, card: Card, lines: list[Line], allowed: int | None = None, **ctx: object) -> Finding:
+def card_finding(code: str, card: Card, lines: list[Line], allowed: int | None = None, **ctx: object) -> Finding:
     """A finding about one card, pointing at every entry of it; `allowed` is the copies its limit allows."""
-    ref = _ref(card, _total(lines), allowed)
+    ref = _ref(card, total(lines), allowed)
     return Finding(code, lines[0].section, tuple(line.loc for line in lines), (ref,), dict(ctx))
 
 
@@ -123,41 +114,62 @@ def check_sizes(deck: Resolved, context: Context) -> Iterator[Finding]:
 
 
 def check_card_types(deck: Resolved, context: Context) -> Iterator[Finding]:
-    """TR 1: a card of a type the 2008 rules do not know gets card_type_not_allowed and no other card rule."""
+    """TR 1: a card of a type the rules in force do not know (the 2008 rules: Xyz, Pendulum and Link; later eras,
+    rules/eras.py, fewer) gets card_type_not_allowed and no other card rule."""
     # An official card the card rules do not apply to is one of a type these rules do not know.
     unknown_types = ((line, line.card) for line in deck.lines if line.card is not None and not line.playable)
     for card, group in _by_card(unknown_types).items():
-        yield _card_finding("card_type_not_allowed", card, group, type=disallowed_type(card))
+        yield card_finding("card_type_not_allowed", card, group, type=deck.ruleset.disallowed_type(card))
 
 
 def check_placement(deck: Resolved, context: Context) -> Iterator[Finding]:
-    """TR 1 エクストラデッキ: Fusion and Synchro Monsters go in the extra deck and nothing else does."""
+    """TR 1 エクストラデッキ: Fusion and Synchro Monsters (and, in their eras, Xyz and Link Monsters) go in the extra
+    deck and nothing else does; a Pendulum Monster goes where its base type goes."""
     for card, lines in deck.misplaced.items():
         if card.extra_deck_type != "none":
-            yield _card_finding("extra_deck_card_in_main_deck", card, lines, type=card.extra_deck_type)
+            yield card_finding("extra_deck_card_in_main_deck", card, lines, type=card.extra_deck_type)
         else:
-            yield _card_finding("main_deck_card_in_extra_deck", card, lines)
+            yield card_finding("main_deck_card_in_extra_deck", card, lines)
 
 
 def check_copies(deck: Resolved, context: Context) -> Iterator[Finding]:
-    """TR 3 枚数制限のあるカード, PR 3.A.2–4: copies of one card over main, extra and side, by the list in force."""
+    """TR 3 枚数制限のあるカード, PR 3.A.2–4: copies of one card over main, extra and side, by the list in force.
+    同名カード are cards of one name: two cards that share a name count together, and a status reaches both."""
     banlist = context.banlist
-    limits = {} if banlist is None else banlist.limits
-    for card, count in deck.copies.items():
-        if count <= MAX_COPIES and count <= limits.get(card.passcode, MAX_COPIES):
+    names: dict[int, list[Card]] = {}
+    for card in deck.copies:
+        names.setdefault(context.cards.name_id(card.passcode), []).append(card)
+    for name_id, cards in names.items():
+        count = sum(deck.copies[card] for card in cards)
+        if count <= name_limit(name_id, banlist):
             continue
-        yield copy_finding(card, count, tuple(line.loc for line in deck.by_card[card]), banlist)
+        lines = sorted((line for card in cards for line in deck.by_card[card]), key=_input_order)
+        held = tuple((card, deck.copies[card]) for card in cards)
+        yield copy_finding(held, tuple(line.loc for line in lines), banlist, context.cards)
 
 
-def copy_finding(card: Card, count: int, locs: tuple[Loc, ...], banlist: Banlist | None) -> Finding:
-    """The one copy rule `count` copies of `card` break: the list's status, else the three-copy rule."""
-    limit = MAX_COPIES if banlist is None else min(MAX_COPIES, banlist.limit(card.passcode))
-    ref = (_ref(card, count, limit),)
+def _input_order(line: Line) -> tuple[int, int]:
+    return SECTIONS.index(line.section), line.position
+
+
+def name_limit(name_id: int, banlist: Banlist | None) -> int:
+    """How many copies of the cards of one name a deck may hold: three, or fewer if the list says so."""
+    return MAX_COPIES if banlist is None else min(MAX_COPIES, banlist.name_limit(name_id))
+
+
+def copy_finding(
+    held: tuple[tuple[Card, int], ...], locs: tuple[Loc, ...], banlist: Banlist | None, cards: CardIndex
+) -> Finding:
+    """The one copy rule the copies `held` of the cards of one name break: the list's status, else the three-copy
+    rule. Each card of the name is named with its own copies."""
+    count = sum(copies for _card, copies in held)
+    limit = name_limit(cards.name_id(held[0][0].passcode), banlist)
+    refs = tuple(_ref(card, copies, limit) for card, copies in held)
     section = cast(Section, locs[0][0])
     if banlist is not None and limit in _LIMIT_CODES:
         ctx: dict[str, object] = {"count": count, "limit": limit, "banlist": banlist.id, "banlist_name": banlist.name}
-        return Finding(_LIMIT_CODES[limit], section, locs, ref, ctx)
-    return Finding("too_many_copies", section, locs, ref, {"count": count, "limit": limit})
+        return Finding(_LIMIT_CODES[limit], section, locs, refs, ctx)
+    return Finding("too_many_copies", section, locs, refs, {"count": count, "limit": limit})
 
 
 def _unknown_key(entry: Entry) -> tuple[int | None, str | None]:
@@ -180,7 +192,7 @@ def check_unknown(deck: Resolved, context: Context) -> Iterator[Finding]:
             "unknown_card",
             group[0].section,
             tuple(line.loc for line in group),
-            (CardRef(entry.passcode, label, label, _total(group)),),
+            (CardRef(entry.passcode, label, label, total(group)),),
             {
                 "passcode": entry.passcode,
                 "name": entry.name,
@@ -194,31 +206,18 @@ def check_unknown(deck: Resolved, context: Context) -> Iterator[Finding]:
 
 
 def check_languages(deck: Resolved, context: Context) -> Iterator[Finding]:
-    """TR 1: only cards of the OCG (ja), the TCG (en fr it es pt de) and the Korean OCG (ko) may be used."""
+    """TR 1: only cards of the OCG (ja), the TCG (en fr it es pt de) and the Korean OCG (ko) may be used; at a TCG
+    event, TCG cards only."""
+    allowed = deck.ruleset.languages
     groups: dict[str, list[Line]] = {}
     for line in deck.lines:
-        if line.language not in LANGUAGES:
+        if line.language not in allowed:
             groups.setdefault(line.language, []).append(line)
     for language, group in sorted(groups.items()):
         cards = _by_card((line, line.card) for line in group if line.card is not None)
-        refs = tuple(_ref(card, _total(card_lines)) for card, card_lines in cards.items())
-        ctx = {"language": language, "count": _total(group), "allowed": list(LANGUAGES)}
+        refs = tuple(_ref(card, total(card_lines)) for card, card_lines in cards.items())
+        ctx = {"language": language, "count": total(group), "allowed": list(allowed)}
         yield Finding("language_not_allowed", group[0].section, tuple(line.loc for line in group), refs, ctx)
-
-
-def check_japanese_printing(deck: Resolved, context: Context) -> Iterator[Finding]:
-    """TR 1 ※: a card with no Japanese version, or none yet on the event date, may not be used in any language."""
-    for card, group in deck.by_card.items():
-        first = card.ja_first_print
-        if first is None or first > context.date:
-            yield _card_finding(
-                "no_japanese_printing",
-                card,
-                group,
-                date=context.date.isoformat(),
-                first_japanese_printing=None if first is None else first.isoformat(),
-                first_printing_date_exact=card.ja_first_print_exact,
-            )
 
 
 def check_protectors(deck: Resolved, context: Context) -> Iterator[Finding]:
@@ -242,7 +241,6 @@ CHECKS: tuple[Check, ...] = (
     check_copies,
     check_unknown,
     check_languages,
-    check_japanese_printing,
     check_protectors,
 )
 
@@ -260,7 +258,6 @@ CODES = frozenset(
         *_LIMIT_CODES.values(),
         "unknown_card",
         "language_not_allowed",
-        "no_japanese_printing",
         "opaque_protectors_required",
         "protectors_not_uniform",
     }

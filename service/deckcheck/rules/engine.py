@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
-from deckcheck.data import MAX_COPIES, Card, CardIndex
-from deckcheck.model import SECTIONS, Context, Copies, Deck, Entry, Finding, Loc, Report, Violation
-from deckcheck.rules.checks import CHECKS, Line, copy_finding, disallowed_type, resolved
+from deckcheck.data import Card, CardIndex
+from deckcheck.model import SECTIONS, Context, Copies, Deck, Entry, Finding, Loc, Report, Ruleset, Violation
+from deckcheck.rules import printings
+from deckcheck.rules.checks import CHECKS, Line, copy_finding, name_limit, resolved
+from deckcheck.rules.eras import ruleset_for
 from deckcheck.rules.fast import Tally, card_table, legal_counts
-from deckcheck.rules.registry import RULES, RULESET, SEVERITY
+from deckcheck.rules.registry import RULES, SEVERITY
 from deckcheck.rules.roster import check_roster
 
 _SECTION_RANK = {"main": 0, "extra": 1, "side": 2, "roster": 3}
@@ -28,17 +30,17 @@ def resolve_entry(entry: Entry, cards: CardIndex) -> tuple[Card | None, str | No
     return by_code or by_name, None
 
 
-@lru_cache(maxsize=4)
-def _known_types(cards: CardIndex) -> frozenset[int]:
-    """The cards of a type these rules know: the ones the card rules apply to."""
-    return frozenset(passcode for passcode, card in cards.by_passcode.items() if disallowed_type(card) is None)
+@lru_cache(maxsize=16)
+def _known_types(cards: CardIndex, types: tuple[str, ...]) -> frozenset[int]:
+    """The passcodes of the cards whose types are all among `types`: the ones the card rules apply to."""
+    return frozenset(passcode for passcode, card in cards.by_passcode.items() if set(card.types()) <= set(types))
 
 
-def _resolve(deck: Deck, context: Context) -> list[Line]:
+def _resolve(deck: Deck, context: Context, ruleset: Ruleset) -> list[Line]:
     """Attach the canonical card to every entry; an entry naming no official card keeps the reason why."""
     lines: list[Line] = []
     by_passcode = context.cards.by_passcode
-    known = _known_types(context.cards)
+    known = _known_types(context.cards, ruleset.card_types)
     for section in SECTIONS:
         for index, entry in enumerate(deck.section(section)):
             # The common case first: a passcode alone. (None is no key, so a bare entry falls through.)
@@ -52,13 +54,13 @@ def _resolve(deck: Deck, context: Context) -> list[Line]:
     return lines
 
 
-def _findings(deck: Deck, context: Context) -> Iterator[Finding]:
-    lines = _resolve(deck, context)
-    whole = resolved(lines)
-    for check in CHECKS:
+def _findings(deck: Deck, context: Context, ruleset: Ruleset) -> Iterator[Finding]:
+    lines = _resolve(deck, context, ruleset)
+    whole = resolved(lines, ruleset)
+    for check in (*CHECKS, *printings.CHECKS):
         yield from check(whole, context)
     if context.roster is not None:
-        yield from check_roster(lines, _resolve(context.roster, context), context)
+        yield from check_roster(lines, _resolve(context.roster, context, ruleset), context)
 
 
 def _position(loc: Loc) -> tuple[int, int]:
@@ -105,12 +107,24 @@ def validate(deck: Deck, context: Context) -> Report:
 def legal_report(sizes: tuple[int, int, int], context: Context) -> Report:
     """The report on a deck of these section sizes that breaks no rule."""
     counts: dict[str, int] = dict(zip(SECTIONS, sizes, strict=True))
-    return Report(True, None, counts, context.date, context.banlist, RULESET, ())
+    ruleset = ruleset_of(context)
+    return Report(True, None, counts, context.date, context.banlist, ruleset, (), _notes(ruleset, context))
 
 
 def full_report(deck: Deck, context: Context) -> Report:
     """`validate` without the fast answer for legal decks: for callers that already know the deck needs rules."""
-    return _report(deck.counts(), context, _findings(deck, context))
+    ruleset = ruleset_of(context)
+    return _report(deck.counts(), context, ruleset, _findings(deck, context, ruleset))
+
+
+def ruleset_of(context: Context) -> Ruleset:
+    """The rules in force for the context's format and date."""
+    return ruleset_for(context.cards, context.format, context.date)
+
+
+def _notes(ruleset: Ruleset, context: Context) -> tuple[str, ...]:
+    """The ruleset's notes, and one more when no list was in force: then only the three-copy rule held copies."""
+    return ruleset.notes if context.banlist is not None else (*ruleset.notes, "no_list_in_force")
 
 
 def list_change_report_of_copies(copies: Copies, tallied: Tally, context: Context) -> Report:
@@ -120,21 +134,27 @@ def list_change_report_of_copies(copies: Copies, tallied: Tally, context: Contex
     `deck_of(copies)` gives."""
     held, sizes = tallied
     banlist = context.banlist
-    over = {c for c, n in held.items() if n > MAX_COPIES or (banlist is not None and n > banlist.limit(c))}
-    locs: dict[int, list[Loc]] = {canonical: [] for canonical in over}
+    over = {name for name, n in held.items() if n > name_limit(name, banlist)}
+    locs: dict[int, list[Loc]] = {name: [] for name in over}
+    cards: dict[int, dict[Card, int]] = {name: {} for name in over}
     if over:
-        table = card_table(context.cards, context.date)
+        table = card_table(context.cards, context.date, context.format)
+        by_passcode = context.cards.by_passcode
         for section, counter in zip(SECTIONS, copies, strict=True):
-            for index, passcode in enumerate(counter):
-                canonical = table[passcode][0]
-                if canonical in locs:
-                    locs[canonical].append((section, index))
-    by_passcode = context.cards.by_passcode
-    findings = (copy_finding(by_passcode[c], held[c], tuple(where), banlist) for c, where in locs.items())
-    return _report(dict(zip(SECTIONS, sizes, strict=True)), context, findings)
+            for index, (passcode, count) in enumerate(counter.items()):
+                name = table[passcode][0]
+                if name in locs:
+                    locs[name].append((section, index))
+                    card = by_passcode[passcode]
+                    cards[name][card] = cards[name].get(card, 0) + count
+    findings = (
+        copy_finding(tuple(cards[name].items()), tuple(where), banlist, context.cards) for name, where in locs.items()
+    )
+    ruleset = ruleset_of(context)
+    return _report(dict(zip(SECTIONS, sizes, strict=True)), context, ruleset, findings)
 
 
-def _report(counts: dict[str, int], context: Context, findings: Iterable[Finding]) -> Report:
+def _report(counts: dict[str, int], context: Context, ruleset: Ruleset, findings: Iterable[Finding]) -> Report:
     violations = sorted((_violation(f, context) for f in findings), key=_sort_key)
     penalty = max((v.penalty for v in violations), key=SEVERITY.__getitem__, default=None)
     return Report(
@@ -143,6 +163,7 @@ def _report(counts: dict[str, int], context: Context, findings: Iterable[Finding
         counts=counts,
         date=context.date,
         banlist=context.banlist,
-        ruleset=RULESET,
+        ruleset=ruleset,
         violations=tuple(violations),
+        notes=_notes(ruleset, context),
     )

@@ -17,26 +17,30 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from deckcheck.data import MAX_COPIES, Banlist, CardIndex
-from deckcheck.model import Context, Copies, Deck, Protectors
-from deckcheck.rules.checks import EXTRA_DECK_TYPES, EXTRA_MAX, LANGUAGES, MAIN_MAX, MAIN_MIN, SIDE_MAX
+from deckcheck.model import Context, Copies, Deck, Format
+from deckcheck.rules.checks import EXTRA_MAX, MAIN_MAX, MAIN_MIN, SIDE_MAX
+from deckcheck.rules.eras import TCG_LANGUAGES, first_printing, ruleset_for
 
-_ALLOWED_LANGUAGES = frozenset(LANGUAGES)
 _MAIN, _EXTRA, _SIDE = 1, 2, 4  # the sections a card may stand in, as bits
-# passcode -> (canonical passcode, section bits); cards no deck may hold on the day are absent (and so is None,
-# the passcode of an entry given by name only).
-Table = dict[int | None, tuple[int, int]]
+_TCG_LANGUAGES = frozenset(TCG_LANGUAGES)
+# passcode -> (name id, section bits, printed in the TCG by the day); cards no deck may hold on the day are absent
+# (and so is None, the passcode of an entry given by name only).
+Table = dict[int | None, tuple[int, int, bool]]
 
 
 @lru_cache(maxsize=32)
-def card_table(cards: CardIndex, day: dt.date) -> Table:
-    """Every card a deck may hold on `day`, with the sections it may stand in."""
+def card_table(cards: CardIndex, day: dt.date, fmt: Format) -> Table:
+    """Every card a deck of the format may hold on `day`, with the sections it may stand in and whether it may stand
+    there in a TCG language; copies count under the card's name (CardIndex.name_id)."""
+    types = set(ruleset_for(cards, fmt, day).card_types)
     table: Table = {}
     for passcode, card in cards.by_passcode.items():
-        kind = card.extra_deck_type
-        first = card.ja_first_print
-        if card.pendulum or (kind != "none" and kind not in EXTRA_DECK_TYPES) or first is None or first > day:
+        first = first_printing(card, fmt)
+        if not set(card.types()) <= types or first is None or first > day or (fmt == "tcg" and not card.tcg):
             continue
-        table[passcode] = (card.passcode, (_EXTRA if kind in EXTRA_DECK_TYPES else _MAIN) | _SIDE)
+        bits = (_MAIN if card.extra_deck_type == "none" else _EXTRA) | _SIDE
+        tcg = card.tcg_first_print is not None and card.tcg_first_print <= day
+        table[passcode] = (cards.name_id(card.passcode), bits, tcg)
     return table
 
 
@@ -44,21 +48,26 @@ _NO_LIMITS: MappingProxyType[int, int] = MappingProxyType({})
 
 
 def within_limits(held: dict[int, int], banlist: Banlist | None) -> bool:
-    """No card held beyond three copies or beyond what `banlist` allows."""
+    """No name held beyond three copies or beyond what `banlist` allows."""
     if held and max(held.values()) > MAX_COPIES:
         return False
-    limits = _NO_LIMITS if banlist is None else banlist.limits
-    return all(held[passcode] <= limits[passcode] for passcode in held.keys() & limits.keys())
+    if banlist is None:
+        return True
+    limits = banlist.by_name
+    if banlist.whitelist:
+        return all(count <= limits.get(name, 0) for name, count in held.items())
+    return all(held[name] <= limits[name] for name in held.keys() & limits.keys())
 
 
 Tally = tuple[dict[int, int], tuple[int, int, int]]
 
 
 def tally(deck: Deck, context: Context) -> Tally | None:
-    """Copies per card and section sizes if `deck` certainly breaks no rule that does not read the list."""
+    """Copies per name and section sizes if `deck` certainly breaks no rule that does not read the list."""
     if context.roster is not None:
         return None
-    get = card_table(context.cards, context.date).get
+    get = card_table(context.cards, context.date, context.format).get
+    default = context.default_language
     held: dict[int, int] = {}
     totals = []
     languages = set()
@@ -68,29 +77,32 @@ def tally(deck: Deck, context: Context) -> Tally | None:
             facts = get(passcode) if name is None else None
             if facts is None or not facts[1] & bit:
                 return None
+            if not facts[2] and (language or default) in _TCG_LANGUAGES:
+                return None  # a card in a TCG language before its TCG printing
             held[facts[0]] = held.get(facts[0], 0) + count
             total += count
             languages.add(language)
         totals.append(total)
     if None in languages:
         languages.discard(None)
-        languages.add(context.default_language)
+        languages.add(default)
     sizes = (totals[0], totals[1], totals[2])
-    return (held, sizes) if _sizes_ok(sizes) and _protectors_ok(languages, context.protectors) else None
+    return (held, sizes) if _sizes_ok(sizes) and _protectors_ok(languages, context) else None
 
 
 def tally_copies(copies: Copies, context: Context) -> Tally | None:
-    """`tally` for a deck given as copies per passcode (a ydke link): no names, no languages."""
-    get = card_table(context.cards, context.date).get
+    """`tally` for a deck given as copies per passcode (a ydke link): no names, every card in the default language."""
+    get = card_table(context.cards, context.date, context.format).get
+    foreign = context.default_language in _TCG_LANGUAGES
     held: dict[int, int] = {}
     for bit, section in ((_MAIN, copies[0]), (_EXTRA, copies[1]), (_SIDE, copies[2])):
         for passcode, count in section.items():
             facts = get(passcode)
-            if facts is None or not facts[1] & bit:
+            if facts is None or not facts[1] & bit or (foreign and not facts[2]):
                 return None
             held[facts[0]] = held.get(facts[0], 0) + count
     sizes = (copies[0].total(), copies[1].total(), copies[2].total())
-    ok = _sizes_ok(sizes) and _protectors_ok({context.default_language}, context.protectors)
+    ok = _sizes_ok(sizes) and _protectors_ok({context.default_language}, context)
     return (held, sizes) if ok and context.roster is None else None
 
 
@@ -104,9 +116,10 @@ def _sizes_ok(sizes: tuple[int, int, int]) -> bool:
     return MAIN_MIN <= sizes[0] <= MAIN_MAX and sizes[1] <= EXTRA_MAX and sizes[2] <= SIDE_MAX
 
 
-def _protectors_ok(languages: set[str | None], protectors: Protectors | None) -> bool:
-    if not languages <= _ALLOWED_LANGUAGES:
+def _protectors_ok(languages: set[str | None], context: Context) -> bool:
+    if not languages <= set(ruleset_for(context.cards, context.format, context.date).languages):
         return False
+    protectors = context.protectors
     if len(languages) > 1 and not (protectors is not None and protectors.used and protectors.opaque_back):
         return False
     return protectors is None or not protectors.used or protectors.uniform

@@ -1,12 +1,14 @@
-"""Messages for violations, rendered from the registry's templates in Japanese or English."""
+"""Messages for violations, rendered from the registry's templates in Japanese or English, and the notes that say
+where an answer reaches beyond the seeds."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from deckcheck.limits import SUGGESTED_NAMES
-from deckcheck.model import CardRef, Violation
-from deckcheck.rules.registry import RULES, RULESET
+from deckcheck.model import CardRef, Ruleset, Violation
+from deckcheck.rules.eras import SEEDS_DATE
+from deckcheck.rules.registry import RULES
 
 _TYPES = {
     "fusion": ("a Fusion", "融合"),
@@ -14,6 +16,28 @@ _TYPES = {
     "xyz": ("an Xyz", "エクシーズ"),
     "link": ("a Link", "リンク"),
     "pendulum": ("a Pendulum", "ペンデュラム"),
+}
+_LANGUAGES = {
+    "ja": ("Japanese", "日本語版"),
+    "en": ("English", "英語版"),
+    "fr": ("French", "フランス語版"),
+    "it": ("Italian", "イタリア語版"),
+    "es": ("Spanish", "スペイン語版"),
+    "pt": ("Portuguese", "ポルトガル語版"),
+    "de": ("German", "ドイツ語版"),
+    "ko": ("Korean", "韓国語版"),
+}
+# What the first printing a violation names reads as: (never printed, first printed, printed at some unknown day
+# after), in English and Japanese.
+_FIRST = {
+    "first_japanese_printing": (
+        ("never printed in Japanese", "first Japanese printing {}", "first Japanese printing unknown, after {}"),
+        ("日本語版は未発売", "日本語版の初出は{}", "日本語版の初出日は不明、{}以降"),
+    ),
+    "first_tcg_printing": (
+        ("never printed in the TCG", "first TCG printing {}", "first TCG printing unknown, after {}"),
+        ("TCG版は未発売", "TCG版の初出は{}", "TCG版の初出日は不明、{}以降"),
+    ),
 }
 _SECTIONS = {
     "main": ("main deck", "メインデッキ"),
@@ -25,6 +49,9 @@ _SECTIONS = {
 
 def _names(cards: list[dict[str, Any]] | tuple[CardRef, ...], lang: str) -> str:
     sep = "、" if lang == "ja" else ", "
+    refs = [card for card in cards if isinstance(card, CardRef)]
+    if len(refs) == len(cards) > 1 and len({card.name(lang) for card in refs}) == 1:
+        return _namesakes(refs, lang)
     names = []
     for card in cards:
         if isinstance(card, CardRef):
@@ -35,15 +62,45 @@ def _names(cards: list[dict[str, Any]] | tuple[CardRef, ...], lang: str) -> str:
     return sep.join(names)
 
 
+def _namesakes(cards: list[CardRef], lang: str) -> str:
+    """Cards of one name (同名カード) under several passcodes: the name once, then each passcode's copies."""
+    if lang == "ja":
+        return f"「{cards[0].name(lang)}」（" + "、".join(f"{c.passcode:08d}×{c.count}" for c in cards) + "）"
+    return f"{cards[0].name(lang)} (" + ", ".join(f"{c.count}× {c.passcode:08d}" for c in cards) + ")"
+
+
 def _roster_details(ctx: dict[str, Any], lang: str) -> str:
     labels = {"missing": ("missing", "不足"), "unregistered": ("not registered", "未記入")}
     parts = [f"{labels[key][lang == 'ja']} {_names(ctx[key], lang)}" for key in ("missing", "unregistered") if ctx[key]]
     return ("／" if lang == "ja" else "; ").join(parts)
 
 
-def _fields(violation: Violation, lang: str) -> dict[str, Any]:
+def _language_names(codes: list[str], lang: str, conjunction: str = "and") -> str:
+    names = [_LANGUAGES[code][lang == "ja"] for code in codes]
+    if lang == "ja":
+        return "・".join(names)
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
+
+
+def _first(ctx: dict[str, Any]) -> tuple[str, str]:
+    """The first printing a printing violation names, in English and Japanese."""
+    key = next(key for key in _FIRST if key in ctx)
+    first, exact = ctx[key], ctx["first_printing_date_exact"]
+    texts = _FIRST[key]
+    pick = 0 if first is None else 1 if exact else 2
+    return texts[0][pick].format(first), texts[1][pick].format(first)
+
+
+def _extra_types(ruleset: Ruleset) -> tuple[str, str]:
+    """The extra-deck monster types in force, as "Fusion or Synchro" and "融合・シンクロ"."""
+    kinds = [_TYPES[kind] for kind in ruleset.card_types if kind != "pendulum"]
+    en = [name.split(" ", 1)[1] for name, _ja in kinds]
+    return ", ".join(en[:-1]) + f" or {en[-1]}", "・".join(ja for _en, ja in kinds)
+
+
+def _fields(violation: Violation, lang: str, ruleset: Ruleset) -> dict[str, Any]:
     ctx = violation.ctx
-    fields: dict[str, Any] = {**ctx, "cards": _names(violation.cards, lang), "ruleset": RULESET}
+    fields: dict[str, Any] = {**ctx, "cards": _names(violation.cards, lang), "ruleset": ruleset.id}
     fields["banlist"] = ctx.get("banlist_name", ctx.get("banlist"))
     if "type" in ctx:
         fields["type_en"], fields["type_ja"] = _TYPES[ctx["type"]]
@@ -53,25 +110,16 @@ def _fields(violation: Violation, lang: str) -> dict[str, Any]:
         fields["details"] = _roster_details(ctx, lang)
     elif code == "unknown_card":
         fields["entry"], fields["hint"] = _unknown(ctx, lang)
-    elif code == "no_japanese_printing":
-        first = ctx["first_japanese_printing"]
-        exact = ctx["first_printing_date_exact"]
-        fields["first_en"] = (
-            "never printed in Japanese"
-            if first is None
-            else f"first Japanese printing {first}"
-            if exact
-            else f"first Japanese printing unknown, after {first}"
-        )
-        fields["first_ja"] = (
-            "日本語版は未発売"
-            if first is None
-            else f"日本語版の初出は{first}"
-            if exact
-            else f"日本語版の初出日は不明、{first}以降"
-        )
-    elif code == "opaque_protectors_required":
+    elif code in ("no_japanese_printing", "no_tcg_printing", "not_printed_in_language"):
+        fields["first_en"], fields["first_ja"] = _first(ctx)
+    elif code == "main_deck_card_in_extra_deck":
+        fields["extra_types_en"], fields["extra_types_ja"] = _extra_types(ruleset)
+    elif code == "language_not_allowed":
+        fields["allowed_en"], fields["allowed_ja"] = (_language_names(ctx["allowed"], x) for x in ("en", "ja"))
+    if code == "opaque_protectors_required":
         fields["languages"] = ("・" if lang == "ja" else ", ").join(ctx["languages"])
+    elif code == "not_printed_in_language":
+        fields["languages"] = _language_names(ctx["languages"], lang, "or")
     return fields
 
 
@@ -108,10 +156,52 @@ def _unknown(ctx: dict[str, Any], lang: str) -> tuple[str, str]:
     return entry, " Closest names: " + ", ".join(names) + "."
 
 
-def render(violation: Violation, lang: str) -> tuple[str, str]:
-    """The message and the remedy for `violation` in `lang` (ja or en)."""
+def render(violation: Violation, lang: str, ruleset: Ruleset) -> tuple[str, str]:
+    """The message and the remedy for `violation` in `lang` (ja or en), under `ruleset`."""
     rule = RULES[violation.code]
-    fields = _fields(violation, lang)
+    fields = _fields(violation, lang, ruleset)
     if lang == "ja":
         return rule.message_ja.format(**fields), rule.remedy_ja
     return rule.message_en.format(**fields), rule.remedy_en
+
+
+_TYPE_NAMES = {"xyz": ("Xyz", "エクシーズ"), "pendulum": ("Pendulum", "ペンデュラム"), "link": ("Link", "リンク")}
+# What each note of an answer says, in English and Japanese: {seeds} is the seeds' date, {types} the later types.
+_NOTES = {
+    "before_seeds": (
+        "The event is before {seeds}, the date of the tournament rules applied; no earlier rules are bundled, so "
+        "these were applied.",
+        "大会日は、適用した大会規定（{seeds}版）より前です。それ以前の規定は収録していないため、"
+        "この規定を適用しました。",
+    ),
+    "later_card_types": (
+        "{types} are allowed: the 2008 rules do not name them; later Master Rules added them and changed no other "
+        "deck-construction number. Xyz and Link Monsters go in the extra deck, a Pendulum Monster where its base "
+        "type goes.",
+        "{types}を認めています。2008年の大会規定にない種類で、後のマスタールールが加えました（デッキ構築の"
+        "他の枚数は変わっていません）。エクシーズ・リンクモンスターはエクストラデッキに、ペンデュラム"
+        "モンスターは元の種類の置き場所に入ります。",
+    ),
+    "tcg_event": (
+        "A TCG event: the TCG Forbidden/Limited list, TCG printings and TCG languages were applied. The rules and "
+        "penalty regulations cited are the 2008 OCG documents; their penalties and citations apply by analogy.",
+        "TCGの大会です。TCGのリミットレギュレーション、TCG版の発売日とTCGの言語を適用しました。大会規定と"
+        "罰則規定はOCGの文書（2008年版）で、罰則と条文の引用はそのまま類推で示しています。",
+    ),
+    "no_list_in_force": (
+        "No Forbidden/Limited list of this format is bundled for this date; only the three-copy rule limited copies.",
+        "この日付に効力のあるリミットレギュレーションは収録されていません。枚数は同名カード3枚までの規定"
+        "だけで確認しました。",
+    ),
+}
+NOTE_CODES = tuple(_NOTES)
+
+
+def note_text(code: str, ruleset: Ruleset, lang: str) -> str:
+    """What the note `code` of an answer under `ruleset` says, in `lang` (ja or en)."""
+    ja = lang == "ja"
+    if ja:
+        types = "、".join(f"{_TYPE_NAMES[kind][1]}モンスター（{day}から）" for kind, day in ruleset.since.items())
+    else:
+        types = ", ".join(f"{_TYPE_NAMES[kind][0]} Monsters (from {day})" for kind, day in ruleset.since.items())
+    return _NOTES[code][ja].format(seeds=SEEDS_DATE, types=types)

@@ -17,9 +17,8 @@ from types import MappingProxyType
 from typing import Any, NoReturn
 
 from deckcheck.errors import DataError
-from deckcheck.rules import checks, roster
+from deckcheck.rules import checks, printings, roster
 
-RULESET = "ocg-2008-03-15"
 CATALOGUE = Path(__file__).with_name("catalogue.toml")
 
 # PR 1, least to most severe.
@@ -54,7 +53,7 @@ FIELDS = frozenset(
         "ruleset",
     }
 )
-LOCALISED_FIELDS = frozenset({"first", "section", "type"})
+LOCALISED_FIELDS = frozenset({"allowed", "extra_types", "first", "section", "type"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -178,5 +177,5 @@ def load_catalogue(path: Path, codes: frozenset[str]) -> Mapping[str, Rule]:
     return MappingProxyType(loaded)
 
 
-CODES = checks.CODES | roster.CODES
+CODES = checks.CODES | printings.CODES | roster.CODES
 RULES = load_catalogue(CATALOGUE, CODES)

@@ -1,8 +1,17 @@
 """The JSON wire form shared by the API, the command line and batch rechecks: request bodies, read into the
 engine's decks and contexts, and reports written back as JSON."""
 
-from deckcheck.wire.inputs import JAPAN, context_for, deck_from, limit_errors, named_list, read_errors
-from deckcheck.wire.reports import banlist_json, report_json
+from deckcheck.wire.inputs import (
+    DEFAULT_LANGUAGES,
+    JAPAN,
+    bundled_list,
+    context_for,
+    deck_from,
+    limit_errors,
+    named_list,
+    read_errors,
+)
+from deckcheck.wire.reports import banlist_json, report_json, ruleset_json
 from deckcheck.wire.requests import (
     BANLIST_ID_PATTERN,
     ConvertRequest,
@@ -11,6 +20,7 @@ from deckcheck.wire.requests import (
     EntryIn,
     InlineBanlist,
     IsoDate,
+    LflistBanlist,
     ProtectorsIn,
     RecheckLine,
     ValidateRequest,
@@ -18,6 +28,7 @@ from deckcheck.wire.requests import (
 
 __all__ = [
     "BANLIST_ID_PATTERN",
+    "DEFAULT_LANGUAGES",
     "JAPAN",
     "ConvertRequest",
     "DeckFormat",
@@ -25,14 +36,17 @@ __all__ = [
     "EntryIn",
     "InlineBanlist",
     "IsoDate",
+    "LflistBanlist",
     "ProtectorsIn",
     "RecheckLine",
     "ValidateRequest",
     "banlist_json",
+    "bundled_list",
     "context_for",
     "deck_from",
     "limit_errors",
     "named_list",
     "read_errors",
     "report_json",
+    "ruleset_json",
 ]

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import datetime as dt
 
+import orjson
 from pydantic import ValidationError
 
-from deckcheck.data import Banlist, Data, build_limits
+from deckcheck.data import Banlist, Data, LflistError, build_limits, make_banlist, read_lflist
 from deckcheck.errors import RequestError
 from deckcheck.formats import DeckFormatError, parse
 from deckcheck.limits import LimitError, deck_limit_errors
-from deckcheck.model import Context, Deck, Entry, Protectors
-from deckcheck.wire.requests import DeckIn, EntryIn, InlineBanlist, ValidateRequest
+from deckcheck.model import Context, Deck, Entry, Format, Protectors
+from deckcheck.wire.requests import DeckIn, EntryIn, InlineBanlist, LflistBanlist, ValidateRequest
+
+# The card language of an entry that gives none, when the request does not say: the format's own.
+DEFAULT_LANGUAGES: dict[Format, str] = {"ocg": "ja", "tcg": "en"}
 
 JAPAN = dt.timezone(dt.timedelta(hours=9))
 
@@ -75,26 +79,55 @@ def read_errors(exc: DeckFormatError, fmt: str, loc: tuple[str, ...]) -> Request
 
 
 def _banlist(body: ValidateRequest, day: dt.date, data: Data) -> Banlist | None:
+    where: list[str | int] = ["body", "banlist"]
     if body.banlist is None:
-        return data.banlists.in_force(day)
+        return data.banlists.in_force(day, body.format)
     if isinstance(body.banlist, str):
-        found = data.banlists.get(body.banlist)
-        if found is None:
-            raise RequestError.one(["body", "banlist"], f"No bundled list is called {body.banlist}.", "unknown_banlist")
-        return found
-    return inline_banlist(body.banlist, data, ["body", "banlist"])
+        return bundled_list(body.banlist, body.format, data, where)
+    return given_list(body.banlist, body.format, data, where)
 
 
-def inline_banlist(inline: InlineBanlist, data: Data, where: list[str | int]) -> Banlist:
-    """A list given in a request; an unknown card or a card listed twice is an error naming the entry."""
-    statuses = {"forbidden": inline.forbidden, "limited": inline.limited, "semi_limited": inline.semi_limited}
+def bundled_list(list_id: str, fmt: Format, data: Data, where: list[str | int]) -> Banlist:
+    """The bundled list `list_id`, which must be of the format `fmt`: a list of the other format is an error, never
+    a silent switch of format."""
+    found = data.banlists.get(list_id)
+    if found is None:
+        raise RequestError.one(where, f"No bundled list is called {list_id[:40]}.", "unknown_banlist")
+    if found.format.lower() != fmt:
+        msg = f"{found.id} is a list of the {found.format} format, and the event's format is {fmt}."
+        raise RequestError.one(where, msg, "banlist_format_mismatch")
+    return found
+
+
+def given_list(given: InlineBanlist | LflistBanlist, fmt: Format, data: Data, where: list[str | int]) -> Banlist:
+    """A list given in a request, as JSON or as lflist.conf text, for an event of the format `fmt`; an unknown card
+    or a card listed twice is an error naming the entry (or the line)."""
+    if isinstance(given, LflistBanlist):
+        try:
+            read = read_lflist(given.lflist, data.cards, given.list)
+        except LflistError as exc:
+            errors = [
+                {"loc": [*where, "lflist"], "msg": p.msg, "type": p.type} | ({} if p.line is None else {"line": p.line})
+                for p in exc.problems
+            ]
+            raise RequestError(errors) from None
+        return make_banlist(
+            "inline",
+            read.name,
+            fmt.upper(),
+            dates=(None, None),
+            limits=read.limits,
+            cards=data.cards,
+            whitelist=read.whitelist,
+        )
+    statuses = {"forbidden": given.forbidden, "limited": given.limited, "semi_limited": given.semi_limited}
     try:
         limits = build_limits(statuses, data.cards)
     except ValueError as exc:
         entry, _, problem = str(exc).partition(": ")
         status, _, index = entry.rstrip("]").partition("[")
         raise RequestError.one([*where, status, int(index)], problem, "invalid_banlist_entry") from None
-    return Banlist("inline", inline.name, "OCG", None, None, limits)
+    return make_banlist("inline", given.name, fmt.upper(), dates=(None, None), limits=limits, cards=data.cards)
 
 
 def context_for(body: ValidateRequest, data: Data) -> Context:
@@ -112,12 +145,14 @@ def context_for(body: ValidateRequest, data: Data) -> Context:
         roster=None if body.roster is None else deck_from(body.roster, data, ("body", "roster")),
         duel=body.duel,
         phase=body.phase,
-        default_language=_language(body.default_language) or "ja",
+        default_language=_language(body.default_language) or DEFAULT_LANGUAGES[body.format],
+        format=body.format,
     )
 
 
-def named_list(spec: str | None, data: Data, where: list[str | int]) -> Banlist | None:
-    """The list a parameter names: a bundled list id, or an inline list as a JSON object; None for none.
+def named_list(spec: str | None, fmt: Format, data: Data, where: list[str | int]) -> Banlist | None:
+    """The list a parameter names for an event of the format `fmt`: a bundled list id, or an inline list as a JSON
+    object (lists of cards, or {"lflist": text, "list": name}); None for none.
 
     Ids are matched against the loaded lists only, never used as paths.
     """
@@ -125,12 +160,14 @@ def named_list(spec: str | None, data: Data, where: list[str | int]) -> Banlist 
         return None
     if spec.lstrip().startswith("{"):
         try:
-            inline = InlineBanlist.model_validate_json(spec)
+            value = orjson.loads(spec)
+        except orjson.JSONDecodeError as exc:
+            raise RequestError.one(where, f"not a list id, nor a JSON object: {exc}", "json_invalid") from None
+        lflist = isinstance(value, dict) and "lflist" in value
+        try:
+            given = (LflistBanlist if lflist else InlineBanlist).model_validate(value)
         except ValidationError as exc:
             errors = [{"loc": [*where, *e["loc"]], "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
             raise RequestError(errors) from None
-        return inline_banlist(inline, data, where)
-    found = data.banlists.get(spec)
-    if found is None:
-        raise RequestError.one(where, f"No bundled list is called {spec[:40]}.", "unknown_banlist")
-    return found
+        return given_list(given, fmt, data, where)
+    return bundled_list(spec, fmt, data, where)

@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from typing import Any, cast
 
 from deckcheck.data import Banlist
-from deckcheck.model import Deck, Loc, Report, Section, Violation
-from deckcheck.rules import render
+from deckcheck.model import Deck, Loc, Report, Ruleset, Section, Violation
+from deckcheck.rules import note_text, render
 
 
 def _lines(deck: Deck | None, locs: Iterable[Loc]) -> list[int]:
@@ -20,8 +20,10 @@ def _lines(deck: Deck | None, locs: Iterable[Loc]) -> list[int]:
     return sorted(found)
 
 
-def _violation_json(v: Violation, lang: str, deck: Deck | None, roster: Deck | None) -> dict[str, Any]:
-    message, remedy = render(v, lang)
+def _violation_json(
+    v: Violation, lang: str, ruleset: Ruleset, deck: Deck | None, roster: Deck | None
+) -> dict[str, Any]:
+    message, remedy = render(v, lang, ruleset)
     entry_locs = [loc for loc in v.loc if len(loc) == 2]
     roster_locs = [loc[1:] for loc in v.loc if loc[0] == "roster"]
     return {
@@ -61,6 +63,17 @@ def report_json(report: Report, lang: str, deck: Deck | None, roster: Deck | Non
         "counts": report.counts,
         "date": report.date.isoformat(),
         "banlist": None if report.banlist is None else banlist_json(report.banlist),
-        "ruleset": {"id": report.ruleset},
-        "violations": [_violation_json(v, lang, deck, roster) for v in report.violations],
+        "ruleset": ruleset_json(report.ruleset, report.notes, lang),
+        "violations": [_violation_json(v, lang, report.ruleset, deck, roster) for v in report.violations],
+    }
+
+
+def ruleset_json(ruleset: Ruleset, notes: tuple[str, ...], lang: str) -> dict[str, Any]:
+    """What rules an answer applied, and the notes that say where they reach beyond the seeds."""
+    return {
+        "id": ruleset.id,
+        "format": ruleset.format,
+        "card_types": list(ruleset.card_types),
+        "languages": list(ruleset.languages),
+        "notes": [{"code": code, "message": note_text(code, ruleset, lang)} for code in notes],
     }

@@ -96,38 +96,66 @@ class ProtectorsIn(_Strict):
     uniform: bool = Field(True, description="Every card of main, extra and side is in identical protectors.")
 
 
+ListedCard = (
+    Annotated[int, Field(ge=0, le=999_999_999)] | Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS)]
+)
+ListedCards = Annotated[
+    list[ListedCard], Field(default_factory=list, max_length=5000, description="Passcodes or card names.")
+]
+
+
 class InlineBanlist(_Strict):
-    """A Forbidden/Limited list given in the request, e.g. a proposed list not yet bundled."""
+    """A Forbidden/Limited list given in the request, e.g. a proposed list not yet bundled; cards by passcode or
+    by Japanese or English name."""
 
     name: str = Field("inline list", min_length=1, max_length=100)
-    forbidden: Annotated[list[int], Field(default_factory=list, max_length=5000)]
-    limited: Annotated[list[int], Field(default_factory=list, max_length=5000)]
-    semi_limited: Annotated[list[int], Field(default_factory=list, max_length=5000)]
+    forbidden: ListedCards
+    limited: ListedCards
+    semi_limited: ListedCards
+
+
+class LflistBanlist(_Strict):
+    """A Forbidden/Limited list given as the text of an lflist.conf file (EDOPro, ygopro)."""
+
+    lflist: str = Field(max_length=MAX_SOURCE_CHARS, description="The file's text.")
+    list: str | None = Field(
+        None, min_length=1, max_length=100, description="The `!` name of the list to use; needed when it holds several."
+    )
 
 
 def _banlist_kind(value: Any) -> str:
-    return "id" if isinstance(value, str) else "inline"
+    if isinstance(value, str):
+        return "id"
+    return "lflist" if isinstance(value, dict) and "lflist" in value else "inline"
 
 
 BanlistChoice = Annotated[
     Annotated[Annotated[str, Field(pattern=BANLIST_ID_PATTERN, max_length=20)], Tag("id")]
-    | Annotated[InlineBanlist, Tag("inline")],
+    | Annotated[InlineBanlist, Tag("inline")]
+    | Annotated[LflistBanlist, Tag("lflist")],
     Discriminator(_banlist_kind),
 ]
+Format = Literal["ocg", "tcg"]
+DEFAULT_LANGUAGE_FIELD = Field(
+    None, pattern=LANGUAGE_PATTERN, description="Language of entries that give none; default ja (OCG) or en (TCG)."
+)
 
 
 class ValidateRequest(DeckIn):
     """A deck and the event it is checked for."""
 
     date: IsoDate | None = Field(None, description="Event date; default today in Japan.")
+    format: Format = Field("ocg", description="ocg (the default) or tcg: which lists, printings and languages apply.")
     banlist: BanlistChoice | None = Field(
-        None, description="A bundled list id (ocg-2008-03-01) or an inline list; default: the list in force."
+        None,
+        description="A bundled list id (ocg-2008-03-01) of the format, an inline list, or an lflist.conf text; "
+        "default: the format's list in force on the date.",
     )
     protectors: ProtectorsIn | None = None
     roster: DeckIn | None = Field(None, description="The Deck Roster Sheet (デッキ記入シート), in any deck form.")
     duel: Literal[1, 2, 3] = Field(1, description="Which duel of the match the deck is presented for.")
     phase: Literal["registration", "between_duels", "during_duel"] = "registration"
-    default_language: str = Field("ja", pattern=LANGUAGE_PATTERN)
+    default_language: str | None = DEFAULT_LANGUAGE_FIELD
 
 
 class ConvertRequest(DeckIn):
@@ -149,4 +177,4 @@ class RecheckLine(DeckIn):
         "number, echoed in its result line."
     )
     protectors: ProtectorsIn | None = None
-    default_language: str = Field("ja", pattern=LANGUAGE_PATTERN)
+    default_language: str | None = DEFAULT_LANGUAGE_FIELD

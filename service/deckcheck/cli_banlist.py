@@ -1,0 +1,109 @@
+"""`deckcheck banlist export` and `deckcheck banlist diff`: the bundled lists as lflist.conf text, and what changes
+from one list to another. A list is named by its id, or by an lflist.conf file (`FILE`, or `FILE#NAME` for one of
+the several lists a file holds)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import IO, Any
+
+import orjson
+
+from deckcheck.data import (
+    STATUS_NAMES,
+    Banlist,
+    Data,
+    LflistError,
+    banlists_as_lflist,
+    differences,
+    make_banlist,
+    read_lflist,
+)
+
+EXIT_OK, EXIT_ERROR = 0, 2
+
+
+class ListError(Exception):
+    """A list argument that names no list."""
+
+
+def add_banlist_parser(commands: Any) -> None:
+    """The `banlist` command and its two subcommands."""
+    banlist = commands.add_parser("banlist", help="export Forbidden/Limited lists as lflist.conf, or compare two")
+    actions = banlist.add_subparsers(dest="action", required=True, parser_class=type(banlist))
+    export = actions.add_parser("export", help="print lists as lflist.conf text (EDOPro, ygopro)")
+    export.add_argument("ids", nargs="*", help="bundled list ids, e.g. ocg-2008-03-01")
+    export.add_argument("--format", choices=("ocg", "tcg"), help="every bundled list of this format")
+    diff = actions.add_parser("diff", help="every card whose status changes from list A to list B")
+    diff.add_argument("a", help="a list id, or an lflist.conf file (FILE or FILE#NAME)")
+    diff.add_argument("b", help="a list id, or an lflist.conf file (FILE or FILE#NAME)")
+    diff.add_argument("--lang", choices=("en", "ja"), default="en", help="card-name language")
+    diff.add_argument("--json", action="store_true", help="print JSON for machines")
+
+
+def run_banlist(args: argparse.Namespace, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
+    """Carry out `deckcheck banlist …`; return the exit code."""
+    try:
+        if args.action == "export":
+            return _export(args, data, stdout)
+        return _diff(args, data, stdout)
+    except ListError as exc:
+        print(f"deckcheck: {exc}", file=stderr)
+        return EXIT_ERROR
+
+
+def _export(args: argparse.Namespace, data: Data, stdout: IO[str]) -> int:
+    if not args.ids and args.format is None:
+        raise ListError("name the lists to export, or give --format ocg or --format tcg")
+    chosen = [_bundled(list_id, data) for list_id in args.ids]
+    if args.format is not None:
+        chosen += data.banlists.of_format(args.format)
+    stdout.write(banlists_as_lflist(chosen, data.cards))
+    return EXIT_OK
+
+
+def _diff(args: argparse.Namespace, data: Data, stdout: IO[str]) -> int:
+    old, new = _named(args.a, data), _named(args.b, data)
+    rows = [
+        (data.cards.by_passcode[passcode].name(args.lang), passcode, STATUS_NAMES[was], STATUS_NAMES[now])
+        for passcode, was, now in differences(old, new)
+    ]
+    if args.json:
+        changes = [{"passcode": p, "name": name, "from": was, "to": now} for name, p, was, now in rows]
+        body = {"from": old.name, "to": new.name, "changes": changes}
+        stdout.write(orjson.dumps(body, option=orjson.OPT_INDENT_2).decode() + "\n")
+        return EXIT_OK
+    print(f"{old.name} → {new.name}: {len(rows)} change{'' if len(rows) == 1 else 's'}", file=stdout)
+    width = max((len(row[0]) for row in rows), default=0)
+    for name, passcode, was, now in rows:
+        print(f"  {name:<{width}}  {passcode:>9}  {was} → {now}", file=stdout)
+    return EXIT_OK
+
+
+def _bundled(list_id: str, data: Data) -> Banlist:
+    found = data.banlists.get(list_id)
+    if found is None:
+        raise ListError(f"no bundled list is called {list_id!r}")
+    return found
+
+
+def _named(spec: str, data: Data) -> Banlist:
+    """A bundled list by id, else the list an lflist.conf file holds (FILE#NAME picks one of several)."""
+    found = data.banlists.get(spec)
+    if found is not None:
+        return found
+    path, _, name = spec.partition("#")
+    if not Path(path).is_file():
+        raise ListError(f"{spec!r} is neither a bundled list id nor an lflist.conf file")
+    try:
+        read = read_lflist(Path(path).read_text(encoding="utf-8-sig"), data.cards, name or None)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ListError(f"{path}: {exc}") from None
+    except LflistError as exc:
+        problems = "; ".join(("" if p.line is None else f"line {p.line}: ") + p.msg for p in exc.problems[:20])
+        raise ListError(f"{path}: {problems}") from None
+    # A file says nothing of its format or dates; a diff reads neither.
+    return make_banlist(
+        "file", read.name, "", dates=(None, None), limits=read.limits, cards=data.cards, whitelist=read.whitelist
+    )

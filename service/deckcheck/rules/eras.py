@@ -1,0 +1,82 @@
+"""Which rules govern an event: the format (OCG or TCG) and the rule era of its date.
+
+The seeds are the 2008-03-15 OCG tournament rules. They know Fusion and Synchro Monsters only (TR 1 エクストラデッキ).
+Later Master Rules added Xyz, Pendulum and Link Monsters and changed no other deck-construction number (40–60 / 15 /
+15, three copies, the Forbidden/Limited/Semi-Limited statuses). Each of those types is allowed from the day its
+first card was printed in the format, read from the card data, never written here: the data say when each era began.
+
+A `Ruleset` (deckcheck.model) names what was applied and carries a note wherever the answer reaches beyond the seeds.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from functools import lru_cache
+from types import MappingProxyType
+
+from deckcheck.data import Card, CardIndex
+from deckcheck.model import FORMATS, Format, Ruleset
+
+SEEDS_DATE = dt.date(2008, 3, 15)  # the date of the seeds' tournament rules
+SEEDS_RULESET = f"ocg-{SEEDS_DATE.isoformat()}"  # the seeds' rules as written
+SEEDS_TYPES = ("fusion", "synchro")  # TR 1: the extra deck holds 融合モンスター and シンクロモンスター
+LATER_TYPES = ("xyz", "pendulum", "link")  # in the order the Master Rules added them
+# TR 1: 遊戯王OCG (ja), the TCG in English, French, Italian, Spanish, Portuguese, German, and the Korean OCG.
+OCG_LANGUAGES = ("ja", "en", "fr", "it", "es", "pt", "de", "ko")
+# A TCG event takes TCG cards only: Japanese and Korean cards are OCG cards.
+TCG_LANGUAGES = ("en", "fr", "it", "es", "pt", "de")
+
+
+def first_printing(card: Card, fmt: Format) -> dt.date | None:
+    """The card's first printing in the format: Japanese for the OCG, any TCG language for the TCG."""
+    return card.ja_first_print if fmt == "ocg" else card.tcg_first_print
+
+
+@lru_cache(maxsize=4)
+def era_starts(cards: CardIndex) -> Mapping[Format, Mapping[str, dt.date]]:
+    """Per format, the first printing of a card of each later type: the day that type came into force."""
+    starts: dict[Format, dict[str, dt.date]] = {fmt: {} for fmt in FORMATS}
+    for passcode in cards.aliases:  # canonical cards only
+        card = cards.by_passcode[passcode]
+        for kind in card.types():
+            if kind not in LATER_TYPES:
+                continue
+            for fmt in FORMATS:
+                printed = first_printing(card, fmt)
+                if printed is not None and (kind not in starts[fmt] or printed < starts[fmt][kind]):
+                    starts[fmt][kind] = printed
+    return MappingProxyType({fmt: MappingProxyType(found) for fmt, found in starts.items()})
+
+
+@lru_cache(maxsize=1024)
+def ruleset_for(cards: CardIndex, fmt: Format, day: dt.date) -> Ruleset:
+    """The rules in force for an event of the format `fmt` on `day`."""
+    starts = era_starts(cards)[fmt]
+    since = {kind: starts[kind] for kind in LATER_TYPES if kind in starts and starts[kind] <= day}
+    began = max(since.values(), default=SEEDS_DATE)
+    notes = []
+    if day < SEEDS_DATE:
+        notes.append("before_seeds")
+    if since:
+        notes.append("later_card_types")
+    if fmt == "tcg":
+        notes.append("tcg_event")
+    return Ruleset(
+        id=f"{fmt}-{began.isoformat()}",
+        format=fmt,
+        card_types=(*SEEDS_TYPES, *since),
+        languages=OCG_LANGUAGES if fmt == "ocg" else TCG_LANGUAGES,
+        since=MappingProxyType(since),
+        notes=tuple(notes),
+    )
+
+
+def eras(cards: CardIndex, fmt: Format) -> list[tuple[dt.date | None, dt.date | None, Ruleset]]:
+    """The rule eras of the format, oldest first: (from, until, the rules in force), from None for the first."""
+    starts = sorted(set(era_starts(cards)[fmt].values()))
+    bounds = [None, *starts]
+    return [
+        (start, until, ruleset_for(cards, fmt, start or SEEDS_DATE))
+        for start, until in zip(bounds, [*starts, None], strict=True)
+    ]
