@@ -1,0 +1,218 @@
+"""Formats and rule eras, read from the card data; lists as lflist.conf over HTTP and on the command line."""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import io
+import struct
+from pathlib import Path
+
+import httpx
+import orjson
+import pytest
+
+from deckcheck import Data
+from deckcheck.cli import run
+from deckcheck.data import read_lflist
+from deckcheck.model import Format
+from deckcheck.rules import era_starts, ruleset_for
+from tests.decks import EXTRA, MAIN_40, request
+
+D = dt.date.fromisoformat
+
+
+def test_eras_begin_with_the_first_printing_of_each_type(data: Data) -> None:
+    starts = era_starts(data.cards)
+    assert dict(starts["ocg"]) == {"xyz": D("2011-03-19"), "pendulum": D("2014-03-21"), "link": D("2017-03-25")}
+    assert dict(starts["tcg"]) == {"xyz": D("2011-07-08"), "pendulum": D("2014-07-10"), "link": D("2017-07-20")}
+
+
+@pytest.mark.parametrize(
+    ("fmt", "day", "expected"),
+    [
+        ("ocg", "2008-03-15", ("ocg-2008-03-15", ["fusion", "synchro"], [])),
+        ("ocg", "2008-03-14", ("ocg-2008-03-15", ["fusion", "synchro"], ["before_seeds"])),
+        ("ocg", "2011-03-18", ("ocg-2008-03-15", ["fusion", "synchro"], [])),
+        ("ocg", "2011-03-19", ("ocg-2011-03-19", ["fusion", "synchro", "xyz"], ["later_card_types"])),
+        (
+            "ocg",
+            "2017-03-25",
+            ("ocg-2017-03-25", ["fusion", "synchro", "xyz", "pendulum", "link"], ["later_card_types"]),
+        ),
+        ("tcg", "2011-03-19", ("tcg-2008-03-15", ["fusion", "synchro"], ["tcg_event"])),
+        (
+            "tcg",
+            "2014-07-10",
+            ("tcg-2014-07-10", ["fusion", "synchro", "xyz", "pendulum"], ["later_card_types", "tcg_event"]),
+        ),
+    ],
+)
+def test_ruleset_of_a_format_and_day(
+    data: Data, fmt: Format, day: str, expected: tuple[str, list[str], list[str]]
+) -> None:
+    found = ruleset_for(data.cards, fmt, D(day))
+    assert (found.id, list(found.card_types), list(found.notes)) == expected
+
+
+def test_rule_eras_over_http(client: httpx.Client) -> None:
+    eras = client.get("/v1/rules/eras").json()
+    assert [(e["format"], e["id"], e["from"], e["until"]) for e in eras] == [
+        ("ocg", "ocg-2008-03-15", None, "2011-03-19"),
+        ("ocg", "ocg-2011-03-19", "2011-03-19", "2014-03-21"),
+        ("ocg", "ocg-2014-03-21", "2014-03-21", "2017-03-25"),
+        ("ocg", "ocg-2017-03-25", "2017-03-25", None),
+        ("tcg", "tcg-2008-03-15", None, "2011-07-08"),
+        ("tcg", "tcg-2011-07-08", "2011-07-08", "2014-07-10"),
+        ("tcg", "tcg-2014-07-10", "2014-07-10", "2017-07-20"),
+        ("tcg", "tcg-2017-07-20", "2017-07-20", None),
+    ]
+    assert eras[7]["languages"] == ["en", "fr", "it", "es", "pt", "de"]
+    japanese = client.get("/v1/rules/eras", headers={"Accept-Language": "ja"}).json()
+    assert japanese[3]["notes"][0]["message"].startswith("エクシーズモンスター（2011-03-19から）、ペンデュラム")
+
+
+def test_a_list_of_the_other_format_is_refused(client: httpx.Client) -> None:
+    response = client.post("/v1/validate", json=request(format="tcg", banlist="ocg-2008-03-01"))
+    assert response.status_code == 422
+    assert response.json()["errors"] == [
+        {
+            "loc": ["body", "banlist"],
+            "msg": "ocg-2008-03-01 is a list of the OCG format, and the event's format is tcg.",
+            "type": "banlist_format_mismatch",
+        }
+    ]
+    recheck = client.post("/v1/rechecks?format=ocg&banlist=tcg-2024-04-22", content=b'{"id": 1, "ydke": "x"}\n')
+    assert recheck.status_code == 422
+    assert recheck.json()["errors"][0]["type"] == "banlist_format_mismatch"
+
+
+def _ydke(*sections: list[int]) -> str:
+    parts = [base64.b64encode(struct.pack(f"<{len(s)}I", *s)).decode() for s in sections]
+    return "ydke://" + "!".join(parts) + "!"
+
+
+def test_a_tcg_recheck_uses_the_tcg_list_and_printings(client: httpx.Client) -> None:
+    main = [e["passcode"] for e in MAIN_40 for _ in range(e.get("count", 1))]
+    extra = [e["passcode"] for e in EXTRA]
+    lines = [
+        {"id": "legal", "ydke": _ydke(main, extra, [])},
+        {"id": "ocg-only", "ydke": _ydke([*main[:-1], 756652], extra, [])},  # Doron has no TCG printing
+        {"id": "japanese", "ydke": _ydke(main, extra, []), "default_language": "ja"},
+    ]
+    body = b"".join(orjson.dumps(line) + b"\n" for line in lines)
+    answer = client.post("/v1/rechecks?format=tcg&date=2024-06-01", content=body)
+    *results, summary = [orjson.loads(line) for line in answer.content.splitlines()]
+    assert [(r["id"], [v["code"] for v in r["violations"]]) for r in results] == [
+        ("legal", []),
+        ("ocg-only", ["no_tcg_printing"]),
+        ("japanese", ["language_not_allowed"]),
+    ]
+    assert summary["summary"]["banlist"]["id"] == "tcg-2024-04-22"
+
+
+def test_a_list_as_lflist_text(client: httpx.Client, data: Data) -> None:
+    by_query = client.get("/v1/banlists/tcg-2024-04-22", params={"as": "lflist"})
+    by_accept = client.get("/v1/banlists/tcg-2024-04-22", headers={"Accept": "text/plain"})
+    assert by_query.headers["content-type"] == by_accept.headers["content-type"] == "text/plain; charset=utf-8"
+    assert by_query.text == by_accept.text
+    assert by_query.text.startswith("#[TCG 2024.04]\n!TCG 2024.04\n#forbidden\n")
+    bundled = data.banlists.get("tcg-2024-04-22")
+    assert bundled is not None
+    assert read_lflist(by_query.text, data.cards).limits == bundled.limits
+    as_json = client.get("/v1/banlists/tcg-2024-04-22", headers={"Accept": "application/json, text/plain"})
+    assert as_json.headers["content-type"] == "application/json"
+
+
+def test_an_inline_lflist_names_its_bad_lines(client: httpx.Client) -> None:
+    lflist = "!mine\n55144522 0\n12345678 1\nnot a line\n!other\n"
+    response = client.post("/v1/validate", json=request(banlist={"lflist": lflist, "list": "mine"}))
+    assert response.status_code == 422
+    assert response.json()["errors"] == [
+        {
+            "loc": ["body", "banlist", "lflist"],
+            "msg": "passcode 12345678 is not a known card",
+            "type": "unknown_card",
+            "line": 3,
+        },
+        {
+            "loc": ["body", "banlist", "lflist"],
+            "msg": "expected `passcode count`, got 'not a line'",
+            "type": "bad_line",
+            "line": 4,
+        },
+    ]
+    unnamed = client.post("/v1/validate", json=request(banlist={"lflist": lflist}))
+    assert [e["type"] for e in unnamed.json()["errors"]] == ["list_not_named"]
+
+
+def test_an_inline_list_names_an_unknown_card(client: httpx.Client) -> None:
+    response = client.post("/v1/validate", json=request(banlist={"limited": ["Monster Reborn", "Pot of Greedy"]}))
+    assert response.status_code == 422
+    assert response.json()["errors"] == [
+        {
+            "loc": ["body", "banlist", "limited", 1],
+            "msg": "no card is called 'Pot of Greedy'",
+            "type": "invalid_banlist_entry",
+        }
+    ]
+
+
+def _run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = run(list(argv), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_cli_exports_lists_that_read_back(data: Data, tmp_path: Path) -> None:
+    code, out, _err = _run("banlist", "export", "--format", "tcg")
+    assert code == 0
+    tcg = data.banlists.of_format("tcg")
+    assert out.count("\n!") == len(tcg) == 47
+    for banlist in tcg:
+        assert read_lflist(out, data.cards, banlist.name).limits == banlist.limits
+    (tmp_path / "tcg.conf").write_text(out, encoding="utf-8")
+    code, out, _err = _run("banlist", "diff", f"{tmp_path / 'tcg.conf'}#TCG 2024.04", "tcg-2024-04-22")
+    assert (code, out) == (0, "TCG 2024.04 → TCG 2024.04: 0 changes\n")
+
+
+def test_cli_diff_between_lists(tmp_path: Path) -> None:
+    code, out, _err = _run("banlist", "diff", "ocg-2008-03-01", "ocg-2008-09-01", "--json")
+    assert code == 0
+    body = orjson.loads(out)
+    assert (body["from"], body["to"], len(body["changes"])) == ("OCG 2008.03", "OCG 2008.09", 22)
+    assert body["changes"][0] == {
+        "passcode": 23557835,
+        "name": "Dimension Fusion",
+        "from": "limited",
+        "to": "forbidden",
+    }
+    code, _out, err = _run("banlist", "diff", "ocg-2008-03-01", str(tmp_path / "missing.conf"))
+    assert code == 2
+    assert "is neither a bundled list id nor an lflist.conf file" in err
+
+
+def test_cli_validates_a_tcg_deck_against_an_lflist_file(tmp_path: Path) -> None:
+    deck = tmp_path / "deck.json"
+    deck.write_text(orjson.dumps({"main": MAIN_40, "extra": EXTRA}).decode(), encoding="utf-8")
+    lists = tmp_path / "lists.conf"
+    lists.write_text("#[a][b]\n!a\n83764718 0 --Monster Reborn\n!b\n", encoding="utf-8")
+    code, out, _err = _run(
+        "validate",
+        str(deck),
+        "--format",
+        "tcg",
+        "--date",
+        "2024-06-01",
+        "--lflist",
+        str(lists),
+        "--list",
+        "a",
+        "--json",
+    )
+    assert code == 1
+    report = orjson.loads(out)[0]
+    assert (report["banlist"]["name"], report["ruleset"]["id"]) == ("a", "tcg-2017-07-20")
+    assert [v["code"] for v in report["violations"]] == ["forbidden_card"]
+    assert _run("validate", str(deck), "--list", "a")[0] == 2
+    assert _run("validate", str(deck), "--lflist", str(lists), "--banlist", "ocg-2008-03-01")[0] == 2
