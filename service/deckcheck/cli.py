@@ -44,12 +44,15 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="deckcheck", description="Check Yu-Gi-Oh! OCG decks against the 2008 OCG tournament rules.")
+    parser = _Parser(
+        prog="deckcheck",
+        description="Check Yu-Gi-Oh! OCG and TCG decks against the tournament rules of the event's date.",
+    )
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     check = commands.add_parser("validate", help="check deck files (.ydk, ydke link, .json, text)")
     check.add_argument("files", nargs="+", help="deck files, or ydke:// links")
     check.add_argument("--date", type=_date, help="event date (default: today in Japan)")
-    check.add_argument("--banlist", help="a bundled list id, e.g. ocg-2008-03-01 (default: the list in force)")
+    check.add_argument("--banlist", help="list id of the format, e.g. ocg-2008-03-01, or inline list JSON")
     check.add_argument("--lang", choices=("en", "ja"), default="en", help="message language")
     check.add_argument("--json", action="store_true", help="print JSON for machines")
     recheck = commands.add_parser("recheck", help="recheck many decks against one list")

@@ -26,7 +26,8 @@ def build_router(data: Data, admission: Admission, metrics: Metrics) -> APIRoute
     async def validate_deck(
         request: Request, body: ValidateRequest, accept_language: AcceptLanguage = None
     ) -> Response:
-        """Check a deck against the 2008 OCG tournament rules and report every violation with its penalty."""
+        """Check a deck against the tournament rules of its event (format and date) and report every violation with
+        its penalty."""
         lang = pick_language(accept_language)
 
         def check() -> tuple[dict[str, Any], Report]:
