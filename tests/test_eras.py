@@ -109,6 +109,11 @@ def test_a_tcg_recheck_uses_the_tcg_list_and_printings(client: httpx.Client) -> 
         ("japanese", ["language_not_allowed"]),
     ]
     assert summary["summary"]["banlist"]["id"] == "tcg-2024-04-22"
+    ruleset = summary["summary"]["ruleset"]
+    assert (ruleset["id"], [note["code"] for note in ruleset["notes"]]) == (
+        "tcg-2017-07-20",
+        ["later_card_types", "tcg_event"],
+    )
 
 
 def test_a_list_as_lflist_text(client: httpx.Client, data: Data) -> None:

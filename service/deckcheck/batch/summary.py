@@ -9,7 +9,8 @@ from typing import Any
 from deckcheck.batch.spec import RecheckSetup
 from deckcheck.data import Data
 from deckcheck.limits import KEPT_NEWLY_ILLEGAL_IDS
-from deckcheck.wire import banlist_json
+from deckcheck.rules import answer_notes, ruleset_for
+from deckcheck.wire import banlist_json, ruleset_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +65,8 @@ class Summary:
         self.causes.update(other.causes)
 
     def as_json(self, setup: RecheckSetup, data: Data) -> dict[str, Any]:
-        """The closing line of a batch."""
+        """The closing line of a batch, with the rules every deck was judged by."""
+        ruleset = ruleset_for(data.cards, setup.format, setup.date)
         causes = []
         for passcode, decks in sorted(self.causes.items(), key=lambda item: (-item[1], item[0])):
             card = data.cards.by_passcode[passcode]
@@ -77,6 +79,7 @@ class Summary:
             "by_code": dict(sorted(self.by_code.items())),
             "date": setup.date.isoformat(),
             "banlist": None if setup.banlist is None else banlist_json(setup.banlist),
+            "ruleset": ruleset_json(ruleset, answer_notes(ruleset, setup.banlist), setup.lang),
         }
         if setup.previous is not None:
             summary |= {

@@ -1,7 +1,14 @@
 """The rule engine: `validate(deck, context) -> Report`, one small check per rule, the registry of codes with their
 citations and penalties, and the messages in Japanese and English."""
 
-from deckcheck.rules.engine import full_report, legal_report, list_change_report_of_copies, resolve_entry, validate
+from deckcheck.rules.engine import (
+    answer_notes,
+    full_report,
+    legal_report,
+    list_change_report_of_copies,
+    resolve_entry,
+    validate,
+)
 from deckcheck.rules.eras import SEEDS_RULESET, era_starts, eras, ruleset_for
 from deckcheck.rules.fast import legal_counts, tally_copies, within_limits
 from deckcheck.rules.messages import note_text, render
@@ -12,6 +19,7 @@ __all__ = [
     "RULES",
     "SEEDS_RULESET",
     "Rule",
+    "answer_notes",
     "era_starts",
     "eras",
     "full_report",

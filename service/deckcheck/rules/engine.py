@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
-from deckcheck.data import Card, CardIndex
+from deckcheck.data import Banlist, Card, CardIndex
 from deckcheck.model import SECTIONS, Context, Copies, Deck, Entry, Finding, Loc, Report, Ruleset, Violation
 from deckcheck.rules import printings
 from deckcheck.rules.checks import CHECKS, Line, copy_finding, name_limit, resolved
@@ -108,7 +108,8 @@ def legal_report(sizes: tuple[int, int, int], context: Context) -> Report:
     """The report on a deck of these section sizes that breaks no rule."""
     counts: dict[str, int] = dict(zip(SECTIONS, sizes, strict=True))
     ruleset = ruleset_of(context)
-    return Report(True, None, counts, context.date, context.banlist, ruleset, (), _notes(ruleset, context))
+    notes = answer_notes(ruleset, context.banlist)
+    return Report(True, None, counts, context.date, context.banlist, ruleset, (), notes)
 
 
 def full_report(deck: Deck, context: Context) -> Report:
@@ -122,9 +123,9 @@ def ruleset_of(context: Context) -> Ruleset:
     return ruleset_for(context.cards, context.format, context.date)
 
 
-def _notes(ruleset: Ruleset, context: Context) -> tuple[str, ...]:
+def answer_notes(ruleset: Ruleset, banlist: Banlist | None) -> tuple[str, ...]:
     """The ruleset's notes, and one more when no list was in force: then only the three-copy rule held copies."""
-    return ruleset.notes if context.banlist is not None else (*ruleset.notes, "no_list_in_force")
+    return ruleset.notes if banlist is not None else (*ruleset.notes, "no_list_in_force")
 
 
 def list_change_report_of_copies(copies: Copies, tallied: Tally, context: Context) -> Report:
@@ -165,5 +166,5 @@ def _report(counts: dict[str, int], context: Context, ruleset: Ruleset, findings
         banlist=context.banlist,
         ruleset=ruleset,
         violations=tuple(violations),
-        notes=_notes(ruleset, context),
+        notes=answer_notes(ruleset, context.banlist),
     )
