@@ -157,6 +157,145 @@ def test_text_refuses_counts_out_of_range(data: Data) -> None:
     ]
 
 
+JAPANESE_TEXT = """【メインデッキ】（40枚）
+《ブラック・マジシャン》×3
+《強欲な壺》
+2 《サイクロン》
+灰流うらら 3枚
+増殖するＧ ３枚
+ブラック・マジシャン・ガール×2枚
+墓穴の指名者　×３
+〔エクストラデッキ 2枚〕
+《Ｎｏ．３９ 希望皇ホープ》
+スターダスト・ドラゴン ✕1
+［サイドデッキ］
+無限泡影 ｘ2
+＜メインデッキ＞
+46986414
+"""
+
+
+def test_text_japanese_forms(data: Data) -> None:
+    # Names are kept as the line gives them, folded to plain width and without their 《》.
+    assert parse_text(JAPANESE_TEXT, data.cards) == Deck(
+        main=(
+            Entry(name="ブラック・マジシャン", count=3, lines=(2,)),
+            Entry(name="強欲な壺", lines=(3,)),
+            Entry(name="サイクロン", count=2, lines=(4,)),
+            Entry(name="灰流うらら", count=3, lines=(5,)),
+            Entry(name="増殖するG", count=3, lines=(6,)),
+            Entry(name="ブラック・マジシャン・ガール", count=2, lines=(7,)),
+            Entry(name="墓穴の指名者", count=3, lines=(8,)),
+            Entry(46986414, lines=(15,)),
+        ),
+        extra=(
+            Entry(name="No.39 希望皇ホープ", lines=(10,)),
+            Entry(name="スターダスト・ドラゴン", lines=(11,)),
+        ),
+        side=(Entry(name="無限泡影", count=2, lines=(13,)),),
+    )
+
+
+@pytest.mark.parametrize(
+    ("heading", "section"),
+    [
+        ("【メインデッキ】", "main"),
+        ("【メインデッキ】（40枚）", "main"),
+        ("【メインデッキ 40枚】", "main"),
+        ("【メインデッキ：40】", "main"),
+        ("＜メインデッキ＞", "main"),
+        ("【モンスター】 20枚", "main"),
+        ("〔エクストラデッキ〕", "extra"),
+        ("【EXデッキ】（15枚）", "extra"),
+        ("［サイドデッキ］", "side"),
+        ("[Side Deck] (15)", "side"),
+        ("〔サイドデッキ〕15枚", "side"),
+    ],
+)
+def test_text_bracketed_headings(data: Data, heading: str, section: str) -> None:
+    before = "Main Deck" if section == "extra" else "Extra Deck"
+    deck = parse_text(f"{before}\n{heading}\n強欲な壺\n", data.cards)
+    assert deck == Deck(**{section: (Entry(name="強欲な壺", lines=(3,)),)})
+
+
+@pytest.mark.parametrize(
+    ("line", "count", "name", "passcode"),
+    [
+        ("《ブラック・マジシャン》×3", 3, "ブラック・マジシャン", 46986414),
+        ("《ブラック・マジシャン》", 1, "ブラック・マジシャン", 46986414),
+        ("3 《ブラック・マジシャン》", 3, "ブラック・マジシャン", 46986414),
+        ("3《ブラック・マジシャン》", 3, "ブラック・マジシャン", 46986414),
+        ("《ブラック・マジシャン》2", 2, "ブラック・マジシャン", 46986414),
+        ("《ブラック・マジシャン》 3枚", 3, "ブラック・マジシャン", 46986414),
+        ("ブラック・マジシャン 3枚", 3, "ブラック・マジシャン", 46986414),
+        ("ブラック・マジシャン ３枚", 3, "ブラック・マジシャン", 46986414),
+        ("ブラック・マジシャン×3枚", 3, "ブラック・マジシャン", 46986414),
+        ("ブラック・マジシャン ×3", 3, "ブラック・マジシャン", 46986414),
+        ("ブラック・マジシャン　×３", 3, "ブラック・マジシャン", 46986414),
+        ("ブラック・マジシャン ✕2", 2, "ブラック・マジシャン", 46986414),
+        ("ブラック・マジシャン ｘ2", 2, "ブラック・マジシャン", 46986414),
+        ("ブラック・マジシャン Ｘ2", 2, "ブラック・マジシャン", 46986414),
+        ("２枚　強欲な壺", 2, "強欲な壺", 55144522),
+        ("《スターダスト・ドラゴン》＊１", 1, "スターダスト・ドラゴン", 44508094),
+        ("Pot of Greed X3", 3, "Pot of Greed", 55144522),
+        ("3X Pot of Greed", 3, "Pot of Greed", 55144522),
+        # Names that hold brackets, digits, times signs or 枚 still read as one card, with or without a count.
+        ("ふわんだりぃず×とっかん", 1, "ふわんだりぃず×とっかん", 17827173),
+        ("ふわんだりぃず×とっかん×2", 2, "ふわんだりぃず×とっかん", 17827173),
+        ("驚楽園の助手 ＜Ｄｅｌｉａ＞", 1, "驚楽園の助手 <Delia>", 22662014),
+        ("《驚楽園の助手 <Delia>》 ×2", 2, "驚楽園の助手 <Delia>", 22662014),
+        ("運命の一枚 3枚", 3, "運命の一枚", 74191528),
+        ("火炎木人１８", 1, "火炎木人18", 5464695),
+        ("《火炎木人18》×2", 2, "火炎木人18", 5464695),
+        ("火炎木人182枚", 2, "火炎木人18", 5464695),
+        ("Armed Dragon LV33枚", 3, "Armed Dragon LV3", 980973),
+        ("Andro Sphinx 3枚", 3, "Andro Sphinx", 15013468),
+        ("7 Colored Fish x3", 3, "7 Colored Fish", 23771716),
+        # No card: the first reading stands, and the deck reports its name.
+        ("《No Such Card》×3", 3, "No Such Card", None),
+        ("Deep-Space Cruiser IX 3", 1, "Deep-Space Cruiser IX 3", None),
+        ("【メインデッキ】 ブラック・マジシャン", 1, "【メインデッキ】 ブラック・マジシャン", None),
+        ("2 《ブラック・マジシャン》 ×3", 2, "《ブラック・マジシャン》 ×3", None),
+    ],
+)
+def test_text_card_lines(data: Data, line: str, count: int, name: str, passcode: int | None) -> None:
+    assert parse_text(line, data.cards) == Deck(main=(Entry(name=name, count=count, lines=(1,)),))
+    card = data.cards.find_name(name)
+    assert (card.passcode if card else None) == passcode
+
+
+def test_text_refuses_japanese_counts_out_of_range(data: Data) -> None:
+    text = (
+        "【メインデッキ】\nブラック・マジシャン 0枚\n《強欲な壺》×100\n　ブラック・マジシャン 100枚\n3 《強欲な壺》\n"
+    )
+    with pytest.raises(DeckFormatError) as caught:
+        parse_text(text, data.cards)
+    assert caught.value.errors == [
+        FormatError("a count must be from 1 to 99, not 0", "bad_count", 2, 1),
+        FormatError("a count must be from 1 to 99, not 100", "bad_count", 3, 1),
+        FormatError("a count must be from 1 to 99, not 100", "bad_count", 4, 2),
+    ]
+
+
+def test_text_reads_hostile_lines_in_one_pass(data: Data) -> None:
+    # 2,000 lines of 500 characters (1 MB) that a backtracking pattern would take minutes over: each is one unknown
+    # card, read by scanning. A run of colons took the old heading pattern cubic time.
+    nasty = {
+        ":" * 499 + "x": (1, ":" * 499 + "x"),
+        "《" * 500: (1, "《" * 500),
+        "《" * 250 + "》" * 250: (1, "《" * 249 + "》" * 249),
+        "×" * 500: (1, "×" * 500),
+        "x1" * 250: (1, "x1" * 249),
+        "1×" * 250: (1, "1×" * 249),
+        "【" + ":" * 498 + "】": (1, "【" + ":" * 498 + "】"),
+    }
+    lines = [list(nasty)[number % len(nasty)] for number in range(2000)]
+    assert all(len(line) == 500 for line in lines)
+    deck = parse_text("\n".join(lines), data.cards)
+    expected = (Entry(name=nasty[line][1], count=nasty[line][0], lines=(n,)) for n, line in enumerate(lines, 1))
+    assert deck == Deck(main=tuple(expected))
+
+
 def test_written_forms(data: Data) -> None:
     deck = Deck(main=(Entry(46986414, count=2), Entry(name="強欲な壺")), extra=(Entry(44508094),))
     assert (
