@@ -19,6 +19,81 @@ OPAQUE = {"used": True, "opaque_back": True, "uniform": True}
 MODERN_MAIN = main_with({"passcode": STARGAZER}, drop=1)
 MODERN_EXTRA = [{"passcode": ACCESSCODE_TALKER}, {"passcode": UTOPIA}]
 
+# The base deck (tests/decks.py) as Japanese lists write it.
+TEXT_BRACKETS = """【メインデッキ】（40枚）
+《ブラック・マジシャン》×3
+《熟練の黒魔術師》×3
+《ヂェミナイ・エルフ》×3
+《ブラッド・ヴォルス》×3
+《巨大ネズミ》×3
+《キラー・トマト》×3
+《マジシャンズ・ヴァルキリア》×3
+《見習い魔術師》×3
+《ビッグ・シールド・ガードナー》×3
+《エネミーコントローラー》×3
+《炸裂装甲》×3
+《奈落の落とし穴》×3
+《ディメンション・マジック》×3
+《死者蘇生》
+【エクストラデッキ】（2枚）
+《スターダスト・ドラゴン》
+《Ｅ・ＨＥＲＯ フレイム・ウィングマン》
+【サイドデッキ】（8枚）
+《千本ナイフ》×3
+《次元幽閉》×3
+《収縮》×2
+"""
+# Counts in 枚 and ×, full-width, and Pot of Greed (Forbidden) in place of a Magical Dimension.
+TEXT_MAI = """〔メインデッキ 40枚〕
+ブラック・マジシャン ３枚
+熟練の黒魔術師 ３枚
+ヂェミナイ・エルフ　×３
+ブラッド・ヴォルス×3枚
+巨大ネズミ 3枚
+キラー・トマト ｘ3
+マジシャンズ・ヴァルキリア ✕3
+見習い魔術師 3枚
+ビッグ・シールド・ガードナー 3枚
+エネミーコントローラー 3枚
+炸裂装甲 3枚
+奈落の落とし穴 3枚
+ディメンション・マジック 2枚
+死者蘇生 1枚
+強欲な壺 1枚
+〔エクストラデッキ 2枚〕
+スターダスト・ドラゴン 1枚
+Ｅ・ＨＥＲＯ フレイム・ウィングマン 1枚
+［サイドデッキ 8枚］
+千本ナイフ 3枚
+次元幽閉 3枚
+収縮 2枚
+"""
+# Counts first, two English lines among them, and a fourth Dark Magician on its own line.
+TEXT_COUNT_FIRST = """＜メインデッキ＞
+3 《ブラック・マジシャン》
+3《熟練の黒魔術師》
+３枚　ヂェミナイ・エルフ
+3x ブラッド・ヴォルス
+3 Giant Rat
+Mystic Tomato x3
+3 《マジシャンズ・ヴァルキリア》
+3 《見習い魔術師》
+3 《ビッグ・シールド・ガードナー》
+3 《エネミーコントローラー》
+3 《炸裂装甲》
+3 《奈落の落とし穴》
+2 《ディメンション・マジック》
+1 《死者蘇生》
+《ブラック・マジシャン》
+＜エクストラデッキ＞
+《スターダスト・ドラゴン》
+《Ｅ・ＨＥＲＯ フレイム・ウィングマン》
+＜サイドデッキ＞
+《千本ナイフ》×3
+《次元幽閉》×3
+《収縮》×2
+"""
+
 
 def _era(day: str, section: str, passcode: int) -> dict[str, Any]:
     """The base deck with one more card, on `day`, judged by the 2008.03 list so that only the era decides."""
@@ -143,6 +218,16 @@ ERA_CASES: dict[str, tuple[dict[str, Any], Expected]] = {
     "stardust_korean_not_checked": (
         request(extra=[{"passcode": STARDUST_DRAGON, "language": "ko"}], protectors=OPAQUE),
         [],
+    ),
+    # Japanese list notations: 《》 names, 枚 counts, full-width × and bracketed headings, with their counts.
+    "text_ja_brackets_legal": ({"text": TEXT_BRACKETS, "date": "2008-06-01"}, []),
+    "text_ja_mai_counts_forbidden": (
+        {"text": TEXT_MAI, "date": "2008-06-01"},
+        [("forbidden_card", "main", [["main", 14]])],
+    ),
+    "text_ja_count_first_four_copies": (
+        {"text": TEXT_COUNT_FIRST, "date": "2008-06-01"},
+        [("too_many_copies", "main", [["main", 0], ["main", 14]])],
     ),
     # Lists given in the request: cards by name, or an lflist.conf text.
     "inline_list_by_name": (
