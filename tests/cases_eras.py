@@ -13,6 +13,8 @@ DECODE_TALKER = 1861629  # the first Link Monsters were printed 2017-03-25 (OCG)
 STARGAZER = 94415058  # Stargazer Magician: a Pendulum Effect Monster, among the first Pendulum cards (2014-03-21)
 ODD_EYES_REBELLION = 45627618  # an Xyz Pendulum Monster: extra deck
 DORON = 756652  # an OCG-only card
+DARKURIBOH = 1035143  # first printed in Japanese 2025-03-19; its first TCG printing is unknown
+LUNALIGHT_SCARLET_TIGER = 11876803  # a TCG-only card newer than the printing data: its first TCG printing is unknown
 BLACK_LUSTER_SOLDIER, BLACK_LUSTER_SOLDIER_PRIZE = 5405694, 10000100  # both カオス・ソルジャー
 STARDUST_DRAGON, FLAME_WINGMAN = 44508094, 35809262
 OPAQUE = {"used": True, "opaque_back": True, "uniform": True}
@@ -167,6 +169,19 @@ ERA_CASES: dict[str, tuple[dict[str, Any], Expected]] = {
         [("forbidden_card", "main", [["main", 14]])],
     ),
     "tcg_before_first_tcg_list": (request(format="tcg", date="2010-06-01"), []),
+    "tcg_unknown_first_print_date": (
+        request(format="tcg", date="2025-11-14", main=main_with({"passcode": LUNALIGHT_SCARLET_TIGER}, drop=1)),
+        [("no_tcg_printing", "main", [["main", 14]])],
+    ),
+    "english_unknown_first_print_date": (
+        request(
+            date="2025-11-14",
+            banlist="ocg-2008-03-01",
+            main=main_with({"passcode": DARKURIBOH, "language": "en"}, drop=1),
+            protectors=OPAQUE,
+        ),
+        [("not_printed_in_language", "main", [["main", 14]])],
+    ),
     "tcg_xyz_day_before_first_tcg_xyz": (
         request(format="tcg", date="2011-07-07", extra=[*EXTRA, {"passcode": UTOPIA}]),
         [("card_type_not_allowed", "extra", [["extra", 2]])],

@@ -17,7 +17,9 @@ from deckcheck.cli import run
 from deckcheck.data import read_lflist
 from deckcheck.model import Format
 from deckcheck.rules import era_starts, ruleset_for
+from tests.cases import CASES
 from tests.decks import EXTRA, MAIN_40, request
+from tests.golden import run_case
 
 D = dt.date.fromisoformat
 
@@ -221,3 +223,108 @@ def test_cli_validates_a_tcg_deck_against_an_lflist_file(tmp_path: Path) -> None
     assert [v["code"] for v in report["violations"]] == ["forbidden_card"]
     assert _run("validate", str(deck), "--list", "a")[0] == 2
     assert _run("validate", str(deck), "--lflist", str(lists), "--banlist", "ocg-2008-03-01")[0] == 2
+
+
+def test_cli_export_and_diff_refusals(tmp_path: Path) -> None:
+    assert _run("banlist", "export") == (
+        2,
+        "",
+        "deckcheck: name the lists to export, or give --format ocg or --format tcg\n",
+    )
+    assert _run("banlist", "export", "ocg-1900-01-01") == (
+        2,
+        "",
+        "deckcheck: no bundled list is called 'ocg-1900-01-01'\n",
+    )
+    code, out, _err = _run("banlist", "export", "ocg-2026-07-01", "--format", "ocg")
+    assert (code, out.count("\n!OCG 2026.07\n")) == (0, 1)  # named twice, written once
+    broken = tmp_path / "broken.conf"
+    broken.write_text("!a\n12345678 0\n!b\n", encoding="utf-8")
+    code, _out, err = _run("banlist", "diff", str(broken), "ocg-2008-03-01")
+    assert (code, err) == (2, f"deckcheck: {broken}: the file holds 2 lists, name one of: 'a', 'b'\n")
+    code, _out, err = _run("banlist", "diff", f"{broken}#a", "ocg-2008-03-01")
+    assert (code, err) == (2, f"deckcheck: {broken}: line 2: passcode 12345678 is not a known card\n")
+
+
+def test_cli_diff_as_text_and_against_a_whitelist(tmp_path: Path) -> None:
+    lists = tmp_path / "lists.conf"
+    lists.write_text("!mine\n55144522 1\n!only\n$whitelist\n46986414 3\n", encoding="utf-8")
+    code, out, _err = _run("banlist", "diff", "ocg-2008-03-01", f"{lists}#mine", "--lang", "ja")
+    assert code == 0
+    assert out.splitlines()[0] == "OCG 2008.03 → mine: 109 changes"
+    (pot,) = [line for line in out.splitlines() if line.startswith("  強欲な壺 ")]
+    assert pot.endswith("55144522  forbidden → limited")
+    code, out, _err = _run("banlist", "diff", f"{lists}#only", f"{lists}#mine", "--json")
+    changes = orjson.loads(out)["changes"]
+    # Beside a whitelist every card changes, named or not: all but Dark Magician go from 0 to 3, Pot of Greed to 1.
+    assert len(changes) == 14215
+    assert {"passcode": 55144522, "name": "Pot of Greed", "from": "forbidden", "to": "limited"} in changes
+
+
+def test_cli_recheck_with_an_lflist_file(tmp_path: Path) -> None:
+    stored = tmp_path / "decks.ndjson"
+    main = [e["passcode"] for e in MAIN_40 for _ in range(e.get("count", 1))]
+    stored.write_text(orjson.dumps({"id": 1, "ydke": _ydke(main, [], [])}).decode() + "\n", encoding="utf-8")
+    lists = tmp_path / "lists.conf"
+    lists.write_text("!reborn gone\n83764718 0\n", encoding="utf-8")
+    code, out, _err = _run("recheck", str(stored), "--date", "2008-06-01", "--lflist", str(lists))
+    result, summary = (orjson.loads(line) for line in out.splitlines())
+    assert (code, [v["code"] for v in result["violations"]]) == (1, ["forbidden_card"])
+    assert summary["summary"]["banlist"]["name"] == "reborn gone"
+    code, _out, err = _run("recheck", str(stored), "--lflist", str(tmp_path / "missing.conf"))
+    assert code == 2
+    assert err.startswith(f"deckcheck: {tmp_path / 'missing.conf'}: ")
+
+
+def test_a_stored_request_gives_way_to_the_recheck_format(tmp_path: Path) -> None:
+    stored = tmp_path / "deck.json"
+    stored.write_text(orjson.dumps(request(format="tcg", date="2024-06-01")).decode(), encoding="utf-8")
+    code, out, _err = _run("recheck", str(stored), "--format", "tcg", "--date", "2024-06-01")
+    result = orjson.loads(out.splitlines()[0])
+    assert (code, result["legal"]) == (0, True)
+
+
+@pytest.mark.parametrize(
+    ("banlist", "error"),
+    [
+        ("{not json", {"loc": ["query", "banlist"], "type": "json_invalid"}),
+        (
+            '{"forbidden": ["no such card"]}',
+            {"loc": ["query", "banlist", "forbidden", 0], "type": "invalid_banlist_entry"},
+        ),
+        ('{"lflist": 5}', {"loc": ["query", "banlist", "lflist"], "type": "string_type"}),
+    ],
+)
+def test_a_recheck_list_that_cannot_be_read(client: httpx.Client, banlist: str, error: dict[str, object]) -> None:
+    response = client.post("/v1/rechecks", params={"banlist": banlist}, content=b'{"id": 1, "ydke": "x"}\n')
+    assert response.status_code == 422
+    (found,) = response.json()["errors"]
+    assert {key: found[key] for key in error} == error
+
+
+@pytest.mark.parametrize(
+    ("case", "message"),
+    [
+        (
+            "english_unknown_first_print_date",
+            "「ダークリボー」は2025-11-14の時点で英語版が存在しません（TCG版の初出日は不明、2025-11-15以降）。"
+            "存在しない言語版のカードは代用カードです。",
+        ),
+        (
+            "tcg_ocg_only_card",
+            "「ドローン」は2024-06-01の時点でTCG版が存在しません（TCG版は未発売）。TCGの大会ではTCGのカードのみ使用できます。",
+        ),
+        (
+            "same_name_two_passcodes_four",
+            "「カオス・ソルジャー」（05405694×3、10000100×1）が4枚入っています。"
+            "同名カードはデッキ・エクストラデッキ・サイドデッキを合わせて3枚までです。",
+        ),
+        (
+            "pendulum_in_extra",
+            "「星読みの魔術師」は融合・シンクロ・エクシーズ・リンクモンスターではないため、エクストラデッキに入れられません。",
+        ),
+    ],
+)
+def test_messages_in_japanese(data: Data, case: str, message: str) -> None:
+    body, _expected = CASES[case]
+    assert run_case(body, data, "ja")["violations"][0]["message"] == message

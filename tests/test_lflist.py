@@ -9,7 +9,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from deckcheck import Data
-from deckcheck.data.lflist import LflistError, LflistList, LflistProblem, list_names, read_lflist, write_lflist
+from deckcheck.data.lflist import (
+    MAX_PROBLEMS,
+    LflistError,
+    LflistList,
+    LflistProblem,
+    read_lflist,
+    write_lflist,
+)
 
 FIXTURE = Path(__file__).parent / "fixtures" / "lflist" / "ygopro.conf"
 HEADER_NAMES = ["2008.3", "Starter Whitelist"]
@@ -33,6 +40,11 @@ def _problems(text: str, data: Data, name: str | None = None) -> list[LflistProb
 
 def _fixture() -> str:
     return FIXTURE.read_bytes().decode("utf-8")  # bytes, so that the CRLF lines reach the reader as written
+
+
+def list_names(text: str) -> list[str]:
+    """The `!` names of an lflist text, in order."""
+    return [line[1:].strip() for line in text.split("\n") if line.startswith("!")]
 
 
 def test_fixture_names_its_lists_in_order() -> None:
@@ -106,7 +118,7 @@ def test_a_file_without_lists_and_a_repeated_list_are_refused(data: Data) -> Non
         LflistProblem(None, "the file holds no list: it has no `!name` line", "no_list")
     ]
     text = "!a\n55144522 0\n!b\n83764718 1\n!a\n"
-    msg = "the file holds several lists named 'a', on lines 1, 5"
+    msg = "the file holds 2 lists named 'a', on lines 1, 5"
     assert _problems(text, data, "a") == [LflistProblem(None, msg, "repeated_list")]
     assert read_lflist(text, data.cards, "b") == LflistList("b", {83764718: 1})
 
@@ -118,6 +130,31 @@ def test_hostile_lines_are_quoted_short(data: Data) -> None:
         LflistProblem(2, f"passcode {'1' * 24}… is not a known card", "unknown_card"),
         LflistProblem(3, f"expected `passcode count`, got {'x' * 24 + '…'!r}", "bad_line"),
     ]
+
+
+def test_reading_stops_after_a_hundred_problems(data: Data) -> None:
+    text = "junk\n!a\n" + "1 1\n" * 190_000
+    problems = _problems(text, data, "a")
+    assert problems[0] == LflistProblem(1, "expected `passcode count`, got 'junk'", "bad_line")
+    assert problems[1:-1] == [
+        LflistProblem(number, "passcode 1 is not a known card", "unknown_card")
+        for number in range(3, 3 + MAX_PROBLEMS - 1)
+    ]
+    msg = f"{MAX_PROBLEMS} problems found: reading stopped at this line"
+    assert problems[-1] == LflistProblem(MAX_PROBLEMS + 2, msg, "too_many_problems")
+
+
+def test_list_names_are_bounded_in_reading_and_in_messages(data: Data) -> None:
+    long = "n" * 101
+    msg = "a list's name must be 1 to 100 characters, not 101"
+    assert _problems(f"!{long}\n55144522 0\n", data) == [LflistProblem(1, msg, "bad_list_name")]
+    assert _problems("!\n55144522 0\n", data) == [
+        LflistProblem(1, "a list's name must be 1 to 100 characters, not 0", "bad_list_name")
+    ]
+    many = "".join(f"!{'x' * 30}{number}\n" for number in range(25))
+    (problem,) = _problems(many, data)
+    assert problem.type == "list_not_named"
+    assert problem.msg.endswith(f"{'x' * 24}…' and 5 more")
 
 
 def test_a_three_is_dropped_from_a_normal_list_and_kept_in_a_whitelist(data: Data) -> None:

@@ -59,7 +59,8 @@ def _export(args: argparse.Namespace, data: Data, stdout: IO[str]) -> int:
     chosen = [_bundled(list_id, data) for list_id in args.ids]
     if args.format is not None:
         chosen += data.banlists.of_format(args.format)
-    stdout.write(banlists_as_lflist(chosen, data.cards))
+    # A list named twice (by id and again by --format) is written once: a file may not hold one name twice.
+    stdout.write(banlists_as_lflist(list(dict.fromkeys(chosen)), data.cards))
     return EXIT_OK
 
 
@@ -67,7 +68,7 @@ def _diff(args: argparse.Namespace, data: Data, stdout: IO[str]) -> int:
     old, new = _named(args.a, data), _named(args.b, data)
     rows = [
         (data.cards.by_passcode[passcode].name(args.lang), passcode, STATUS_NAMES[was], STATUS_NAMES[now])
-        for passcode, was, now in differences(old, new)
+        for passcode, was, now in differences(old, new, data.cards)
     ]
     if args.json:
         changes = [{"passcode": p, "name": name, "from": was, "to": now} for name, p, was, now in rows]

@@ -85,7 +85,7 @@ def build_banlists_router(data: Data) -> APIRouter:
         old, new = find(list_id, "list_id"), find(other_id, "other_id")
         changes = [
             {**_card(data.cards, p), "from": STATUS_NAMES[a], "to": STATUS_NAMES[b], "from_limit": a, "to_limit": b}
-            for p, a, b in differences(old, new)
+            for p, a, b in differences(old, new, data.cards)
         ]
         return json_response({"from": banlist_json(old), "to": banlist_json(new), "changes": changes})
 

@@ -10,7 +10,7 @@ import orjson
 from deckcheck.formats import DECK_SUFFIXES, deck_file_format
 
 NDJSON_SUFFIXES = frozenset({".ndjson", ".jsonl"})
-_BATCH_WIDE = frozenset({"date", "banlist", "roster", "duel", "phase"})
+_BATCH_WIDE = frozenset({"date", "format", "banlist", "roster", "duel", "phase"})
 
 
 def deck_lines(paths: Iterable[Path]) -> Iterator[bytes]:

@@ -17,7 +17,6 @@ from deckcheck.data.lflist import (
     LflistError,
     LflistList,
     banlists_as_lflist,
-    list_names,
     read_lflist,
     write_lflist,
 )
@@ -43,7 +42,6 @@ __all__ = [
     "banlists_as_lflist",
     "build_limits",
     "differences",
-    "list_names",
     "load_data",
     "make_banlist",
     "normalize_name",

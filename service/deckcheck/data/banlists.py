@@ -208,12 +208,14 @@ def load_banlists(directory: Path, cards: CardIndex) -> Banlists:
 STATUS_NAMES = {0: "forbidden", 1: "limited", 2: "semi_limited", MAX_COPIES: "unlimited"}
 
 
-def differences(old: Banlist, new: Banlist) -> list[tuple[int, int, int]]:
+def differences(old: Banlist, new: Banlist, cards: CardIndex) -> list[tuple[int, int, int]]:
     """Every card whose status changes from `old` to `new`, as (passcode, old limit, new limit),
-    strictest new status first, then by passcode."""
+    strictest new status first, then by passcode. Beside a whitelist, every card can change, named or not."""
+    named = old.limits.keys() | new.limits.keys()
+    compared = cards.aliases.keys() if old.whitelist or new.whitelist else named
     changed = {
         (passcode, old.limit(passcode), new.limit(passcode))
-        for passcode in old.limits.keys() | new.limits.keys()
+        for passcode in compared
         if old.limit(passcode) != new.limit(passcode)
     }
     return sorted(changed, key=lambda change: (change[2], change[0]))

@@ -22,6 +22,9 @@ WHITELIST = "$whitelist"
 # a sign so that -1 is a bad count, not a bad line. Linear: a failed match backtracks over one run of digits.
 _ENTRY = re.compile(r"([0-9]+)\s+(-?[0-9]+)(?:--|\s|$)")
 _CLIP = 24  # a hostile line may be megabytes long: messages quote only its start
+MAX_NAME_CHARS = 100  # a list's name is repeated in every message about it, as a JSON list's name is
+MAX_PROBLEMS = 100  # reading stops there and says so: a file of bad lines costs no more than this to answer
+_HELD_SHOWN = 20  # list names a message quotes
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +67,6 @@ def _headers(lines: Sequence[str]) -> list[tuple[int, str]]:
     return [(number, line[1:].strip()) for number, line in enumerate(lines, start=1) if line.startswith("!")]
 
 
-def list_names(text: str) -> list[str]:
-    """The names of the lists in `text`, in file order (a repeated name appears each time it is used)."""
-    return [name for _, name in _headers(_lines(text))]
-
-
 def _entry(line: str, number: int) -> tuple[str, str] | LflistProblem:
     """The passcode and count texts of an entry line, or a bad_line problem."""
     match = _ENTRY.match(line)
@@ -79,7 +77,9 @@ def _entry(line: str, number: int) -> tuple[str, str] | LflistProblem:
 
 def _choose(headers: Sequence[tuple[int, str]], name: str | None) -> int | LflistProblem:
     """The index in `headers` of the list asked for, or the whole-file problem that prevents choosing one."""
-    held = ", ".join(repr(held_name) for _, held_name in headers)
+    held = ", ".join(repr(_clip(held_name)) for _, held_name in headers[:_HELD_SHOWN])
+    if len(headers) > _HELD_SHOWN:
+        held += f" and {len(headers) - _HELD_SHOWN} more"
     if not headers:
         return LflistProblem(None, "the file holds no list: it has no `!name` line", "no_list")
     if name is None and len(headers) > 1:
@@ -88,9 +88,24 @@ def _choose(headers: Sequence[tuple[int, str]], name: str | None) -> int | Lflis
     if not found:
         return LflistProblem(None, f"the file holds no list named {name!r}, only: {held}", "unknown_list")
     if len(found) > 1:
-        where = ", ".join(str(headers[index][0]) for index in found)
-        return LflistProblem(None, f"the file holds several lists named {name!r}, on lines {where}", "repeated_list")
+        where = ", ".join(str(headers[index][0]) for index in found[:_HELD_SHOWN])
+        msg = f"the file holds {len(found)} lists named {_clip(str(name))!r}, on lines {where}"
+        return LflistProblem(None, msg + ("…" if len(found) > _HELD_SHOWN else ""), "repeated_list")
+    number, chosen = headers[found[0]]
+    if not chosen or len(chosen) > MAX_NAME_CHARS:
+        msg = f"a list's name must be 1 to {MAX_NAME_CHARS} characters, not {len(chosen)}"
+        return LflistProblem(number, msg, "bad_list_name")
     return found[0]
+
+
+def _full(problems: list[LflistProblem], number: int) -> bool:
+    """Whether MAX_PROBLEMS have been found; the first time, say at which line reading stopped."""
+    if len(problems) < MAX_PROBLEMS:
+        return False
+    if problems[-1].type != "too_many_problems":
+        msg = f"{MAX_PROBLEMS} problems found: reading stopped at this line"
+        problems.append(LflistProblem(number, msg, "too_many_problems"))
+    return True
 
 
 def _preamble(lines: Sequence[str]) -> list[LflistProblem]:
@@ -99,6 +114,8 @@ def _preamble(lines: Sequence[str]) -> list[LflistProblem]:
     for number, line in enumerate(lines, start=1):
         if not line or line.startswith("#"):
             continue
+        if _full(problems, number):
+            break
         entry = _entry(line, number) if line != WHITELIST else None
         if isinstance(entry, LflistProblem):
             problems.append(entry)
@@ -117,6 +134,8 @@ def _body(
     for number, line in enumerate(lines, start=first):
         if not line or line.startswith("#"):
             continue
+        if _full(problems, number):
+            break
         if line == WHITELIST:
             whitelist = True
             continue
@@ -144,8 +163,9 @@ def _body(
 def read_lflist(text: str, cards: CardIndex, name: str | None = None) -> LflistList:
     """The list called `name` in `text` (its only list when `name` is None), every passcode made canonical.
 
-    Raise LflistError holding every problem. Only the chosen list's lines and those before the first `!name` are
-    checked: the lines of the other lists are not read at all, so a broken list never blocks a good one.
+    Raise LflistError holding every problem, up to MAX_PROBLEMS and then where reading stopped. Only the chosen
+    list's lines and those before the first `!name` are checked: the lines of the other lists are not read at all,
+    so a broken list never blocks a good one.
     """
     lines = _lines(text)
     headers = _headers(lines)

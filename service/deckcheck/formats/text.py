@@ -29,6 +29,7 @@ from deckcheck.model import SECTIONS, Deck, Section
 _HEADINGS: dict[str, Section] = {
     **dict.fromkeys(("main", "main deck", "deck", "monster", "monsters", "spell", "spells", "trap", "traps"), "main"),
     **dict.fromkeys(("メイン", "メインデッキ", "デッキ", "モンスター", "魔法", "罠"), "main"),
+    **dict.fromkeys(("モンスターカード", "魔法カード", "罠カード"), "main"),
     **dict.fromkeys(("extra", "extra deck", "エクストラ", "エクストラデッキ", "exデッキ"), "extra"),
     **dict.fromkeys(("side", "side deck", "サイド", "サイドデッキ"), "side"),
 }

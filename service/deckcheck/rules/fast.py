@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import datetime as dt
 from functools import lru_cache
-from types import MappingProxyType
 
 from deckcheck.data import MAX_COPIES, Banlist, CardIndex
 from deckcheck.model import Context, Copies, Deck, Format
@@ -42,9 +41,6 @@ def card_table(cards: CardIndex, day: dt.date, fmt: Format) -> Table:
         tcg = card.tcg_first_print is not None and card.tcg_first_print <= day
         table[passcode] = (cards.name_id(card.passcode), bits, tcg)
     return table
-
-
-_NO_LIMITS: MappingProxyType[int, int] = MappingProxyType({})
 
 
 def within_limits(held: dict[int, int], banlist: Banlist | None) -> bool:

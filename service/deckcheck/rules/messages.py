@@ -176,11 +176,9 @@ _NOTES = {
     ),
     "later_card_types": (
         "{types} are allowed: the 2008 rules do not name them; later Master Rules added them and changed no other "
-        "deck-construction number. Xyz and Link Monsters go in the extra deck, a Pendulum Monster where its base "
-        "type goes.",
+        "deck-construction number. {places}",
         "{types}を認めています。2008年の大会規定にない種類で、後のマスタールールが加えました（デッキ構築の"
-        "他の枚数は変わっていません）。エクシーズ・リンクモンスターはエクストラデッキに、ペンデュラム"
-        "モンスターは元の種類の置き場所に入ります。",
+        "他の枚数は変わっていません）。{places}",
     ),
     "tcg_event": (
         "A TCG event: the TCG Forbidden/Limited list, TCG printings and TCG languages were applied. The rules and "
@@ -194,14 +192,20 @@ _NOTES = {
         "だけで確認しました。",
     ),
 }
-NOTE_CODES = tuple(_NOTES)
 
 
 def note_text(code: str, ruleset: Ruleset, lang: str) -> str:
     """What the note `code` of an answer under `ruleset` says, in `lang` (ja or en)."""
     ja = lang == "ja"
+    extra = [_TYPE_NAMES[kind][ja] for kind in ruleset.since if kind != "pendulum"]
     if ja:
         types = "、".join(f"{_TYPE_NAMES[kind][1]}モンスター（{day}から）" for kind, day in ruleset.since.items())
+        places = "・".join(extra) + "モンスターはエクストラデッキに入ります。" if extra else ""
+        if "pendulum" in ruleset.since:
+            places += "ペンデュラムモンスターは元の種類の置き場所に入ります。"
     else:
         types = ", ".join(f"{_TYPE_NAMES[kind][0]} Monsters (from {day})" for kind, day in ruleset.since.items())
-    return _NOTES[code][ja].format(seeds=SEEDS_DATE, types=types)
+        places = " and ".join(extra) + " Monsters go in the extra deck. " if extra else ""
+        if "pendulum" in ruleset.since:
+            places += "A Pendulum Monster goes where its base type goes."
+    return _NOTES[code][ja].format(seeds=SEEDS_DATE, types=types, places=places.strip())
