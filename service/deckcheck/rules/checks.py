@@ -136,12 +136,18 @@ def check_copies(deck: Resolved, context: Context) -> Iterator[Finding]:
     """TR 3 枚数制限のあるカード, PR 3.A.2–4: copies of one card over main, extra and side, by the list in force.
     同名カード are cards of one name: two cards that share a name count together, and a status reaches both."""
     banlist = context.banlist
-    names: dict[int, list[Card]] = {}
-    for card in deck.copies:
-        names.setdefault(context.cards.name_id(card.passcode), []).append(card)
-    for name_id, cards in names.items():
-        count = sum(deck.copies[card] for card in cards)
-        if count <= name_limit(name_id, banlist):
+    limits = {} if banlist is None else banlist.by_name
+    unlisted = MAX_COPIES if banlist is None else banlist.unlisted
+    namesakes = context.cards.namesakes
+    shared: dict[int, list[Card]] = {}  # the few cards that share their name with another, by name
+    for card, count in deck.copies.items():
+        if card.passcode in namesakes:
+            shared.setdefault(namesakes[card.passcode][0], []).append(card)
+        elif count > MAX_COPIES or count > limits.get(card.passcode, unlisted):
+            locs = tuple(line.loc for line in deck.by_card[card])
+            yield copy_finding(((card, count),), locs, banlist, context.cards)
+    for name_id, cards in shared.items():
+        if sum(deck.copies[card] for card in cards) <= name_limit(name_id, banlist):
             continue
         lines = sorted((line for card in cards for line in deck.by_card[card]), key=_input_order)
         held = tuple((card, deck.copies[card]) for card in cards)

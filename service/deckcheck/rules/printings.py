@@ -55,7 +55,7 @@ def check_language_printing(deck: Resolved, context: Context) -> Iterator[Findin
     Japanese cards are held to their printing by no_japanese_printing, and at a TCG event every card is held to its
     TCG printing by no_tcg_printing, so neither is reported twice here. Korean printings have no dates in the data
     and are not checked."""
-    if context.format != "ocg":
+    if context.format != "ocg" or deck.languages.keys().isdisjoint(TCG_LANGUAGES):
         return
     for card, group in deck.by_card.items():
         first = card.tcg_first_print
