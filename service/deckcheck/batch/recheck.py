@@ -27,7 +27,7 @@ from deckcheck.rules import (
     validate,
     within_limits,
 )
-from deckcheck.wire import DEFAULT_LANGUAGES, RecheckLine, deck_from, limit_errors, read_errors, report_json
+from deckcheck.wire import DEFAULT_LANGUAGES, RecheckLine, deck_from, limit_errors, read_errors, violations_json
 
 MAX_LINE_BYTES = 1024 * 1024
 # The rules a list change can newly break: a deck legal before and illegal now breaks one of these.
@@ -106,9 +106,14 @@ class Rechecker:
         self, number: int, deck_id: str | int, deck: Deck | None, report: Report, was_legal: bool | None
     ) -> tuple[bytes, Outcome]:
         """The result line of a report, as /v1/validate gives it, with what the previous list said."""
-        result = {"line": number, "id": deck_id, **report_json(report, self.setup.lang, deck)}
-        for key in ("date", "banlist", "ruleset"):
-            del result[key]
+        result = {
+            "line": number,
+            "id": deck_id,
+            "legal": report.legal,
+            "penalty": report.penalty,
+            "counts": report.counts,
+            "violations": violations_json(report, self.setup.lang, deck),
+        }
         codes = tuple(v.code for v in report.violations)
         outcome = Outcome("legal" if report.legal else "illegal", deck_id, codes)
         if was_legal is not None:

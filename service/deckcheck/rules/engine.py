@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
-from deckcheck.data import Banlist, Card, CardIndex
+from deckcheck.data import MAX_COPIES, Banlist, Card, CardIndex
 from deckcheck.model import SECTIONS, Context, Copies, Deck, Entry, Finding, Loc, Report, Ruleset, Violation
 from deckcheck.rules import printings
-from deckcheck.rules.checks import CHECKS, Line, copy_finding, name_limit, resolved
+from deckcheck.rules.checks import CHECKS, Line, copy_finding, resolved
 from deckcheck.rules.eras import ruleset_for
 from deckcheck.rules.fast import Tally, card_table, legal_counts
 from deckcheck.rules.registry import RULES, SEVERITY
@@ -135,7 +135,9 @@ def list_change_report_of_copies(copies: Copies, tallied: Tally, context: Contex
     `deck_of(copies)` gives."""
     held, sizes = tallied
     banlist = context.banlist
-    over = {name for name, n in held.items() if n > name_limit(name, banlist)}
+    limits = {} if banlist is None else banlist.by_name
+    unlisted = MAX_COPIES if banlist is None else banlist.unlisted
+    over = {name for name, n in held.items() if n > MAX_COPIES or n > limits.get(name, unlisted)}
     locs: dict[int, list[Loc]] = {name: [] for name in over}
     cards: dict[int, dict[Card, int]] = {name: {} for name in over}
     if over:

@@ -18,10 +18,11 @@ from functools import lru_cache
 from deckcheck.data import MAX_COPIES, Banlist, CardIndex
 from deckcheck.model import Context, Copies, Deck, Format
 from deckcheck.rules.checks import EXTRA_MAX, MAIN_MAX, MAIN_MIN, SIDE_MAX
-from deckcheck.rules.eras import TCG_LANGUAGES, first_printing, ruleset_for
+from deckcheck.rules.eras import OCG_LANGUAGES, TCG_LANGUAGES, first_printing, ruleset_for
 
 _MAIN, _EXTRA, _SIDE = 1, 2, 4  # the sections a card may stand in, as bits
 _TCG_LANGUAGES = frozenset(TCG_LANGUAGES)
+_LANGUAGES = {"ocg": frozenset(OCG_LANGUAGES), "tcg": _TCG_LANGUAGES}  # the languages each format allows
 # passcode -> (name id, section bits, printed in the TCG by the day); cards no deck may hold on the day are absent
 # (and so is None, the passcode of an entry given by name only).
 Table = dict[int | None, tuple[int, int, bool]]
@@ -62,7 +63,8 @@ def tally(deck: Deck, context: Context) -> Tally | None:
     """Copies per name and section sizes if `deck` certainly breaks no rule that does not read the list."""
     if context.roster is not None:
         return None
-    get = card_table(context.cards, context.date, context.format).get
+    table = card_table(context.cards, context.date, context.format)
+    get = table.get
     default = context.default_language
     held: dict[int, int] = {}
     totals = []
@@ -73,8 +75,6 @@ def tally(deck: Deck, context: Context) -> Tally | None:
             facts = get(passcode) if name is None else None
             if facts is None or not facts[1] & bit:
                 return None
-            if not facts[2] and (language or default) in _TCG_LANGUAGES:
-                return None  # a card in a TCG language before its TCG printing
             held[facts[0]] = held.get(facts[0], 0) + count
             total += count
             languages.add(language)
@@ -82,8 +82,20 @@ def tally(deck: Deck, context: Context) -> Tally | None:
     if None in languages:
         languages.discard(None)
         languages.add(default)
+    if not languages.isdisjoint(_TCG_LANGUAGES) and not _printed_in_tcg(deck, table, default):
+        return None
     sizes = (totals[0], totals[1], totals[2])
     return (held, sizes) if _sizes_ok(sizes) and _protectors_ok(languages, context) else None
+
+
+def _printed_in_tcg(deck: Deck, table: Table, default: str) -> bool:
+    """Whether every card of the deck given in a TCG language was printed in the TCG by the day: a second pass, for
+    the few decks that hold such cards. Every entry is in `table` by now."""
+    for entries in (deck.main, deck.extra, deck.side):
+        for passcode, _name, _count, language, _lines in entries:
+            if (language or default) in _TCG_LANGUAGES and not table[passcode][2]:
+                return False
+    return True
 
 
 def tally_copies(copies: Copies, context: Context) -> Tally | None:
@@ -113,7 +125,7 @@ def _sizes_ok(sizes: tuple[int, int, int]) -> bool:
 
 
 def _protectors_ok(languages: set[str | None], context: Context) -> bool:
-    if not languages <= set(ruleset_for(context.cards, context.format, context.date).languages):
+    if not languages <= _LANGUAGES[context.format]:
         return False
     protectors = context.protectors
     if len(languages) > 1 and not (protectors is not None and protectors.used and protectors.opaque_back):

@@ -11,7 +11,7 @@ from deckcheck.wire.inputs import (
     named_list,
     read_errors,
 )
-from deckcheck.wire.reports import banlist_json, report_json, ruleset_json
+from deckcheck.wire.reports import banlist_json, report_json, ruleset_json, violations_json
 from deckcheck.wire.requests import (
     BANLIST_ID_PATTERN,
     ConvertRequest,
@@ -49,4 +49,5 @@ __all__ = [
     "read_errors",
     "report_json",
     "ruleset_json",
+    "violations_json",
 ]

@@ -64,8 +64,14 @@ def report_json(report: Report, lang: str, deck: Deck | None, roster: Deck | Non
         "date": report.date.isoformat(),
         "banlist": None if report.banlist is None else banlist_json(report.banlist),
         "ruleset": ruleset_json(report.ruleset, report.notes, lang),
-        "violations": [_violation_json(v, lang, report.ruleset, deck, roster) for v in report.violations],
+        "violations": violations_json(report, lang, deck, roster),
     }
+
+
+def violations_json(report: Report, lang: str, deck: Deck | None, roster: Deck | None = None) -> list[dict[str, Any]]:
+    """The report's violations as /v1/validate gives them (a recheck line gives these without the event's date,
+    list and ruleset, which its summary gives once)."""
+    return [_violation_json(v, lang, report.ruleset, deck, roster) for v in report.violations]
 
 
 def ruleset_json(ruleset: Ruleset, notes: tuple[str, ...], lang: str) -> dict[str, Any]:
