@@ -188,9 +188,14 @@ def cases() -> list[Case]:
     names = _garbage(rng, 2000)
     sections = {s: [{"name": n, "count": 1} for n in names[i * 500 : (i + 1) * 500]] for i, s in enumerate(SECTIONS)}
     legal = next(d for d in Corpus(data).decks(100) if d.made_legal)
+    legal_json = {"ydke": legal.ydke(), "date": EVENT}
     huge_name = "".join(rng.choices(string.ascii_letters + " ", k=MIB - 100)).strip()
     text = "\n".join(names)
     ndjson = "application/x-ndjson"
+    # lflist.conf lists: 190,000 bad lines, 250,000 lists of one name, and one name of 900,000 characters.
+    bad_lines = {"lflist": "!a\n" + "1 1\n" * 190_000}
+    one_name = {"lflist": "!a\n" * 250_000, "list": "a"}
+    long_name = {"lflist": "!" + "A" * 900_000 + "\n$whitelist\n"}
     return [
         Case("ydke, 187k unknown passcodes → validate", "/v1/validate", orjson.dumps({"ydke": link, "date": EVENT})),
         Case("ydke, 187k unknown passcodes → parse", "/v1/decks/parse", orjson.dumps({"ydke": link})),
@@ -204,6 +209,19 @@ def cases() -> list[Case]:
         ),
         Case("rechecks, a 2,000-name text deck", RECHECKS, orjson.dumps({"id": "t", "text": text}) + b"\n", ndjson),
         Case("1 MiB of nested JSON [[[…]]]", "/v1/validate", b"[" * (MIB // 2) + b"]" * (MIB // 2)),
+        Case(
+            "lflist, 190,000 bad lines → validate", "/v1/validate", orjson.dumps({**legal_json, "banlist": bad_lines})
+        ),
+        Case(
+            "lflist, 250,000 lists named a → validate",
+            "/v1/validate",
+            orjson.dumps({**legal_json, "banlist": one_name}),
+        ),
+        Case(
+            "lflist, a 900,000-character name → validate",
+            "/v1/validate",
+            orjson.dumps({**legal_json, "banlist": long_name}),
+        ),
         Case(
             "JSON entry with a 1 MB name → validate",
             "/v1/validate",
