@@ -100,15 +100,17 @@ def _printed_in_tcg(deck: Deck, table: Table, default: str) -> bool:
 
 def tally_copies(copies: Copies, context: Context) -> Tally | None:
     """`tally` for a deck given as copies per passcode (a ydke link): no names, every card in the default language."""
-    get = card_table(context.cards, context.date, context.format).get
-    foreign = context.default_language in _TCG_LANGUAGES
+    table = card_table(context.cards, context.date, context.format)
+    get = table.get
     held: dict[int, int] = {}
     for bit, section in ((_MAIN, copies[0]), (_EXTRA, copies[1]), (_SIDE, copies[2])):
         for passcode, count in section.items():
             facts = get(passcode)
-            if facts is None or not facts[1] & bit or (foreign and not facts[2]):
+            if facts is None or not facts[1] & bit:
                 return None
             held[facts[0]] = held.get(facts[0], 0) + count
+    if context.default_language in _TCG_LANGUAGES and not all(table[p][2] for section in copies for p in section):
+        return None  # a card in a TCG language before its TCG printing
     sizes = (copies[0].total(), copies[1].total(), copies[2].total())
     ok = _sizes_ok(sizes) and _protectors_ok({context.default_language}, context)
     return (held, sizes) if ok and context.roster is None else None

@@ -8,45 +8,33 @@ reading beyond the seeds, which rules/eras.py notes in every TCG answer).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from deckcheck.model import Context, Finding
 from deckcheck.rules.checks import Line, Resolved, card_finding
 from deckcheck.rules.eras import TCG_LANGUAGES
 
+# Per format: the code for a card not printed in it by the event date, and the ctx key of its first printing.
+_FORMAT_PRINTING = {
+    "ocg": ("no_japanese_printing", "first_japanese_printing"),
+    "tcg": ("no_tcg_printing", "first_tcg_printing"),
+}
 
-def check_japanese_printing(deck: Resolved, context: Context) -> Iterator[Finding]:
-    """TR 1 ※ (OCG): a card with no Japanese version, or none yet on the event date, may not be used in any
-    language."""
-    if context.format != "ocg":
-        return
+
+def check_format_printing(deck: Resolved, context: Context) -> Iterator[Finding]:
+    """TR 1 ※: at an OCG event, a card with no Japanese version, or none yet on the event date, may not be used in
+    any language; at a TCG event (by analogy), a card must be a TCG card with a TCG printing on the event date."""
+    code, key = _FORMAT_PRINTING[context.format]
+    tcg = context.format == "tcg"
     for card, group in deck.by_card.items():
-        first = card.ja_first_print
-        if first is None or first > context.date:
-            yield card_finding(
-                "no_japanese_printing",
-                card,
-                group,
-                date=context.date.isoformat(),
-                first_japanese_printing=None if first is None else first.isoformat(),
-                first_printing_date_exact=card.ja_first_print_exact,
-            )
-
-
-def check_tcg_printing(deck: Resolved, context: Context) -> Iterator[Finding]:
-    """TCG events (by analogy with TR 1 ※): a card must be a TCG card with a TCG printing on the event date."""
-    if context.format != "tcg":
-        return
-    for card, group in deck.by_card.items():
-        first = card.tcg_first_print
-        if not card.tcg or first is None or first > context.date:
-            yield card_finding(
-                "no_tcg_printing",
-                card,
-                group,
-                date=context.date.isoformat(),
-                first_tcg_printing=None if first is None else first.isoformat(),
-                first_printing_date_exact=card.tcg_first_print_exact,
-            )
+        first = card.tcg_first_print if tcg else card.ja_first_print
+        if (tcg and not card.tcg) or first is None or first > context.date:
+            ctx = {
+                "date": context.date.isoformat(),
+                key: None if first is None else first.isoformat(),
+                "first_printing_date_exact": card.tcg_first_print_exact if tcg else card.ja_first_print_exact,
+            }
+            yield replace(card_finding(code, card, group), ctx=ctx)
 
 
 def check_language_printing(deck: Resolved, context: Context) -> Iterator[Finding]:
@@ -74,5 +62,5 @@ def check_language_printing(deck: Resolved, context: Context) -> Iterator[Findin
             )
 
 
-CHECKS = (check_japanese_printing, check_tcg_printing, check_language_printing)
+CHECKS = (check_format_printing, check_language_printing)
 CODES = frozenset({"no_japanese_printing", "no_tcg_printing", "not_printed_in_language"})

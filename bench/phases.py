@@ -1,0 +1,75 @@
+"""The engine's cost per deck, phase by phase, on decks read from an NDJSON file of `{"id", "ydke"}` lines.
+
+Run by bench/compare.py in each of two checkouts in turn (PYTHONPATH names the checkout), so it imports nothing
+from `bench` and only what every version of the package exports. Prints one JSON object: label -> µs per deck,
+the best of five passes.
+
+Usage: python bench/phases.py DECKS.ndjson
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from deckcheck import Context, load_data, validate
+from deckcheck.batch.recheck import Rechecker
+from deckcheck.batch.spec import RecheckSetup
+from deckcheck.formats import parse_ydke, ydke_copies
+from deckcheck.rules import full_report, legal_counts, tally_copies, within_limits
+
+EVENT, CHANGE = dt.date(2008, 6, 1), dt.date(2008, 9, 1)
+PASSES = 5
+
+
+def _best(run: Callable[[Sequence[Any]], object], items: Sequence[Any]) -> float:
+    best = float("inf")
+    for _ in range(PASSES):
+        start = time.perf_counter()
+        run(items)
+        best = min(best, time.perf_counter() - start)
+    return round(1e6 * best / max(len(items), 1), 2)
+
+
+def _each(check: Callable[[Any], object]) -> Callable[[Sequence[Any]], None]:
+    def run(items: Sequence[Any]) -> None:
+        for item in items:
+            check(item)
+
+    return run
+
+
+def main(path: str) -> None:
+    """Measure every phase and print the figures."""
+    lines = Path(path).read_bytes().splitlines()
+    links = [orjson.loads(line)["ydke"] for line in lines]
+    data = load_data()
+    context = Context(EVENT, data.banlists.in_force(EVENT), data.cards)
+    copies = [ydke_copies(link) for link in links]
+    decks = [parse_ydke(link) for link in links]
+    legal = [deck for deck in decks if validate(deck, context).legal]
+    illegal = [deck for deck in decks if not validate(deck, context).legal]
+    tallied = [found for c in copies if (found := tally_copies(c, context)) is not None]
+    setup = RecheckSetup(CHANGE, data.banlists.in_force(CHANGE), data.banlists.get("ocg-2008-03-01"), "en")
+    checker = Rechecker(data, setup)
+    phases: list[tuple[str, Callable[[Sequence[Any]], object], Sequence[Any]]] = [
+        ("ydke_copies", _each(ydke_copies), links),
+        ("tally_copies", _each(lambda c: tally_copies(c, context)), copies),
+        ("within_limits", _each(lambda t: within_limits(t[0], context.banlist)), tallied),
+        ("legal_counts", _each(lambda deck: legal_counts(deck, context)), decks),
+        ("validate, legal", _each(lambda deck: validate(deck, context)), legal),
+        ("full_report, illegal", _each(lambda deck: full_report(deck, context)), illegal),
+        ("validate, mix", _each(lambda deck: validate(deck, context)), decks),
+        ("recheck line, two lists", lambda items: [checker.check(i, raw) for i, raw in enumerate(items)], lines),
+    ]
+    print(orjson.dumps({label: _best(run, items) for label, run, items in phases}).decode())
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
