@@ -3,7 +3,8 @@
 Usage: python -m scripts.build_data [SOURCE_DIR]   (default: ../shared/data)
 
 Writes cards/cards.csv (only the columns the rules need) and banlists/<format>/<effective_from>.json for the OCG
-and TCG lists (the fields of SPEC section 4). Card data are facts: names, kinds and printing dates only, never effect text.
+and TCG lists (the fields of SPEC section 4). Card data are facts: names, kinds and printing dates only, never
+effect text.
 """
 
 from __future__ import annotations
