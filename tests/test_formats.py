@@ -254,6 +254,9 @@ def test_text_bracketed_headings(data: Data, heading: str, section: str) -> None
         ("Armed Dragon LV33枚", 3, "Armed Dragon LV3", 980973),
         ("Andro Sphinx 3枚", 3, "Andro Sphinx", 15013468),
         ("7 Colored Fish x3", 3, "7 Colored Fish", 23771716),
+        # Of two readings that both name a card, the one a deck may hold (at most three copies) wins.
+        ("Harpie Lady 23枚", 3, "Harpie Lady 2", 27927359),
+        ("Deskbot 0053枚", 3, "Deskbot 005", 10117149),
         # No card: the first reading stands, and the deck reports its name.
         ("《No Such Card》×3", 3, "No Such Card", None),
         ("Deep-Space Cruiser IX 3", 1, "Deep-Space Cruiser IX 3", None),

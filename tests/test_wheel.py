@@ -76,7 +76,8 @@ def test_sdist_holds_the_sources_and_the_data(installed: Installed) -> None:
     with tarfile.open(sdist) as archive:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
     assert {"pyproject.toml", "README.md", "cards/cards.csv", "service/deckcheck/rules/catalogue.toml"} <= names
-    assert len([n for n in names if n.startswith("banlists/ocg/") and n.endswith(".json")]) == 85
+    for fmt, count in (("ocg", 85), ("tcg", 47)):
+        assert len([n for n in names if n.startswith(f"banlists/{fmt}/") and n.endswith(".json")]) == count
     assert not [n for n in names if n.startswith(("tests/", "scripts/", "bench/", "openapi/", ".venv/"))]
 
 
@@ -96,7 +97,7 @@ def test_wheel_carries_the_data(installed: Installed) -> None:
         assert wheel.read("deckcheck/bundled/cards/cards.csv") == (ROOT / "cards" / "cards.csv").read_bytes()
     lists = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "banlists").glob("*/*.json"))
     assert sorted(n.removeprefix("deckcheck/bundled/") for n in names if n.endswith(".json")) == lists
-    assert len(lists) == 85
+    assert len(lists) == 132  # 85 OCG and 47 TCG lists
     assert not [n for n in names if n.startswith(("tests/", "scripts/", "bench/", "service/"))]
 
 

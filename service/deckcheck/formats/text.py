@@ -13,7 +13,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterator
 
-from deckcheck.data import CardIndex
+from deckcheck.data import MAX_COPIES, CardIndex
 from deckcheck.formats.common import (
     Builder,
     DeckFormatError,
@@ -128,7 +128,8 @@ def _text_entry(line: str, cards: CardIndex) -> tuple[int, str]:
 
     A whole line that names a card wins, so names that hold numbers, brackets or times signs read as one copy
     (`7 Colored Fish`, `ふわんだりぃず×とっかん`). Otherwise the first reading that names a card wins, so a name that
-    ends in x keeps it (`Andro Sphinx 3枚`); when none does, the first reading stands and the deck reports its name.
+    ends in x keeps it (`Andro Sphinx 3枚`), and of two such readings one of at most three copies; when none names a
+    card, the first reading stands and the deck reports its name.
     """
     if cards.find_name(line) is not None or is_passcode(line):
         return 1, line
@@ -139,7 +140,10 @@ def _text_entry(line: str, cards: CardIndex) -> tuple[int, str]:
 
     whole = (1, _bare(line))
     readings = [(count, _bare(card)) for count, card in (*_count_first(line), *_count_last(line))]
-    return next(filter(known, (whole, *readings)), readings[0] if readings else whole)
+    named = [reading for reading in (whole, *readings) if known(reading)]
+    # Of two readings that both name a card, one that a deck may hold wins: `Harpie Lady 23枚` is three Harpie Lady 2.
+    playable = [reading for reading in named if reading[0] <= MAX_COPIES]
+    return (playable or named or readings or [whole])[0]
 
 
 def parse_text(text: str, cards: CardIndex) -> Deck:
