@@ -123,6 +123,7 @@ def test_a_list_as_lflist_text(client: httpx.Client, data: Data) -> None:
     by_accept = client.get("/v1/banlists/tcg-2024-04-22", headers={"Accept": "text/plain"})
     assert by_query.headers["content-type"] == by_accept.headers["content-type"] == "text/plain; charset=utf-8"
     assert by_query.text == by_accept.text
+    assert by_query.headers["vary"] == by_accept.headers["vary"] == "Accept"
     assert by_query.text.startswith("#[TCG 2024.04]\n!TCG 2024.04\n#forbidden\n")
     bundled = data.banlists.get("tcg-2024-04-22")
     assert bundled is not None

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Header, Path, Query
 from fastapi.responses import Response
 
-from deckcheck.api.responses import NOT_FOUND, json_response
+from deckcheck.api.responses import BAD_QUERY, NOT_FOUND, json_response
 from deckcheck.api.schemas import BanlistDetail, BanlistDiff, BanlistSummary
 from deckcheck.data import STATUS_LIMITS, STATUS_NAMES, Banlist, CardIndex, Data, banlists_as_lflist, differences
 from deckcheck.errors import RequestError
@@ -49,7 +49,7 @@ def build_banlists_router(data: Data) -> APIRouter:
             raise RequestError.one(["path", where], f"No bundled list is called {list_id}.", "unknown_banlist", 404)
         return found
 
-    @router.get("/v1/banlists", response_model=list[BanlistSummary], responses=NOT_FOUND)
+    @router.get("/v1/banlists", response_model=list[BanlistSummary], responses=BAD_QUERY)
     def banlists(
         format: Annotated[Format | None, Query(description="ocg or tcg; default: both, OCG lists first.")] = None,
     ) -> Response:
@@ -72,12 +72,14 @@ def build_banlists_router(data: Data) -> APIRouter:
             return Response(
                 banlists_as_lflist([found], data.cards),
                 media_type="text/plain; charset=utf-8",
-                headers={"Content-Disposition": f'inline; filename="{found.id}.lflist.conf"'},
+                headers={"Content-Disposition": f'inline; filename="{found.id}.lflist.conf"', "Vary": "Accept"},
             )
         entries: dict[str, list[dict[str, Any]]] = {status: [] for status in STATUS_LIMITS}
         for passcode, limit in sorted(found.limits.items()):
             entries[STATUS_NAMES[limit]].append(_card(data.cards, passcode))
-        return json_response({**_summary(found), **entries})
+        answer = json_response({**_summary(found), **entries})
+        answer.headers["Vary"] = "Accept"  # the same URL answers JSON or lflist text by Accept
+        return answer
 
     @router.get("/v1/banlists/{list_id}/diff/{other_id}", response_model=BanlistDiff, responses=NOT_FOUND)
     def diff(list_id: ListId, other_id: ListId) -> Response:

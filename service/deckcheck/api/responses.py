@@ -16,7 +16,8 @@ def _problems(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": Problem, "content": {"application/problem+json": {}}} for status in statuses}
 
 
-# Any route: a query that does not fit (422), a head over the limit (431).
+# Any route: a query that does not fit (422), a head over the limit (431); and a resource that is not there (404).
+BAD_QUERY = _problems(422, 431)
 NOT_FOUND = _problems(404, 422, 431)
 # Routes that run checks: also a body that is not JSON, stalls or is too large, and every check thread busy (503).
 CHECK_PROBLEMS = _problems(400, 408, 413, 422, 431, 503)
