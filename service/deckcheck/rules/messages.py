@@ -10,12 +10,13 @@ from deckcheck.model import CardRef, Ruleset, Violation
 from deckcheck.rules.eras import SEEDS_DATE
 from deckcheck.rules.registry import RULES
 
+# Monster types as messages name them: in English, in Japanese, and the English article ("an Xyz").
 _TYPES = {
-    "fusion": ("a Fusion", "融合"),
-    "synchro": ("a Synchro", "シンクロ"),
-    "xyz": ("an Xyz", "エクシーズ"),
-    "link": ("a Link", "リンク"),
-    "pendulum": ("a Pendulum", "ペンデュラム"),
+    "fusion": ("Fusion", "融合", "a"),
+    "synchro": ("Synchro", "シンクロ", "a"),
+    "xyz": ("Xyz", "エクシーズ", "an"),
+    "link": ("Link", "リンク", "a"),
+    "pendulum": ("Pendulum", "ペンデュラム", "a"),
 }
 _LANGUAGES = {
     "ja": ("Japanese", "日本語版"),
@@ -94,8 +95,8 @@ def _first(ctx: dict[str, Any]) -> tuple[str, str]:
 def _extra_types(ruleset: Ruleset) -> tuple[str, str]:
     """The extra-deck monster types in force, as "Fusion or Synchro" and "融合・シンクロ"."""
     kinds = [_TYPES[kind] for kind in ruleset.card_types if kind != "pendulum"]
-    en = [name.split(" ", 1)[1] for name, _ja in kinds]
-    return ", ".join(en[:-1]) + f" or {en[-1]}", "・".join(ja for _en, ja in kinds)
+    en = [name for name, _ja, _article in kinds]
+    return ", ".join(en[:-1]) + f" or {en[-1]}", "・".join(ja for _en, ja, _article in kinds)
 
 
 def _fields(violation: Violation, lang: str, ruleset: Ruleset) -> dict[str, Any]:
@@ -103,7 +104,8 @@ def _fields(violation: Violation, lang: str, ruleset: Ruleset) -> dict[str, Any]
     fields: dict[str, Any] = {**ctx, "cards": _names(violation.cards, lang), "ruleset": ruleset.id}
     fields["banlist"] = ctx.get("banlist_name", ctx.get("banlist"))
     if "type" in ctx:
-        fields["type_en"], fields["type_ja"] = _TYPES[ctx["type"]]
+        name, fields["type_ja"], article = _TYPES[ctx["type"]]
+        fields["type_en"] = f"{article} {name}"
     fields["section_en"], fields["section_ja"] = _SECTIONS[violation.section]
     code = violation.code
     if code == "roster_mismatch":
@@ -165,7 +167,6 @@ def render(violation: Violation, lang: str, ruleset: Ruleset) -> tuple[str, str]
     return rule.message_en.format(**fields), rule.remedy_en
 
 
-_TYPE_NAMES = {"xyz": ("Xyz", "エクシーズ"), "pendulum": ("Pendulum", "ペンデュラム"), "link": ("Link", "リンク")}
 # What each note of an answer says, in English and Japanese: {seeds} is the seeds' date, {types} the later types.
 _NOTES = {
     "before_seeds": (
@@ -197,14 +198,14 @@ _NOTES = {
 def note_text(code: str, ruleset: Ruleset, lang: str) -> str:
     """What the note `code` of an answer under `ruleset` says, in `lang` (ja or en)."""
     ja = lang == "ja"
-    extra = [_TYPE_NAMES[kind][ja] for kind in ruleset.since if kind != "pendulum"]
+    extra = [_TYPES[kind][ja] for kind in ruleset.since if kind != "pendulum"]
     if ja:
-        types = "、".join(f"{_TYPE_NAMES[kind][1]}モンスター（{day}から）" for kind, day in ruleset.since.items())
+        types = "、".join(f"{_TYPES[kind][1]}モンスター（{day}から）" for kind, day in ruleset.since.items())
         places = "・".join(extra) + "モンスターはエクストラデッキに入ります。" if extra else ""
         if "pendulum" in ruleset.since:
             places += "ペンデュラムモンスターは元の種類の置き場所に入ります。"
     else:
-        types = ", ".join(f"{_TYPE_NAMES[kind][0]} Monsters (from {day})" for kind, day in ruleset.since.items())
+        types = ", ".join(f"{_TYPES[kind][0]} Monsters (from {day})" for kind, day in ruleset.since.items())
         places = " and ".join(extra) + " Monsters go in the extra deck. " if extra else ""
         if "pendulum" in ruleset.since:
             places += "A Pendulum Monster goes where its base type goes."
