@@ -9,7 +9,7 @@ from deckcheck.data import MAX_COPIES, Banlist, Card, CardIndex
 from deckcheck.model import SECTIONS, Context, Copies, Deck, Entry, Finding, Loc, Report, Ruleset, Violation
 from deckcheck.rules import printings
 from deckcheck.rules.checks import CHECKS, Line, copy_finding, resolved
-from deckcheck.rules.eras import ruleset_for
+from deckcheck.rules.eras import ruleset_for, types_in_force
 from deckcheck.rules.fast import Tally, card_table, legal_counts
 from deckcheck.rules.registry import RULES, SEVERITY
 from deckcheck.rules.roster import check_roster
@@ -33,7 +33,7 @@ def resolve_entry(entry: Entry, cards: CardIndex) -> tuple[Card | None, str | No
 @lru_cache(maxsize=16)
 def _known_types(cards: CardIndex, types: tuple[str, ...]) -> frozenset[int]:
     """The passcodes of the cards whose types are all among `types`: the ones the card rules apply to."""
-    return frozenset(passcode for passcode, card in cards.by_passcode.items() if set(card.types()) <= set(types))
+    return frozenset(passcode for passcode, card in cards.by_passcode.items() if types_in_force(card, types))
 
 
 def _resolve(deck: Deck, context: Context, ruleset: Ruleset) -> list[Line]:

@@ -11,7 +11,7 @@ A `Ruleset` (deckcheck.model) names what was applied and carries a note wherever
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from functools import lru_cache
 from types import MappingProxyType
 
@@ -31,6 +31,17 @@ TCG_LANGUAGES = ("en", "fr", "it", "es", "pt", "de")
 def first_printing(card: Card, fmt: Format) -> dt.date | None:
     """The card's first printing in the format: Japanese for the OCG, any TCG language for the TCG."""
     return card.ja_first_print if fmt == "ocg" else card.tcg_first_print
+
+
+def printed_in(card: Card, fmt: Format, day: dt.date) -> bool:
+    """Whether the card existed in the format on `day`: printed by then, and for the TCG a TCG card."""
+    first = first_printing(card, fmt)
+    return first is not None and first <= day and (fmt == "ocg" or card.tcg)
+
+
+def types_in_force(card: Card, types: Collection[str]) -> bool:
+    """Whether every type of `card` is among `types`, the card types of a ruleset."""
+    return all(kind in types for kind in card.types())
 
 
 @lru_cache(maxsize=4)

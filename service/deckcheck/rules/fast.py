@@ -18,7 +18,7 @@ from functools import lru_cache
 from deckcheck.data import MAX_COPIES, Banlist, CardIndex
 from deckcheck.model import Context, Copies, Deck, Format
 from deckcheck.rules.checks import EXTRA_MAX, MAIN_MAX, MAIN_MIN, SIDE_MAX
-from deckcheck.rules.eras import OCG_LANGUAGES, TCG_LANGUAGES, first_printing, ruleset_for
+from deckcheck.rules.eras import OCG_LANGUAGES, TCG_LANGUAGES, printed_in, ruleset_for, types_in_force
 
 _MAIN, _EXTRA, _SIDE = 1, 2, 4  # the sections a card may stand in, as bits
 _TCG_LANGUAGES = frozenset(TCG_LANGUAGES)
@@ -35,8 +35,7 @@ def card_table(cards: CardIndex, day: dt.date, fmt: Format) -> Table:
     types = set(ruleset_for(cards, fmt, day).card_types)
     table: Table = {}
     for passcode, card in cards.by_passcode.items():
-        first = first_printing(card, fmt)
-        if not set(card.types()) <= types or first is None or first > day or (fmt == "tcg" and not card.tcg):
+        if not types_in_force(card, types) or not printed_in(card, fmt, day):
             continue
         bits = (_MAIN if card.extra_deck_type == "none" else _EXTRA) | _SIDE
         tcg = card.tcg_first_print is not None and card.tcg_first_print <= day

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from deckcheck.model import Context, Finding
 from deckcheck.rules.checks import Line, Resolved, card_finding
-from deckcheck.rules.eras import TCG_LANGUAGES
+from deckcheck.rules.eras import TCG_LANGUAGES, first_printing, printed_in
 
 # Per format: the code for a card not printed in it by the event date, and the ctx key of its first printing.
 _FORMAT_PRINTING = {
@@ -24,11 +24,12 @@ _FORMAT_PRINTING = {
 def check_format_printing(deck: Resolved, context: Context) -> Iterator[Finding]:
     """TR 1 ※: at an OCG event, a card with no Japanese version, or none yet on the event date, may not be used in
     any language; at a TCG event (by analogy), a card must be a TCG card with a TCG printing on the event date."""
-    code, key = _FORMAT_PRINTING[context.format]
-    tcg = context.format == "tcg"
+    fmt = context.format
+    code, key = _FORMAT_PRINTING[fmt]
+    tcg = fmt == "tcg"
     for card, group in deck.by_card.items():
-        first = card.tcg_first_print if tcg else card.ja_first_print
-        if (tcg and not card.tcg) or first is None or first > context.date:
+        if not printed_in(card, fmt, context.date):
+            first = first_printing(card, fmt)
             ctx = {
                 "date": context.date.isoformat(),
                 key: None if first is None else first.isoformat(),
