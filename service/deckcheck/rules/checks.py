@@ -142,7 +142,7 @@ def check_copies(deck: Resolved, context: Context) -> Iterator[Finding]:
     shared: dict[int, list[Card]] = {}  # the few cards that share their name with another, by name
     for card, count in deck.copies.items():
         if card.passcode in namesakes:
-            shared.setdefault(namesakes[card.passcode][0], []).append(card)
+            shared.setdefault(context.cards.name_id(card.passcode), []).append(card)
         elif count > MAX_COPIES or count > limits.get(card.passcode, unlisted):
             locs = tuple(line.loc for line in deck.by_card[card])
             yield copy_finding(((card, count),), locs, banlist, context.cards)
