@@ -15,9 +15,9 @@ from deckcheck.data import (
     Banlist,
     Data,
     LflistError,
+    as_banlist,
     banlists_as_lflist,
     differences,
-    make_banlist,
     read_lflist,
 )
 
@@ -105,6 +105,4 @@ def _named(spec: str, data: Data) -> Banlist:
         problems = "; ".join(("" if p.line is None else f"line {p.line}: ") + p.msg for p in exc.problems[:20])
         raise ListError(f"{path}: {problems}") from None
     # A file says nothing of its format or dates; a diff reads neither.
-    return make_banlist(
-        "file", read.name, "", dates=(None, None), limits=read.limits, cards=data.cards, whitelist=read.whitelist
-    )
+    return as_banlist(read, "file", "", data.cards)

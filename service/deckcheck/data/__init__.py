@@ -16,6 +16,7 @@ from deckcheck.data.cards import CARD_COLUMNS, CardIndex
 from deckcheck.data.lflist import (
     LflistError,
     LflistList,
+    as_banlist,
     banlists_as_lflist,
     read_lflist,
     write_lflist,
@@ -39,6 +40,7 @@ __all__ = [
     "LflistError",
     "LflistList",
     "NameSearch",
+    "as_banlist",
     "banlists_as_lflist",
     "build_limits",
     "differences",

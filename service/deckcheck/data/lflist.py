@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from deckcheck.data.banlists import Banlist
+from deckcheck.data.banlists import Banlist, make_banlist
 from deckcheck.data.cards import CardIndex
 
 UNLIMITED = 3  # in a normal list a 3 says what leaving the card out says; in a whitelist it allows three
@@ -228,6 +228,13 @@ def write_lflist(lists: Sequence[LflistList], cards: CardIndex) -> str:
                     if count == status
                 )
     return "\n".join(out) + "\n"
+
+
+def as_banlist(lflist: LflistList, list_id: str, fmt: str, cards: CardIndex) -> Banlist:
+    """A list read from a file as a loaded list, with no dates (a file gives none) and with its whitelist."""
+    return make_banlist(
+        list_id, lflist.name, fmt, dates=(None, None), limits=lflist.limits, cards=cards, whitelist=lflist.whitelist
+    )
 
 
 def banlists_as_lflist(banlists: Sequence[Banlist], cards: CardIndex) -> str:

@@ -7,7 +7,7 @@ import datetime as dt
 import orjson
 from pydantic import ValidationError
 
-from deckcheck.data import Banlist, Data, LflistError, build_limits, make_banlist, read_lflist
+from deckcheck.data import Banlist, Data, LflistError, as_banlist, build_limits, make_banlist, read_lflist
 from deckcheck.errors import RequestError
 from deckcheck.formats import DeckFormatError, parse
 from deckcheck.limits import LimitError, deck_limit_errors
@@ -111,15 +111,7 @@ def given_list(given: InlineBanlist | LflistBanlist, fmt: Format, data: Data, wh
                 for p in exc.problems
             ]
             raise RequestError(errors) from None
-        return make_banlist(
-            "inline",
-            read.name,
-            fmt.upper(),
-            dates=(None, None),
-            limits=read.limits,
-            cards=data.cards,
-            whitelist=read.whitelist,
-        )
+        return as_banlist(read, "inline", fmt.upper(), data.cards)
     statuses = {"forbidden": given.forbidden, "limited": given.limited, "semi_limited": given.semi_limited}
     try:
         limits = build_limits(statuses, data.cards)
