@@ -17,10 +17,10 @@ from deckcheck.api.metrics import Metrics
 from deckcheck.api.problems import problem
 from deckcheck.api.recheck_io import Disconnected, Held, HeldTooLarge, ndjson_batches
 from deckcheck.api.responses import RECHECK_PROBLEMS, pick_language
-from deckcheck.batch import Rechecker, RecheckSetup, Summary, check_chunk
+from deckcheck.batch import BatchSpec, Rechecker, Summary, check_chunk
 from deckcheck.data import Data
 from deckcheck.model import Format
-from deckcheck.wire import JAPAN, IsoDate, named_list
+from deckcheck.wire import JAPAN, IsoDate
 
 # An inline list travels in the request head, which holds 64 KiB by default (DECKCHECK_MAX_HEAD_BYTES).
 MAX_LIST_CHARS = 60_000
@@ -132,10 +132,8 @@ def build_rechecks_router(data: Data, admission: Admission, metrics: Metrics, ma
     ) -> StreamingResponse:
         """Recheck many decks (NDJSON, one `{id, deck…}` a line) against one list, optionally against a previous one."""
         day = date or dt.datetime.now(JAPAN).date()
-        chosen = named_list(banlist or deckcheck_banlist, format, data, ["query", "banlist"])
-        before = named_list(previous or deckcheck_previous, format, data, ["query", "previous"])
-        in_force = chosen or data.banlists.in_force(day, format)
-        setup = RecheckSetup(day, in_force, before, pick_language(accept_language), format)
+        lists = (banlist or deckcheck_banlist, previous or deckcheck_previous)
+        setup = BatchSpec(day, *lists, pick_language(accept_language), format).setup(data, ("query",))
         admission.open_recheck()
         held = Held(max_held_bytes) if deckcheck_hold_results == "1" else None
         return _RecheckResponse(Rechecker(data, setup), admission, metrics, held)

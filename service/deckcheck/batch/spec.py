@@ -31,10 +31,10 @@ class BatchSpec:
     lang: str = "en"
     format: Format = "ocg"
 
-    def setup(self, data: Data) -> RecheckSetup:
+    def setup(self, data: Data, where: tuple[str, ...] = ()) -> RecheckSetup:
         """The setup these settings name; an unknown list id, a list of the other format or a bad inline list
-        raises RequestError."""
+        raises RequestError located under `where` (("query",) for the HTTP route's parameters)."""
         fmt = self.format
-        chosen = named_list(self.banlist, fmt, data, ["banlist"]) or data.banlists.in_force(self.date, fmt)
-        previous = named_list(self.previous, fmt, data, ["previous"])
+        chosen = named_list(self.banlist, fmt, data, [*where, "banlist"]) or data.banlists.in_force(self.date, fmt)
+        previous = named_list(self.previous, fmt, data, [*where, "previous"])
         return RecheckSetup(self.date, chosen, previous, self.lang, fmt)
