@@ -101,6 +101,8 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
             raise _Usage("deckcheck: --list names a list of an --lflist file; give the file too")
         if getattr(args, "lflist", None) is not None and args.banlist is not None:
             raise _Usage("deckcheck: give the list once: --banlist or --lflist")
+        if getattr(args, "lflist", None) is not None:
+            args.banlist = _lflist_spec(args.lflist, args.list)  # read once, for every deck
     except _Usage as exc:
         print(exc, file=stderr)
         return EXIT_ERROR
@@ -150,6 +152,15 @@ def main() -> None:
     sys.exit(run(sys.argv[1:], sys.stdout, sys.stderr))
 
 
+def _lflist_spec(path: Path, name: str | None) -> str:
+    """An --lflist file as the inline list --banlist takes: `{"lflist": text, "list": name}`."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _Usage(f"deckcheck: {path}: {exc}") from None
+    return orjson.dumps({"lflist": text, "list": name}).decode()
+
+
 def _request(source: str, args: argparse.Namespace) -> ValidateRequest:
     """The validate request a file (or a ydke link) stands for, with the command line's date and list."""
     overrides: dict[str, Any] = {}
@@ -159,8 +170,6 @@ def _request(source: str, args: argparse.Namespace) -> ValidateRequest:
         overrides["format"] = args.format
     if args.banlist is not None:
         overrides["banlist"] = orjson.loads(args.banlist) if args.banlist.lstrip().startswith("{") else args.banlist
-    if args.lflist is not None:
-        overrides["banlist"] = {"lflist": args.lflist.read_text(encoding="utf-8-sig"), "list": args.list}
     if source.startswith("ydke://"):
         return ValidateRequest.model_validate({"ydke": source, **overrides})
     path = Path(source)

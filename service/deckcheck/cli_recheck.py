@@ -23,15 +23,7 @@ EXIT_LEGAL, EXIT_ILLEGAL, EXIT_ERROR = 0, 1, 2
 def run_recheck(args: argparse.Namespace, settings: Settings, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
     """Carry out `deckcheck recheck …`; return the exit code."""
     day = args.date or dt.datetime.now(JAPAN).date()
-    banlist = args.banlist
-    if args.lflist is not None:
-        try:
-            text = args.lflist.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
-            print(f"deckcheck: {args.lflist}: {exc}", file=stderr)
-            return EXIT_ERROR
-        banlist = orjson.dumps({"lflist": text, "list": args.list}).decode()
-    spec = BatchSpec(day, banlist, args.previous, args.lang, args.format or "ocg")
+    spec = BatchSpec(day, args.banlist, args.previous, args.lang, args.format or "ocg")
     try:
         checker = Rechecker(data, spec.setup(data))
     except (RequestError, ValidationError) as exc:
