@@ -57,6 +57,13 @@ class Settings(BaseSettings):
     """One JSON line per request on stderr."""
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     """The least severe log messages written."""
+    cors_origins: tuple[str, ...] = ("*",)
+    """Origins whose pages may call the API from a browser, as a JSON list; ["*"]: any (the API has no cookies or
+    credentials); []: none."""
+    cors_max_age: Annotated[int, Field(ge=0, le=86_400)] = 600
+    """Seconds a browser may keep a preflight answer."""
+    cache_max_age: Annotated[int, Field(ge=0, le=31_536_000)] = 3600
+    """Seconds a client or shared cache may keep a card, list or rule answer (Cache-Control max-age)."""
 
     @field_validator("data_dir")
     @classmethod

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import Response
 
 from deckcheck import __version__
@@ -24,6 +25,18 @@ from deckcheck.api.validate import build_router
 from deckcheck.config import Settings, load_settings
 from deckcheck.data import Data, load_data
 from deckcheck.rules import SEEDS_RULESET
+
+# The headers a page may send beyond the CORS-safelisted ones, and those it may read in an answer.
+REQUEST_HEADERS = [
+    "Content-Type",
+    "Accept-Language",
+    "If-None-Match",
+    "X-Request-ID",
+    "Deckcheck-Banlist",
+    "Deckcheck-Previous",
+    "Deckcheck-Hold-Results",
+]
+EXPOSED_HEADERS = ["ETag", "Link", "Retry-After", "X-Request-ID", "Deckcheck-Data-Version"]
 
 
 def data_version(data: Data) -> str:
@@ -67,6 +80,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         streaming_paths=frozenset({"/v1/rechecks"}),
     )
     app.add_middleware(Observe, metrics=metrics, access_log=settings.access_log)
+    # Outermost, so that every answer a browser gets, a refusal included, can be read by the page that asked.
+    # A preflight is answered here, before the access log.
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=settings.cors_origins,
+        allow_methods=["GET", "HEAD", "POST", "OPTIONS"],
+        allow_headers=REQUEST_HEADERS,
+        expose_headers=EXPOSED_HEADERS,
+        max_age=settings.cors_max_age,
+    )
     return app
 
 
