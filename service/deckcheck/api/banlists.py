@@ -9,11 +9,11 @@ from fastapi import APIRouter, Header, Path, Query
 from fastapi.responses import Response
 
 from deckcheck.api.responses import BAD_QUERY, NOT_FOUND, json_response
-from deckcheck.api.schemas import BanlistDetail, BanlistDiff, BanlistSummary
 from deckcheck.data import STATUS_LIMITS, STATUS_NAMES, Banlist, CardIndex, Data, banlists_as_lflist, differences
 from deckcheck.errors import RequestError
 from deckcheck.model import Format
 from deckcheck.wire import BANLIST_ID_PATTERN, banlist_json
+from deckcheck.wire.answers import BanlistDetail, BanlistDiff, BanlistSummary
 
 ListId = Annotated[str, Path(pattern=BANLIST_ID_PATTERN, max_length=20)]
 LFLIST = {"content": {"text/plain": {"schema": {"type": "string"}}}, "description": "The list as lflist.conf text."}

@@ -10,9 +10,9 @@ from fastapi.responses import Response
 
 from deckcheck.api.admission import Admission
 from deckcheck.api.responses import NOT_FOUND, SEARCH_PROBLEMS, json_response
-from deckcheck.api.schemas import CardOutFull, SearchHit
 from deckcheck.data import STATUS_NAMES, Data
 from deckcheck.errors import RequestError
+from deckcheck.wire.answers import CardOutFull, SearchHit
 
 # A passcode as printed: digits only (no sign, no underscores, no decimal point), so each card has one address.
 PASSCODE_PATTERN = r"^[0-9]{1,9}$"

@@ -10,7 +10,6 @@ from fastapi.responses import Response
 
 from deckcheck.api.admission import Admission
 from deckcheck.api.responses import CHECK_PROBLEMS, json_response
-from deckcheck.api.schemas import ConvertResponse, ParseResponse
 from deckcheck.data import Card, Data
 from deckcheck.errors import RequestError
 from deckcheck.formats import DeckFormatError, write
@@ -18,6 +17,7 @@ from deckcheck.limits import NameBudget
 from deckcheck.model import SECTIONS, Deck, Entry, Section
 from deckcheck.rules import resolve_entry
 from deckcheck.wire import ConvertRequest, DeckIn, deck_from
+from deckcheck.wire.answers import ConvertResponse, ParseResponse
 
 _REASONS = {
     "unknown_passcode": "passcode {passcode} is not an official card",

@@ -8,7 +8,7 @@ import orjson
 from fastapi import Header
 from fastapi.responses import Response
 
-from deckcheck.api.schemas import Problem
+from deckcheck.wire.answers import Problem
 
 
 def _problems(*statuses: int) -> dict[int | str, dict[str, Any]]:

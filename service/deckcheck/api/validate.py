@@ -11,11 +11,11 @@ from fastapi.responses import Response
 from deckcheck.api.admission import Admission
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.responses import CHECK_PROBLEMS, AcceptLanguage, json_response, pick_language
-from deckcheck.api.schemas import EraOut, ValidateResponse
 from deckcheck.data import Data
 from deckcheck.model import FORMATS, Report
 from deckcheck.rules import RULES, eras, validate
 from deckcheck.wire import ValidateRequest, context_for, deck_from, report_json, ruleset_json
+from deckcheck.wire.answers import EraOut, ValidateResponse
 
 
 def build_router(data: Data, admission: Admission, metrics: Metrics) -> APIRouter:

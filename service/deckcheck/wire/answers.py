@@ -1,4 +1,5 @@
-"""The HTTP response bodies, for the OpenAPI document: the routes answer with orjson, these describe the answers."""
+"""The HTTP answer bodies as models: the routes answer with orjson; these describe the answers for the OpenAPI
+document, and the Python client reads answers into them."""
 
 from __future__ import annotations
 
