@@ -115,10 +115,6 @@ def test_rule_catalogue(client: httpx.Client) -> None:
     assert len(rules) == 20
 
 
-def test_healthz(client: httpx.Client) -> None:
-    assert client.get("/healthz").json() == {"status": "ok", "cards": 14216, "banlists": 132}
-
-
 def _deep(depth: int) -> bytes:
     return b'{"main":' + b"[" * depth + b"]" * depth + b"}"
 

@@ -9,22 +9,34 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
 from deckcheck.api.admission import Admission
-from deckcheck.api.responses import NOT_FOUND, SEARCH_PROBLEMS, json_response
+from deckcheck.api.caching import Caching
+from deckcheck.api.responses import NOT_FOUND, SEARCH_PROBLEMS, cached, json_response, paged
 from deckcheck.data import STATUS_NAMES, Data
 from deckcheck.errors import RequestError
 from deckcheck.wire.answers import CardOutFull, SearchHit
 
 # A passcode as printed: digits only (no sign, no underscores, no decimal point), so each card has one address.
 PASSCODE_PATTERN = r"^[0-9]{1,9}$"
+# The search answers at most this many cards for one query, a page at a time.
+MAX_SEARCH_HITS = 500
+MAX_PAGE = 50
 
 
-def build_cards_router(data: Data, admission: Admission) -> APIRouter:
+def build_cards_router(data: Data, admission: Admission, caching: Caching) -> APIRouter:
     """The card routes, bound to the data loaded at start-up."""
     router = APIRouter(tags=["cards"])
 
-    @router.get("/v1/cards/{passcode}", response_model=CardOutFull, responses=NOT_FOUND)
+    @router.get(
+        "/v1/cards/{passcode}", response_model=CardOutFull, responses={**NOT_FOUND, **cached()}, operation_id="getCard"
+    )
     def card(
-        passcode: Annotated[str, Path(pattern=PASSCODE_PATTERN, description="Up to nine digits, as printed.")],
+        request: Request,
+        passcode: Annotated[
+            str,
+            Path(
+                pattern=PASSCODE_PATTERN, description="Any of the card's passcodes, as printed.", examples=["55144522"]
+            ),
+        ],
     ) -> Response:
         """One card by any of its passcodes: names, kind, printings and its status on every bundled list."""
         found = data.cards.by_passcode.get(int(passcode))
@@ -32,6 +44,9 @@ def build_cards_router(data: Data, admission: Admission) -> APIRouter:
             raise RequestError.one(
                 ["path", "passcode"], f"{passcode} is not the passcode of an official card.", "unknown_card", 404
             )
+        etag = caching.etag()
+        if unchanged := caching.answer(request, etag):
+            return unchanged
         history = []
         name_id = data.cards.name_id(found.passcode)
         for banlist in data.banlists.lists:
@@ -45,7 +60,7 @@ def build_cards_router(data: Data, admission: Admission) -> APIRouter:
                     "limit": limit,
                 }
             )
-        return json_response(
+        answer = json_response(
             {
                 "passcode": found.passcode,
                 "requested": int(passcode),
@@ -64,16 +79,41 @@ def build_cards_router(data: Data, admission: Admission) -> APIRouter:
                 "banlists": history,
             }
         )
+        return caching.keep(answer, etag)
 
-    @router.get("/v1/cards", response_model=list[SearchHit], responses=SEARCH_PROBLEMS)
+    @router.get(
+        "/v1/cards",
+        response_model=list[SearchHit],
+        responses={**SEARCH_PROBLEMS, **cached(paged=True)},
+        operation_id="searchCards",
+    )
     async def search(
         request: Request,
-        q: Annotated[str, Query(min_length=1, max_length=100, description="Part of a Japanese or English name.")],
-        limit: Annotated[int, Query(ge=1, le=50)] = 10,
+        q: Annotated[
+            str,
+            Query(
+                min_length=1, max_length=100, description="Part of a Japanese or English name.", examples=["Stardust"]
+            ),
+        ],
+        limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="Cards on this page.", examples=[10])] = 10,
+        offset: Annotated[
+            int,
+            Query(
+                ge=0,
+                le=MAX_SEARCH_HITS - MAX_PAGE,
+                description=f"Cards skipped: the page's start in the ranking (of the best {MAX_SEARCH_HITS}).",
+                examples=[0],
+            ),
+        ] = 0,
     ) -> Response:
-        """Search card names: exact, then prefix, then substring, then fuzzy; width and kana variants folded."""
-        hits = await admission.check(request, partial(data.cards.search.search, q, limit))
-        return json_response(
+        """Search card names, best first: exact, then prefix, then substring, then fuzzy; width and kana variants
+        folded. A page at a time: when more cards match, a `Link` header names the next page (rel="next")."""
+        etag = caching.etag()
+        if unchanged := caching.answer(request, etag):
+            return unchanged
+        found = await admission.check(request, partial(data.cards.search.search, q, offset + limit + 1))
+        hits = found[offset : offset + limit]
+        answer = json_response(
             [
                 {
                     "passcode": h.card.passcode,
@@ -86,5 +126,7 @@ def build_cards_router(data: Data, admission: Admission) -> APIRouter:
                 for h in hits
             ]
         )
+        more = len(found) > offset + limit and offset + limit < MAX_SEARCH_HITS
+        return caching.keep(paged(answer, request, offset + limit if more else None), etag)
 
     return router

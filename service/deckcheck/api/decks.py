@@ -92,7 +92,7 @@ def build_decks_router(data: Data, admission: Admission) -> APIRouter:
     """The deck-format routes, bound to the data loaded at start-up."""
     router = APIRouter(tags=["decks"])
 
-    @router.post("/v1/decks/parse", response_model=ParseResponse, responses=CHECK_PROBLEMS)
+    @router.post("/v1/decks/parse", response_model=ParseResponse, responses=CHECK_PROBLEMS, operation_id="parseDeck")
     async def parse_deck(request: Request, body: DeckIn) -> Response:
         """Read a deck in any form and return every entry resolved, with the entries that name no card."""
 
@@ -106,7 +106,9 @@ def build_decks_router(data: Data, admission: Admission) -> APIRouter:
 
         return json_response(await admission.check(request, parse))
 
-    @router.post("/v1/decks/convert", response_model=ConvertResponse, responses=CHECK_PROBLEMS)
+    @router.post(
+        "/v1/decks/convert", response_model=ConvertResponse, responses=CHECK_PROBLEMS, operation_id="convertDeck"
+    )
     async def convert_deck(request: Request, body: ConvertRequest) -> Response:
         """Turn a deck in any form into any other form."""
         return json_response(await admission.check(request, partial(_convert, body, data)))

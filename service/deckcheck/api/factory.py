@@ -2,29 +2,30 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import Response
 
 from deckcheck import __version__
 from deckcheck.api.admission import Admission, ClientGone, Overloaded
 from deckcheck.api.banlists import build_banlists_router
+from deckcheck.api.caching import Caching, data_version
 from deckcheck.api.cards import build_cards_router
 from deckcheck.api.decks import build_decks_router
 from deckcheck.api.health import Lifecycle, build_health_router
 from deckcheck.api.limits import RequestLimits
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.observe import CLIENT_GONE, Observe
+from deckcheck.api.openapi import install_openapi
 from deckcheck.api.problems import install_error_handlers, problem
+from deckcheck.api.queries import refuse_unknown_query
 from deckcheck.api.rechecks import build_rechecks_router
 from deckcheck.api.validate import build_router
 from deckcheck.config import Settings, load_settings
-from deckcheck.data import Data, load_data
-from deckcheck.rules import SEEDS_RULESET
+from deckcheck.data import load_data
 
 # The headers a page may send beyond the CORS-safelisted ones, and those it may read in an answer.
 REQUEST_HEADERS = [
@@ -39,16 +40,13 @@ REQUEST_HEADERS = [
 EXPOSED_HEADERS = ["ETag", "Link", "Retry-After", "X-Request-ID", "Deckcheck-Data-Version"]
 
 
-def data_version(data: Data) -> str:
-    """What answers depend on: the data files, the ruleset and the code's version, as 16 hex digits."""
-    return hashlib.sha256(f"{data.digest}:{SEEDS_RULESET}:{__version__}".encode()).hexdigest()[:16]
-
-
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Load the data once and build the app around it; broken data or settings stop start-up here."""
     settings = settings or load_settings()
     data = load_data(settings.data_dir)
-    metrics = Metrics(data_version(data), __version__)
+    version = data_version(data)
+    caching = Caching(version, settings.cache_max_age)
+    metrics = Metrics(version, __version__)
     admission = Admission(settings.check_threads, settings.max_waiting, settings.max_rechecks, metrics)
     lifecycle = Lifecycle(settings.drain_seconds)
 
@@ -62,15 +60,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=__version__,
         summary="Checks Yu-Gi-Oh! OCG deck lists against the 2008 OCG tournament rules and penalty regulations.",
         lifespan=lifespan,
+        dependencies=[Depends(refuse_unknown_query)],
     )
+    install_openapi(app)
     install_error_handlers(app)
     app.add_exception_handler(Overloaded, _overloaded(settings.retry_after))
     app.add_exception_handler(ClientGone, _client_gone)
-    app.include_router(build_health_router(data, admission, metrics, lifecycle, settings.retry_after))
-    app.include_router(build_router(data, admission, metrics))
+    app.include_router(
+        build_health_router(data, admission, metrics, lifecycle, retry_after=settings.retry_after, data_version=version)
+    )
+    app.include_router(build_router(data, admission, metrics, caching))
     app.include_router(build_decks_router(data, admission))
-    app.include_router(build_cards_router(data, admission))
-    app.include_router(build_banlists_router(data))
+    app.include_router(build_cards_router(data, admission, caching))
+    app.include_router(build_banlists_router(data, caching))
     app.include_router(build_rechecks_router(data, admission, metrics, settings.max_held_bytes))
     app.add_middleware(
         RequestLimits,
@@ -79,7 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         timeout=settings.body_timeout,
         streaming_paths=frozenset({"/v1/rechecks"}),
     )
-    app.add_middleware(Observe, metrics=metrics, access_log=settings.access_log)
+    app.add_middleware(Observe, metrics=metrics, access_log=settings.access_log, data_version=version)
     # Outermost, so that every answer a browser gets, a refusal included, can be read by the page that asked.
     # A preflight is answered here, before the access log.
     app.add_middleware(

@@ -14,9 +14,10 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import Response
 
+from deckcheck import __version__
 from deckcheck.api.admission import Admission
 from deckcheck.api.metrics import Metrics
-from deckcheck.api.responses import json_response
+from deckcheck.api.responses import BAD_QUERY, json_response
 from deckcheck.data import Data
 
 
@@ -52,17 +53,29 @@ class Lifecycle:
 
 
 def build_health_router(
-    data: Data, admission: Admission, metrics: Metrics, lifecycle: Lifecycle, retry_after: int
+    data: Data, admission: Admission, metrics: Metrics, lifecycle: Lifecycle, *, retry_after: int, data_version: str
 ) -> APIRouter:
     """/healthz, /readyz and /metrics, bound to the app's data, admission and metrics."""
     router = APIRouter(tags=["health"])
+    health = {
+        "status": "ok",
+        "cards": len(data.cards),
+        "banlists": len(data.banlists.by_id),
+        "data_version": data_version,
+        "version": __version__,
+    }
 
-    @router.get("/healthz")
+    @router.get("/healthz", operation_id="getHealth", responses=BAD_QUERY)
     async def healthz() -> Response:
-        """Liveness: the process answers. With the size of the loaded data."""
-        return json_response({"status": "ok", "cards": len(data.cards), "banlists": len(data.banlists.by_id)})
+        """Liveness: the process answers. With the size of the loaded data, the data version that validates every
+        cached answer (and changes with the data, the ruleset or the code) and the package version."""
+        return json_response(health)
 
-    @router.get("/readyz", responses={503: {"description": "Not ready: shutting down, or every check thread busy."}})
+    @router.get(
+        "/readyz",
+        operation_id="getReadiness",
+        responses={**BAD_QUERY, 503: {"description": "Not ready: shutting down, or every check thread busy."}},
+    )
     async def readyz() -> Response:
         """Readiness: the data are loaded, the server is not shutting down and a new check would be admitted."""
         reasons = (["shutting_down"] if lifecycle.draining else []) + (["saturated"] if admission.saturated else [])
@@ -73,7 +86,7 @@ def build_health_router(
             response.headers["Retry-After"] = str(retry_after)
         return response
 
-    @router.get("/metrics", response_class=Response)
+    @router.get("/metrics", response_class=Response, operation_id="getMetrics", responses=BAD_QUERY)
     async def prometheus() -> Response:
         """Prometheus metrics in the text exposition format."""
         return Response(metrics.exposition(), media_type="text/plain; version=0.0.4; charset=utf-8")

@@ -26,12 +26,14 @@ _ERRORS = logging.getLogger("deckcheck.error")
 
 
 class Observe:
-    """The outermost middleware: gives the request its id, answers crashes, logs and counts the request."""
+    """The outermost middleware but CORS: gives the request its id, answers crashes, logs and counts the request;
+    every answer names its request id and the data version it was made from."""
 
-    def __init__(self, app: ASGIApp, metrics: Metrics, access_log: bool) -> None:
+    def __init__(self, app: ASGIApp, metrics: Metrics, access_log: bool, data_version: str) -> None:
         self.app = app
         self.metrics = metrics
         self.access_log = access_log
+        self.data_version = data_version.encode()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -48,7 +50,11 @@ class Observe:
             nonlocal status, sent
             if message["type"] == "http.response.start":
                 status = message["status"]
-                message["headers"] = [*message.get("headers", []), (b"x-request-id", request_id.encode())]
+                message["headers"] = [
+                    *message.get("headers", []),
+                    (b"x-request-id", request_id.encode()),
+                    (b"deckcheck-data-version", self.data_version),
+                ]
             elif message["type"] == "http.response.body":
                 sent += len(message.get("body", b""))
             await send(message)

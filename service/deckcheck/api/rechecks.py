@@ -106,6 +106,7 @@ def build_rechecks_router(data: Data, admission: Admission, metrics: Metrics, ma
 
     @router.post(
         "/v1/rechecks",
+        operation_id="recheckDecks",
         responses={
             **RECHECK_PROBLEMS,
             200: {

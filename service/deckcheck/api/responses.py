@@ -5,33 +5,68 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import orjson
-from fastapi import Header
+from fastapi import Header, Request
 from fastapi.responses import Response
 
 from deckcheck.wire.answers import Problem
 
 
 def _problems(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The problem+json answers a route documents."""
-    return {status: {"model": Problem, "content": {"application/problem+json": {}}} for status in statuses}
+    """The problem+json answers a route documents, with the 500 any route answers when it fails. Declared on
+    application/json here, where FastAPI puts a model; `deckcheck.api.openapi` moves them to problem+json."""
+    return {status: {"model": Problem} for status in (*statuses, 500)}
 
 
 # Any route: a query that does not fit (422), a head over the limit (431); and a resource that is not there (404).
 BAD_QUERY = _problems(422, 431)
 NOT_FOUND = _problems(404, 422, 431)
+
+
+def _header(description: str) -> dict[str, Any]:
+    return {"description": description, "schema": {"type": "string"}}
+
+
+_VALIDATORS = {
+    "ETag": _header(
+        "The data version, and the representation chosen where the URL has several: send it back in "
+        "If-None-Match to get 304 while it is current."
+    ),
+    "Cache-Control": _header("public, max-age=3600 by default (DECKCHECK_CACHE_MAX_AGE)."),
+}
+_NEXT = _header('RFC 8288 link to the next page, when there is one: `</v1/cards?q=dragon&offset=10>; rel="next"`.')
+
+
+def cached(*, paged: bool = False, ok: dict[str, Any] | None = None) -> dict[int | str, dict[str, Any]]:
+    """The documented answers of a read-only resource: its validators and freshness (and a link to the next page)
+    on 200, beside `ok`, and 304 to a request that names its current ETag."""
+    headers = {**_VALIDATORS, "Link": _NEXT} if paged else _VALIDATORS
+    not_modified = "Not Modified: the ETag named in If-None-Match is still current; no body."
+    return {200: {**(ok or {}), "headers": headers}, 304: {"description": not_modified, "headers": _VALIDATORS}}
+
+
 # Routes that run checks: also a body that is not JSON, stalls or is too large, and every check thread busy (503).
 CHECK_PROBLEMS = _problems(400, 408, 413, 422, 431, 503)
 # A name search: a query that does not fit, a head over the limit, every check thread busy.
 SEARCH_PROBLEMS = _problems(422, 431, 503)
 # A recheck: its lines are checked one by one, so only a stalled body or too large held results refuse it whole.
 RECHECK_PROBLEMS = _problems(408, 413, 422, 431, 503)
-AcceptLanguage = Annotated[str | None, Header(description="ja or en; default en")]
+AcceptLanguage = Annotated[
+    str | None, Header(description="ja or en (the higher q of the two); default en.", examples=["ja, en;q=0.8"])
+]
 
 
 def json_response(body: Any, lang: str | None = None) -> Response:
     """A JSON response, with Content-Language when messages are in a language."""
     headers = {"Content-Language": lang} if lang else None
     return Response(orjson.dumps(body), media_type="application/json", headers=headers)
+
+
+def paged(response: Response, request: Request, next_offset: int | None) -> Response:
+    """`response` with an RFC 8288 `Link` to the next page, the same request from `next_offset`, if there is one."""
+    if next_offset is not None:
+        target = request.url.include_query_params(offset=next_offset)
+        response.headers["Link"] = f'<{target.path}?{target.query}>; rel="next"'
+    return response
 
 
 def pick_language(header: str | None) -> str:

@@ -9,20 +9,30 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from deckcheck.api.admission import Admission
+from deckcheck.api.caching import Caching
 from deckcheck.api.metrics import Metrics
-from deckcheck.api.responses import CHECK_PROBLEMS, AcceptLanguage, json_response, pick_language
+from deckcheck.api.responses import BAD_QUERY, CHECK_PROBLEMS, AcceptLanguage, cached, json_response, pick_language
 from deckcheck.data import Data
 from deckcheck.model import FORMATS, Report
 from deckcheck.rules import RULES, eras, validate
 from deckcheck.wire import ValidateRequest, context_for, deck_from, report_json, ruleset_json
 from deckcheck.wire.answers import EraOut, ValidateResponse
 
+# The catalogues' texts are in the language Accept-Language picks.
+_BY_LANGUAGE = ("Accept-Language",)
 
-def build_router(data: Data, admission: Admission, metrics: Metrics) -> APIRouter:
+
+def build_router(data: Data, admission: Admission, metrics: Metrics, caching: Caching) -> APIRouter:
     """The validation and catalogue routes, bound to the data loaded at start-up."""
     router = APIRouter()
 
-    @router.post("/v1/validate", response_model=ValidateResponse, responses=CHECK_PROBLEMS, tags=["validate"])
+    @router.post(
+        "/v1/validate",
+        response_model=ValidateResponse,
+        responses=CHECK_PROBLEMS,
+        tags=["validate"],
+        operation_id="validateDeck",
+    )
     async def validate_deck(
         request: Request, body: ValidateRequest, accept_language: AcceptLanguage = None
     ) -> Response:
@@ -40,11 +50,14 @@ def build_router(data: Data, admission: Admission, metrics: Metrics) -> APIRoute
         metrics.count_codes(Counter(v.code for v in report.violations))
         return json_response(answer, lang)
 
-    @router.get("/v1/rules", tags=["rules"])
-    def rules(accept_language: AcceptLanguage = None) -> Response:
+    @router.get("/v1/rules", tags=["rules"], responses={**BAD_QUERY, **cached()}, operation_id="listRules")
+    def rules(request: Request, accept_language: AcceptLanguage = None) -> Response:
         """The rule catalogue: every code with its citation, penalty, basis and remedy."""
         lang = pick_language(accept_language)
-        return json_response(
+        etag = caching.etag(lang)
+        if unchanged := caching.answer(request, etag, _BY_LANGUAGE):
+            return unchanged
+        answer = json_response(
             [
                 {
                     "code": r.code,
@@ -59,12 +72,22 @@ def build_router(data: Data, admission: Admission, metrics: Metrics) -> APIRoute
             ],
             lang,
         )
+        return caching.keep(answer, etag, _BY_LANGUAGE)
 
-    @router.get("/v1/rules/eras", response_model=list[EraOut], tags=["rules"])
-    def rule_eras(accept_language: AcceptLanguage = None) -> Response:
+    @router.get(
+        "/v1/rules/eras",
+        response_model=list[EraOut],
+        tags=["rules"],
+        responses={**BAD_QUERY, **cached()},
+        operation_id="listRuleEras",
+    )
+    def rule_eras(request: Request, accept_language: AcceptLanguage = None) -> Response:
         """The rule eras of each format: from when each ruleset applied, its card types, languages and notes."""
         lang = pick_language(accept_language)
-        return json_response(
+        etag = caching.etag(lang)
+        if unchanged := caching.answer(request, etag, _BY_LANGUAGE):
+            return unchanged
+        answer = json_response(
             [
                 {
                     "from": None if start is None else start.isoformat(),
@@ -76,5 +99,6 @@ def build_router(data: Data, admission: Admission, metrics: Metrics) -> APIRoute
             ],
             lang,
         )
+        return caching.keep(answer, etag, _BY_LANGUAGE)
 
     return router

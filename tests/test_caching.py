@@ -1,0 +1,194 @@
+"""HTTP caching, paging, unknown query parameters and CORS, over real HTTP: what a website and a shared cache in
+front of it rely on."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+
+from deckcheck import Data
+from deckcheck.api.caching import data_version
+
+# Every GET resource, with the request headers that pick its representation.
+RESOURCES = [
+    ("/v1/cards/55144522", {}),
+    ("/v1/cards?q=Stardust", {}),
+    ("/v1/banlists", {}),
+    ("/v1/banlists?format=tcg&limit=5", {}),
+    ("/v1/banlists/ocg-2008-09-01", {}),
+    ("/v1/banlists/ocg-2008-09-01", {"Accept": "text/plain"}),
+    ("/v1/banlists/ocg-2008-09-01?as=lflist", {}),
+    ("/v1/banlists/ocg-2008-03-01/diff/ocg-2008-09-01", {}),
+    ("/v1/rules", {"Accept-Language": "ja"}),
+    ("/v1/rules/eras", {}),
+]
+
+
+def test_health_names_the_data_version(client: httpx.Client, data: Data) -> None:
+    answer = client.get("/healthz")
+    assert answer.json() == {
+        "status": "ok",
+        "cards": 14216,
+        "banlists": 132,
+        "data_version": data_version(data),
+        "version": "0.1.0",
+    }
+    assert re.fullmatch("[0-9a-f]{16}", answer.json()["data_version"])
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [("GET", "/healthz", None), ("POST", "/v1/validate", {"main": []}), ("GET", "/v1/cards/1", None)],
+)
+def test_every_answer_names_the_data_version(
+    client: httpx.Client, data: Data, method: str, path: str, body: object
+) -> None:
+    answer = client.request(method, path, json=body)
+    assert answer.headers["Deckcheck-Data-Version"] == data_version(data)
+
+
+@pytest.mark.parametrize(("path", "headers"), RESOURCES)
+def test_every_get_resource_answers_304_to_its_own_etag(
+    client: httpx.Client, data: Data, path: str, headers: dict[str, str]
+) -> None:
+    first = client.get(path, headers=headers)
+    assert first.status_code == 200
+    etag = first.headers["ETag"]
+    assert etag.startswith(f'"{data_version(data)}')
+    assert first.headers["Cache-Control"] == "public, max-age=3600"
+    for named in (etag, f"W/{etag}", f'"other", {etag}', "*"):
+        again = client.get(path, headers={**headers, "If-None-Match": named})
+        assert (again.status_code, again.content) == (304, b"")
+        assert again.headers["ETag"] == etag
+        assert again.headers["Cache-Control"] == first.headers["Cache-Control"]
+        assert again.headers.get("Vary") == first.headers.get("Vary")
+    stale = client.get(path, headers={**headers, "If-None-Match": '"0000000000000000"'})
+    assert (stale.status_code, stale.content) == (200, first.content)
+
+
+def test_language_and_media_type_are_variants_with_their_own_etags(client: httpx.Client) -> None:
+    ja = client.get("/v1/rules", headers={"Accept-Language": "ja"})
+    en = client.get("/v1/rules", headers={"Accept-Language": "en"})
+    # Origin too: an answer to a page carries Access-Control-Allow-Origin, one to a program does not.
+    assert ja.headers["Vary"] == en.headers["Vary"] == "Accept-Language, Origin"
+    assert ja.headers["ETag"] != en.headers["ETag"]
+    assert ja.json() != en.json()
+    crossed = client.get("/v1/rules", headers={"Accept-Language": "en", "If-None-Match": ja.headers["ETag"]})
+    assert (crossed.status_code, crossed.content) == (200, en.content)
+
+    text = client.get("/v1/banlists/ocg-2008-09-01", headers={"Accept": "text/plain"})
+    json = client.get("/v1/banlists/ocg-2008-09-01")
+    assert text.headers["content-type"].startswith("text/plain")
+    assert text.headers["Vary"] == json.headers["Vary"] == "Accept, Origin"
+    assert text.headers["ETag"] != json.headers["ETag"]
+
+
+def test_a_missing_resource_is_never_not_modified(client: httpx.Client) -> None:
+    for path in ("/v1/cards/1", "/v1/banlists/ocg-1999-01-01", "/v1/banlists/ocg-2008-09-01/diff/ocg-1999-01-01"):
+        answer = client.get(path, headers={"If-None-Match": "*"})
+        assert answer.status_code == 404
+        assert "ETag" not in answer.headers
+
+
+def test_checks_are_not_cached(client: httpx.Client) -> None:
+    answer = client.post("/v1/validate", json={"main": []})
+    assert "ETag" not in answer.headers
+    assert "Cache-Control" not in answer.headers
+
+
+def _pages(client: httpx.Client, path: str) -> list[list[dict[str, object]]]:
+    """Every page of a paged resource, following its Link headers."""
+    pages: list[list[dict[str, object]]] = []
+    url: str | None = path
+    while url is not None:
+        answer = client.get(url)
+        assert answer.status_code == 200
+        pages.append(answer.json())
+        url = answer.links.get("next", {}).get("url")
+        assert len(pages) < 100
+    return pages
+
+
+def test_search_pages_follow_next_links_to_the_same_ranking(client: httpx.Client) -> None:
+    whole = client.get("/v1/cards", params={"q": "Stardust", "limit": 50}).json()
+    assert 20 < len(whole) < 50
+    pages = _pages(client, "/v1/cards?q=Stardust&limit=7")
+    assert [len(page) for page in pages[:-1]] == [7] * (len(pages) - 1)
+    assert 1 <= len(pages[-1]) <= 7
+    assert [hit for page in pages for hit in page] == whole
+    second = client.get("/v1/cards", params={"q": "Stardust", "limit": 7})
+    assert second.headers["Link"] == '</v1/cards?q=Stardust&limit=7&offset=7>; rel="next"'
+
+
+def test_search_pages_end_at_the_500th_card(client: httpx.Client) -> None:
+    last = client.get("/v1/cards", params={"q": "Dragon", "limit": 50, "offset": 450})
+    assert len(last.json()) == 50
+    assert "Link" not in last.headers
+    beyond = client.get("/v1/cards", params={"q": "Dragon", "offset": 451})
+    assert beyond.status_code == 422
+    assert beyond.json()["errors"][0]["loc"] == ["query", "offset"]
+
+
+def test_banlist_pages_cover_every_list_once(client: httpx.Client) -> None:
+    whole = client.get("/v1/banlists")
+    assert "Link" not in whole.headers  # one page holds every bundled list unless fewer are asked for
+    pages = _pages(client, "/v1/banlists?limit=50")
+    assert [len(page) for page in pages] == [50, 50, 32]
+    assert [item for page in pages for item in page] == whole.json()
+    tcg = _pages(client, "/v1/banlists?format=tcg&limit=40&offset=10")
+    assert [item for page in tcg for item in page] == client.get("/v1/banlists?format=tcg").json()[10:]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "unknown"),
+    [
+        ("GET", "/v1/cards/55144522?lang=ja", ["lang"]),
+        ("GET", "/v1/cards?q=Stardust&ofset=10&page=2", ["ofset", "page"]),
+        ("GET", "/v1/banlists?fromat=tcg", ["fromat"]),
+        ("GET", "/healthz?verbose=1", ["verbose"]),
+        ("POST", "/v1/validate?date=2008-09-01", ["date"]),
+        ("POST", "/v1/rechecks?banlst=ocg-2008-09-01", ["banlst"]),
+    ],
+)
+def test_unknown_query_parameters_are_refused(client: httpx.Client, method: str, path: str, unknown: list[str]) -> None:
+    answer = client.request(method, path, json={"main": []} if method == "POST" else None)
+    assert answer.status_code == 422
+    assert answer.headers["content-type"] == "application/problem+json"
+    problem = answer.json()
+    assert problem["type"] == "urn:deckcheck:problem:invalid-request"
+    assert [(e["loc"], e["type"]) for e in problem["errors"]] == [
+        (["query", name], "extra_forbidden") for name in unknown
+    ]
+
+
+def test_unknown_query_message_names_what_the_route_takes(client: httpx.Client) -> None:
+    answer = client.get("/v1/banlists?fromat=tcg").json()
+    assert answer["errors"][0]["msg"] == "Unknown query parameter; this route takes format, limit, offset"
+    answer = client.get("/v1/rules?lang=ja").json()
+    assert answer["errors"][0]["msg"] == "Unknown query parameter; this route takes none"
+
+
+def test_preflight_allows_any_origin_and_the_project_headers(client: httpx.Client) -> None:
+    asked = {
+        "Origin": "https://decks.example",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type, accept-language, deckcheck-banlist, x-request-id",
+    }
+    answer = client.options("/v1/validate", headers=asked)
+    assert answer.status_code == 200
+    assert answer.headers["Access-Control-Allow-Origin"] == "*"
+    assert answer.headers["Access-Control-Max-Age"] == "600"
+    allowed = {h.strip().lower() for h in answer.headers["Access-Control-Allow-Headers"].split(",")}
+    assert {"content-type", "accept-language", "deckcheck-banlist", "x-request-id", "if-none-match"} <= allowed
+    assert "Access-Control-Allow-Credentials" not in answer.headers
+
+
+def test_answers_expose_the_project_headers_to_pages(client: httpx.Client) -> None:
+    answer = client.get("/v1/cards/55144522", headers={"Origin": "https://decks.example"})
+    assert answer.headers["Access-Control-Allow-Origin"] == "*"
+    exposed = {h.strip() for h in answer.headers["Access-Control-Expose-Headers"].split(",")}
+    assert exposed == {"ETag", "Link", "Retry-After", "X-Request-ID", "Deckcheck-Data-Version"}
+    refused = client.get("/v1/cards/1", headers={"Origin": "https://decks.example"})
+    assert refused.headers["Access-Control-Allow-Origin"] == "*"  # a page can read why it was refused
