@@ -16,7 +16,7 @@ from deckcheck.api.limits import BodyStalled
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.problems import problem
 from deckcheck.api.recheck_io import Disconnected, Held, HeldTooLarge, ndjson_batches
-from deckcheck.api.responses import RECHECK_PROBLEMS, pick_language
+from deckcheck.api.responses import RECHECK_PROBLEMS, AcceptLanguage, pick_language
 from deckcheck.batch import BatchSpec, Rechecker, Summary, check_chunk
 from deckcheck.data import Data
 from deckcheck.model import Format
@@ -24,8 +24,30 @@ from deckcheck.wire import JAPAN, IsoDate
 
 # An inline list travels in the request head, which holds 64 KiB by default (DECKCHECK_MAX_HEAD_BYTES).
 MAX_LIST_CHARS = 60_000
+_LIST = "A bundled list id, or an inline list as JSON ({name, forbidden, limited, semi_limited})"
 ListParam = Annotated[
-    str | None, Query(max_length=MAX_LIST_CHARS, description="A bundled list id or an inline list as JSON.")
+    str | None,
+    Query(
+        max_length=MAX_LIST_CHARS,
+        description=_LIST + "; default: the list in force on the date.",
+        examples=["ocg-2008-09-01"],
+    ),
+]
+PreviousParam = Annotated[
+    str | None,
+    Query(
+        max_length=MAX_LIST_CHARS,
+        description=_LIST + ". Each deck is also checked against it, to tell what the change made illegal.",
+        examples=["ocg-2008-03-01"],
+    ),
+]
+ListHeader = Annotated[
+    str | None,
+    Header(
+        max_length=MAX_LIST_CHARS,
+        description="The list, as the query parameter of the same name takes it, for a list too long for a URL.",
+        examples=['{"name": "House list", "forbidden": [55144522], "limited": [], "semi_limited": []}'],
+    ),
 ]
 
 
@@ -97,7 +119,9 @@ class _RecheckResponse(StreamingResponse):
                 self.metrics.recheck_lines.labels(outcome).inc(lines)
 
 
-FormatParam = Annotated[Format, Query(description="ocg (the default) or tcg: the lists, printings and languages.")]
+FormatParam = Annotated[
+    Format, Query(description="ocg (the default) or tcg: the lists, printings and languages.", examples=["ocg"])
+]
 
 
 def build_rechecks_router(data: Data, admission: Admission, metrics: Metrics, max_held_bytes: int) -> APIRouter:
@@ -121,14 +145,21 @@ def build_rechecks_router(data: Data, admission: Admission, metrics: Metrics, ma
     async def rechecks(
         *,
         banlist: ListParam = None,
-        date: Annotated[IsoDate | None, Query(description="Event date; default today in Japan.")] = None,
+        date: Annotated[
+            IsoDate | None, Query(description="Event date; default today in Japan.", examples=["2008-09-01"])
+        ] = None,
         format: FormatParam = "ocg",
-        previous: ListParam = None,
-        deckcheck_banlist: Annotated[str | None, Header(max_length=MAX_LIST_CHARS)] = None,
-        deckcheck_previous: Annotated[str | None, Header(max_length=MAX_LIST_CHARS)] = None,
-        accept_language: Annotated[str | None, Header()] = None,
+        previous: PreviousParam = None,
+        deckcheck_banlist: ListHeader = None,
+        deckcheck_previous: ListHeader = None,
+        accept_language: AcceptLanguage = None,
         deckcheck_hold_results: Annotated[
-            Literal["0", "1"], Header(description="1: answer once the whole body is read (for proxies such as nginx).")
+            Literal["0", "1"],
+            Header(
+                description="1: keep the results in a temporary file and answer once the whole body is read, for "
+                "clients and proxies that send the whole body before they read (httpx, nginx).",
+                examples=["1"],
+            ),
         ] = "0",
     ) -> StreamingResponse:
         """Recheck many decks (NDJSON, one `{id, deck…}` a line) against one list, optionally against a previous one."""
