@@ -148,6 +148,8 @@ def _problem(response: httpx.Response, status: int) -> dict[str, Any]:
     assert body["status"] == status
     assert body["type"].startswith("urn:deckcheck:problem:")
     assert body["request_id"] == response.headers["x-request-id"]
+    # A page that called the service through the proxy can read why it was refused.
+    assert response.headers["access-control-allow-origin"] == "*"
     return body
 
 
@@ -173,6 +175,24 @@ def test_a_validation_answers_the_same_through_the_proxy(proxy: Proxy, client: h
     if made is not None:
         assert re.fullmatch(r"[0-9a-f]{32}", made)
         assert proxy.log(made)["upstream_status"] == "200"
+
+
+def test_a_page_of_another_origin_calls_and_caches_through_the_proxy(proxy: Proxy) -> None:
+    origin = {"Origin": "https://decks.example"}
+    with httpx.Client(base_url=proxy.url, timeout=30) as http:
+        asked = {**origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type"}
+        preflight = http.options("/v1/validate", headers=asked)
+        checked = http.post("/v1/validate", json=DECK, headers=origin)
+        card = http.get("/v1/cards/55144522", headers=origin)
+        again = http.get("/v1/cards/55144522", headers={**origin, "If-None-Match": card.headers["etag"]})
+    assert preflight.status_code == 200
+    assert preflight.headers["access-control-allow-origin"] == "*"
+    assert "content-type" in preflight.headers["access-control-allow-headers"].lower()
+    assert checked.status_code == 200
+    assert checked.headers["access-control-allow-origin"] == "*"
+    assert "Deckcheck-Data-Version" in checked.headers["access-control-expose-headers"]
+    assert (again.status_code, again.content) == (304, b"")
+    assert again.headers["etag"] == card.headers["etag"]
 
 
 @dataclass
