@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -205,3 +206,23 @@ def test_settings_defaults_and_environment(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("DECKCHECK_ACCESS_LOG", "false")
     changed = load_settings()
     assert (changed.max_body_bytes, changed.access_log) == (2048, False)
+
+
+def test_readme_configuration_table_lists_every_setting_with_its_default() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `(DECKCHECK_\w+)` \| (.+?) \|", readme, re.M))
+    assert set(rows) == {f"DECKCHECK_{name.upper()}" for name in Settings.model_fields}
+    assert rows["DECKCHECK_CORS_ORIGINS"] == '`["*"]`'
+    assert rows["DECKCHECK_CACHE_MAX_AGE"] == str(Settings.model_fields["cache_max_age"].default)
+
+
+def test_cors_origins_come_from_the_environment_as_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DECKCHECK_CORS_ORIGINS", '["https://decks.example", "http://localhost:3000"]')
+    assert load_settings().cors_origins == ("https://decks.example", "http://localhost:3000")
+    monkeypatch.setenv("DECKCHECK_CORS_ORIGINS", "https://decks.example, http://localhost:3000")
+    assert load_settings().cors_origins == ("https://decks.example", "http://localhost:3000")
+    monkeypatch.setenv("DECKCHECK_CORS_ORIGINS", "")
+    assert load_settings().cors_origins == ()
+    monkeypatch.setenv("DECKCHECK_CORS_ORIGINS", '["https://decks.example"')
+    with pytest.raises(ConfigError, match=r"DECKCHECK_CORS_ORIGINS=.*: not a JSON list of origins"):
+        load_settings()

@@ -3,11 +3,12 @@ work out of the box. The README's configuration table lists every one."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated, Literal
 
 from pydantic import Field, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from deckcheck.data import DEFAULT_DATA_DIR
 
@@ -57,13 +58,25 @@ class Settings(BaseSettings):
     """One JSON line per request on stderr."""
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     """The least severe log messages written."""
-    cors_origins: tuple[str, ...] = ("*",)
-    """Origins whose pages may call the API from a browser, as a JSON list; ["*"]: any (the API has no cookies or
-    credentials); []: none."""
+    cors_origins: Annotated[tuple[str, ...], NoDecode] = ("*",)
+    """Origins whose pages may call the API from a browser, as a JSON list or separated by commas; ["*"]: any (the
+    API has no cookies or credentials); [] or nothing: none."""
     cors_max_age: Annotated[int, Field(ge=0, le=86_400)] = 600
     """Seconds a browser may keep a preflight answer."""
     cache_max_age: Annotated[int, Field(ge=0, le=31_536_000)] = 3600
     """Seconds a client or shared cache may keep a card, list or rule answer (Cache-Control max-age)."""
+
+    @field_validator("cors_origins", mode="before")
+    @classmethod
+    def _origins(cls, origins: object) -> object:
+        if not isinstance(origins, str):
+            return origins
+        if origins.lstrip().startswith("["):
+            try:
+                return json.loads(origins)
+            except ValueError:
+                raise ValueError("not a JSON list of origins") from None
+        return [origin.strip() for origin in origins.split(",") if origin.strip()]
 
     @field_validator("data_dir")
     @classmethod
