@@ -19,6 +19,7 @@ from deckcheck.api.admission import Admission
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.responses import BAD_QUERY, json_response
 from deckcheck.data import Data
+from deckcheck.wire.answers import Health, Readiness
 
 
 class Lifecycle:
@@ -65,7 +66,7 @@ def build_health_router(
         "version": __version__,
     }
 
-    @router.get("/healthz", operation_id="getHealth", responses=BAD_QUERY)
+    @router.get("/healthz", operation_id="getHealth", response_model=Health, responses=BAD_QUERY)
     async def healthz() -> Response:
         """Liveness: the process answers. With the size of the loaded data, the data version that validates every
         cached answer (and changes with the data, the ruleset or the code) and the package version."""
@@ -74,7 +75,11 @@ def build_health_router(
     @router.get(
         "/readyz",
         operation_id="getReadiness",
-        responses={**BAD_QUERY, 503: {"description": "Not ready: shutting down, or every check thread busy."}},
+        response_model=Readiness,
+        responses={
+            **BAD_QUERY,
+            503: {"model": Readiness, "description": "Not ready: shutting down, or every check thread busy."},
+        },
     )
     async def readyz() -> Response:
         """Readiness: the data are loaded, the server is not shutting down and a new check would be admitted."""

@@ -134,8 +134,7 @@ def build_rechecks_router(data: Data, admission: Admission, metrics: Metrics, ma
         responses={
             **RECHECK_PROBLEMS,
             200: {
-                "content": {"application/x-ndjson": {}},
-                "description": "One result line per deck, then a summary line.",
+                "description": "One result line (or error line) per deck line, in input order, then a summary line.",
             },
         },
         openapi_extra={

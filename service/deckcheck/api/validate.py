@@ -16,7 +16,7 @@ from deckcheck.data import Data
 from deckcheck.model import FORMATS, Report
 from deckcheck.rules import RULES, eras, validate
 from deckcheck.wire import ValidateRequest, context_for, deck_from, report_json, ruleset_json
-from deckcheck.wire.answers import EraOut, ValidateResponse
+from deckcheck.wire.answers import EraOut, RuleOut, ValidateResponse
 
 # The catalogues' texts are in the language Accept-Language picks.
 _BY_LANGUAGE = ("Accept-Language",)
@@ -50,7 +50,13 @@ def build_router(data: Data, admission: Admission, metrics: Metrics, caching: Ca
         metrics.count_codes(Counter(v.code for v in report.violations))
         return json_response(answer, lang)
 
-    @router.get("/v1/rules", tags=["rules"], responses={**BAD_QUERY, **cached()}, operation_id="listRules")
+    @router.get(
+        "/v1/rules",
+        response_model=list[RuleOut],
+        tags=["rules"],
+        responses={**BAD_QUERY, **cached()},
+        operation_id="listRules",
+    )
     def rules(request: Request, accept_language: AcceptLanguage = None) -> Response:
         """The rule catalogue: every code with its citation, penalty, basis and remedy."""
         lang = pick_language(accept_language)

@@ -1,4 +1,5 @@
-"""The JSON request bodies of the API, also read by the command line and batch rechecks (SPEC section 3)."""
+"""The JSON request bodies of the API, also read by the command line and batch rechecks (SPEC section 3); each
+closed set of values is a named type, a component schema of its own in the OpenAPI document."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, WithJsonSchema, model_validator
+from typing_extensions import TypeAliasType
 
+import deckcheck.wire.answers_examples as ex
 from deckcheck.limits import ID_RANGE, MAX_COUNT, MAX_ENTRIES, MAX_ID_CHARS, MAX_NAME_CHARS
 
 MAX_SOURCE_CHARS = 1_000_000
@@ -29,6 +32,34 @@ def _iso_date(value: Any) -> Any:
 
 
 IsoDate = Annotated[dt.date, BeforeValidator(_iso_date), WithJsonSchema({"type": "string", "format": "date"})]
+Format = TypeAliasType(
+    "Format",
+    Annotated[
+        Literal["ocg", "tcg"],
+        Field(description="An event's format, which picks the lists, printings and card languages.", examples=["ocg"]),
+    ],
+)
+DeckFormat = TypeAliasType(
+    "DeckFormat",
+    Annotated[
+        Literal["json", "ydk", "ydke", "text"],
+        Field(description="A deck's form: JSON entry lists, .ydk file, ydke:// link or text list.", examples=["ydk"]),
+    ],
+)
+Phase = TypeAliasType(
+    "Phase",
+    Annotated[
+        Literal["registration", "between_duels", "during_duel"],
+        Field(
+            description="When a deck is checked: at registration, between duels or during a duel.",
+            examples=["registration"],
+        ),
+    ],
+)
+Duel = TypeAliasType("Duel", Annotated[Literal[1, 2, 3], Field(description="A duel of a match.", examples=[1])])
+NameLanguage = TypeAliasType(
+    "NameLanguage", Annotated[Literal["en", "ja"], Field(description="A card-name language.", examples=["en"])]
+)
 
 
 class _Strict(BaseModel):
@@ -38,12 +69,29 @@ class _Strict(BaseModel):
 class EntryIn(_Strict):
     """One card line: a passcode and/or a name, how many copies, and the printed language."""
 
-    passcode: int | None = Field(None, ge=0, le=999_999_999, description="The passcode printed on the card.")
-    name: str | None = Field(
-        None, min_length=1, max_length=MAX_NAME_CHARS, description="Japanese or English card name."
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.ENTRY]})
+
+    passcode: int | None = Field(
+        None,
+        ge=0,
+        le=999_999_999,
+        description="Any of the card's passcodes (printed lower left); give it, a name, or both for one card.",
+        examples=[ex.POT_OF_GREED],
     )
-    count: int = Field(1, ge=1, le=MAX_COUNT)
-    language: str | None = Field(None, pattern=LANGUAGE_PATTERN, description="Printed language, e.g. ja, en, ko.")
+    name: str | None = Field(
+        None,
+        min_length=1,
+        max_length=MAX_NAME_CHARS,
+        description="The card's Japanese or English name, matched after folding width and kana variants.",
+        examples=["Pot of Greed", "強欲な壺"],
+    )
+    count: int = Field(1, ge=1, le=MAX_COUNT, description="Copies of the card.", examples=[3])
+    language: str | None = Field(
+        None,
+        pattern=LANGUAGE_PATTERN,
+        description="Printed language tag of these copies (ja, en, ko; en-US counts as en); default: default_language.",
+        examples=["ja"],
+    )
 
     @model_validator(mode="after")
     def _names_a_card(self) -> EntryIn:
@@ -53,21 +101,31 @@ class EntryIn(_Strict):
 
 
 Entries = Annotated[list[EntryIn], Field(default_factory=list, max_length=MAX_ENTRIES)]
-
-
-DeckFormat = Literal["json", "ydk", "ydke", "text"]
 SourceText = Annotated[str | None, Field(None, max_length=MAX_SOURCE_CHARS)]
+_ENTRIES = f"given as JSON entries (up to {MAX_ENTRIES}); leave empty when the deck is given as ydk, ydke or text."
 
 
 class DeckIn(_Strict):
     """A deck: main, extra and side lists, or one .ydk file, ydke:// link or plain-text list."""
 
-    main: Entries
-    extra: Entries
-    side: Entries
-    ydk: SourceText = Field(None, description="A .ydk file: #main, #extra and !side sections of passcodes.")
-    ydke: SourceText = Field(None, description="A ydke:// link.")
-    text: SourceText = Field(None, description="A plain list, one card a line, by name or passcode.")
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.PARSE_REQUEST, ex.PARSE_JSON_REQUEST]})
+
+    main: Entries = Field(description=f"The main deck, {_ENTRIES}", examples=[[{"passcode": ex.POT_OF_GREED}]])
+    extra: Entries = Field(description=f"The extra deck, {_ENTRIES}", examples=[[{"passcode": ex.STARDUST_DRAGON}]])
+    side: Entries = Field(description=f"The side deck, {_ENTRIES}", examples=[[{"name": "Monster Reborn"}]])
+    ydk: SourceText = Field(
+        None,
+        description="A .ydk file: #main, #extra and !side sections of passcodes, one copy a line; other # lines are "
+        "comments. Sections are taken as written.",
+        examples=[ex.SMALL_YDK],
+    )
+    ydke: SourceText = Field(None, description="A ydke://main!extra!side! link.", examples=[ex.SMALL_YDKE])
+    text: SourceText = Field(
+        None,
+        description="A plain list, one card a line, by Japanese or English name or passcode (`3 Pot of Greed`, "
+        "`《強欲な壺》×3`), under Main/Extra/Side headings (cards before any heading are main deck).",
+        examples=[ex.SMALL_TEXT],
+    )
 
     @model_validator(mode="after")
     def _one_source(self) -> DeckIn:
@@ -89,11 +147,17 @@ class DeckIn(_Strict):
 
 
 class ProtectorsIn(_Strict):
-    """What the player declares about sleeves and protectors."""
+    """What the player declares about sleeves and protectors (TR 1 ※, TR 3)."""
 
-    used: bool = False
-    opaque_back: bool = Field(False, description="The protectors hide the common (back) side of the cards.")
-    uniform: bool = Field(True, description="Every card of main, extra and side is in identical protectors.")
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.PROTECTORS]})
+
+    used: bool = Field(False, description="The cards are in sleeves or protectors.", examples=[True])
+    opaque_back: bool = Field(
+        False, description="The protectors hide the cards' common (back) side (TR 1 ※).", examples=[True]
+    )
+    uniform: bool = Field(
+        True, description="Every card of main, extra and side is in identical protectors (TR 3).", examples=[True]
+    )
 
 
 ListedCard = (
@@ -106,20 +170,40 @@ ListedCards = Annotated[
 
 class InlineBanlist(_Strict):
     """A Forbidden/Limited list given in the request, e.g. a proposed list not yet bundled; cards by passcode or
-    by Japanese or English name."""
+    by Japanese or English name. Every card it does not name is unlimited."""
 
-    name: str = Field("inline list", min_length=1, max_length=100)
-    forbidden: ListedCards
-    limited: ListedCards
-    semi_limited: ListedCards
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.INLINE_BANLIST]})
+
+    name: str = Field(
+        "inline list", min_length=1, max_length=100, description="The list's name in messages.", examples=["2008.09"]
+    )
+    forbidden: ListedCards = Field(
+        description="Forbidden cards (0 copies), by passcode or Japanese or English name.",
+        examples=[[ex.POT_OF_GREED, "Premature Burial"]],
+    )
+    limited: ListedCards = Field(description="Limited cards (1 copy).", examples=[[ex.MONSTER_REBORN, "Cyber Dragon"]])
+    semi_limited: ListedCards = Field(
+        description="Semi-Limited cards (2 copies), by passcode or name.", examples=[["Mystical Space Typhoon"]]
+    )
 
 
 class LflistBanlist(_Strict):
     """A Forbidden/Limited list given as the text of an lflist.conf file (EDOPro, ygopro)."""
 
-    lflist: str = Field(max_length=MAX_SOURCE_CHARS, description="The file's text.")
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.LFLIST_BANLIST]})
+
+    lflist: str = Field(
+        max_length=MAX_SOURCE_CHARS,
+        description="The file's text: `!name` starts a list, `passcode count` lines give its cards (0, 1 or 2 "
+        "copies), `#` lines are comments, and `$whitelist` forbids every card the list does not name.",
+        examples=[ex.LFLIST],
+    )
     list: str | None = Field(
-        None, min_length=1, max_length=100, description="The `!` name of the list to use; needed when it holds several."
+        None,
+        min_length=1,
+        max_length=100,
+        description="The `!` name of the list to use; needed when the text holds several.",
+        examples=["2008.09 proposal"],
     )
 
 
@@ -135,34 +219,60 @@ BanlistChoice = Annotated[
     | Annotated[LflistBanlist, Tag("lflist")],
     Discriminator(_banlist_kind),
 ]
-Format = Literal["ocg", "tcg"]
+PROTECTORS_FIELD = Field(
+    None,
+    description="What the player declares about protectors; none: no protector rule is checked.",
+    examples=[ex.PROTECTORS],
+)
 DEFAULT_LANGUAGE_FIELD = Field(
-    None, pattern=LANGUAGE_PATTERN, description="Language of entries that give none; default ja (OCG) or en (TCG)."
+    None,
+    pattern=LANGUAGE_PATTERN,
+    description="The printed language of entries that give none (a language tag: only the first part counts); "
+    "default ja at an OCG event, en at a TCG event.",
+    examples=["ja"],
 )
 
 
 class ValidateRequest(DeckIn):
-    """A deck and the event it is checked for."""
+    """A deck and the event it is checked for: the format, the date and the list in force, and for a match the
+    roster, the duel and the phase."""
 
-    date: IsoDate | None = Field(None, description="Event date; default today in Japan.")
-    format: Format = Field("ocg", description="ocg (the default) or tcg: which lists, printings and languages apply.")
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.VALIDATE_REQUEST]})
+
+    date: IsoDate | None = Field(
+        None,
+        description="The event date; default today in Japan (UTC+9). It picks the list, printings and rule era.",
+        examples=["2008-06-01"],
+    )
+    format: Format = Field("ocg", description="The event's format; default ocg.", examples=["ocg"])
     banlist: BanlistChoice | None = Field(
         None,
-        description="A bundled list id (ocg-2008-03-01) of the format, an inline list, or an lflist.conf text; "
-        "default: the format's list in force on the date.",
+        description="The Forbidden/Limited list: a bundled list id of the format (ocg-2008-03-01, tcg-2024-04-22; "
+        "GET /v1/banlists lists them), an inline list, or an lflist.conf text; default: the format's list in force "
+        "on the date.",
+        examples=["ocg-2008-03-01"],
     )
-    protectors: ProtectorsIn | None = None
-    roster: DeckIn | None = Field(None, description="The Deck Roster Sheet (デッキ記入シート), in any deck form.")
-    duel: Literal[1, 2, 3] = Field(1, description="Which duel of the match the deck is presented for.")
-    phase: Literal["registration", "between_duels", "during_duel"] = "registration"
+    protectors: ProtectorsIn | None = PROTECTORS_FIELD
+    roster: DeckIn | None = Field(
+        None,
+        description="The Deck Roster Sheet (デッキ記入シート), in any deck form: the presented deck must match it "
+        "(TR 2.B), and after siding keep its main and extra deck sizes (TR 2.D.8). Needed for duels 2 and 3.",
+        examples=[{"ydk": ex.SMALL_YDK}],
+    )
+    duel: Duel = Field(1, description="Which duel of the match the deck is presented for; default 1.", examples=[1])
+    phase: Phase = Field(
+        "registration", description="When it is checked; default registration.", examples=["between_duels"]
+    )
     default_language: str | None = DEFAULT_LANGUAGE_FIELD
 
 
 class ConvertRequest(DeckIn):
     """A deck in any form and the form wanted."""
 
-    to: DeckFormat
-    names: Literal["en", "ja"] = Field("en", description="Card-name language of a text list.")
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.CONVERT_REQUEST]})
+
+    to: DeckFormat = Field(description="The form to write the deck in.", examples=["ydke"])
+    names: NameLanguage = Field("en", description="Card-name language of a text list; default en.", examples=["ja"])
 
 
 DeckId = Annotated[str, Field(max_length=MAX_ID_CHARS)] | Annotated[int, Field(ge=ID_RANGE[0], le=ID_RANGE[1])]
@@ -172,9 +282,12 @@ class RecheckLine(DeckIn):
     """One NDJSON line of a recheck: a deck in any form, the caller's id for it, and what else belongs to the deck
     (the date and the list belong to the whole recheck)."""
 
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.RECHECK_LINE]})
+
     id: DeckId = Field(
         description=f"The caller's id for the deck: a string of up to {MAX_ID_CHARS} characters or a 64-bit whole "
-        "number, echoed in its result line."
+        "number, echoed in its result line.",
+        examples=["deck-17"],
     )
-    protectors: ProtectorsIn | None = None
+    protectors: ProtectorsIn | None = PROTECTORS_FIELD
     default_language: str | None = DEFAULT_LANGUAGE_FIELD

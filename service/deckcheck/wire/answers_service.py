@@ -1,0 +1,128 @@
+"""The answers about the service itself: the problem body of every error (RFC 9457), the rule catalogue of
+GET /v1/rules, and liveness and readiness."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+import deckcheck.wire.answers_examples as ex
+from deckcheck.wire.answers_enums import Penalty, PenaltyBasis, ReadinessReason, RuleCode
+
+PROBLEM_TYPE = (
+    "The kind of problem, as `urn:deckcheck:problem:<kind>`: invalid-request (422: the request does not fit the "
+    "schema or asks for the impossible), malformed-body (400: the body is not JSON, or nests too deeply), "
+    "malformed-head (400: a request head the server cannot read), not-found (404: no such card, list or path), "
+    "method-not-allowed (405, with Allow), body-timeout (408: the body stopped arriving), body-too-large (413), "
+    "results-too-large (413: a held recheck's results pass their limit), head-too-large (431), overloaded (503, "
+    "with Retry-After: every check thread busy and the queue full), internal-server-error (500). Any other status "
+    "gets its reason phrase in lower case with hyphens."
+)
+
+
+class FieldError(BaseModel):
+    """One thing wrong with the request: where, what, and which kind; line and column point into a .ydk or text
+    source (or an lflist text)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.FIELD_ERROR]})
+
+    loc: list[str | int] = Field(
+        description="Where: the part of the request (body, query, path, header) then the path to the field; "
+        '["body", "main", 0, "count"] is the count of the first main-deck entry, ["body", "ydk"] a .ydk source.',
+        examples=[["body", "ydk"]],
+    )
+    msg: str = Field(description="What is wrong, in English.", examples=["'Pot of Greed' is not a passcode"])
+    type: str = Field(
+        description="A stable machine-readable kind: pydantic's error types where the request does not fit the "
+        "schema (missing, int_type, greater_than_equal, literal_error, extra_forbidden, ...), and the service's own, "
+        "such as json_invalid, body_too_large, body_timeout, unknown_banlist, banlist_format_mismatch, "
+        "invalid_banlist_entry, roster_required, not_a_passcode, bad_count, ydke_base64, too_many_entries, "
+        "name_too_long.",
+        examples=["not_a_passcode"],
+    )
+    line: int | None = Field(
+        None, description="The line (from 1) of the .ydk, text or lflist source; absent if none.", examples=[3]
+    )
+    column: int | None = Field(
+        None, description="The column (from 1) on that line, for a .ydk or text source; absent otherwise.", examples=[1]
+    )
+
+
+class Problem(BaseModel):
+    """RFC 9457 problem details: every error answer (application/problem+json) has this body, with the fields that
+    are wrong and the id of the request."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.PROBLEM]})
+
+    type: str = Field(
+        pattern=r"^urn:deckcheck:problem:[a-z0-9-]+$",
+        description=PROBLEM_TYPE,
+        examples=["urn:deckcheck:problem:invalid-request"],
+    )
+    title: str = Field(description="The HTTP status's reason phrase.", examples=["Unprocessable Entity"])
+    status: int = Field(description="The HTTP status code, the same as the answer's.", examples=[422])
+    detail: str = Field(description="What went wrong, in English.", examples=["'Pot of Greed' is not a passcode"])
+    errors: list[FieldError] = Field(
+        description="Each thing wrong with the request; empty when the problem is not about a field (404 for an "
+        "unknown path, 405, 431, 500, 503).",
+        examples=[[ex.FIELD_ERROR]],
+    )
+    request_id: str = Field(
+        description="The request's id, the same as the X-Request-ID answer header: the client's own X-Request-ID "
+        "when it sent one of 1–128 letters, digits and ._:/+=@-, else 32 hex digits; quote it when reporting.",
+        examples=["739a52ec436a4761bcae8c26be9e1eb6"],
+    )
+
+
+class RuleOut(BaseModel):
+    """One rule of the catalogue: its code, what it forbids, where the rules say it, its penalty and the remedy."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.RULE]})
+
+    code: RuleCode = Field(description="The violation code.", examples=["forbidden_card"])
+    summary: str = Field(
+        description="What the rule forbids, in the language of Accept-Language (en or ja).",
+        examples=[ex.RULE["summary"]],
+    )
+    rule: str = Field(
+        description="Where the rules say it: TR (tournament rules) and PR (penalty regulations) citations, joined "
+        "by `, `.",
+        examples=["TR 3", "TR 2.D.8"],
+    )
+    penalty: Penalty = Field(description="The penalty the regulations mandate.", examples=["duel_forfeiture"])
+    penalty_basis: PenaltyBasis = Field(
+        description="explicit when the regulations name the violation, by analogy when they name the closest one.",
+        examples=["explicit"],
+    )
+    penalty_ref: str = Field(description="The item of the penalty regulations.", examples=["PR 3.A.3"])
+    remedy: str = Field(description="What the player must do, in the answer's language.", examples=[ex.REPLACE])
+
+
+class Health(BaseModel):
+    """Liveness: the process answers, with the size of its data and the versions every answer depends on."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.HEALTH]})
+
+    status: Literal["ok"] = Field(description="Always ok.", examples=["ok"])
+    cards: int = Field(description="Canonical cards loaded.", examples=[14216])
+    banlists: int = Field(description="Forbidden/Limited lists loaded, of both formats.", examples=[132])
+    data_version: str = Field(
+        pattern=r"^[0-9a-f]{16}$",
+        description="16 hex digits hashing the bundled data, the ruleset and the code's version: the value of the "
+        "Deckcheck-Data-Version header and of every ETag. It changes whenever an answer may change.",
+        examples=["82e4c1430bb70274"],
+    )
+    version: str = Field(description="The deckcheck package's version.", examples=["0.1.0"])
+
+
+class Readiness(BaseModel):
+    """Readiness: whether a new check would be admitted now (200), or why not (503, with Retry-After)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.READINESS]})
+
+    status: Literal["ready", "not_ready"] = Field(description="ready (200) or not_ready (503).", examples=["ready"])
+    reasons: list[ReadinessReason] = Field(
+        description="Why it is not ready; empty when ready.", examples=[["saturated"]]
+    )
+    checks: int = Field(description="Checks running or waiting for a thread now.", examples=[0])
