@@ -1,5 +1,7 @@
 """The indexed name search finds exactly what the full scan it replaced finds: the same hits, in the same order, with
-the same match kinds and scores, for any query and any limit. The scan is bench.search.ReferenceSearch."""
+the same match kinds and scores, for any query and any limit. The scan is bench.search.ReferenceSearch. And both
+rank real names as they should: among names that start with the query, those where it ends at a word boundary
+first."""
 
 from __future__ import annotations
 
@@ -128,3 +130,93 @@ def test_suggestions_are_the_best_three_and_remembered(search: NameSearch) -> No
     assert search.suggestions("ブルーアイズ・ホワイト・ドラゴン") == tuple(
         search.search("ブルーアイズ・ホワイト・ドラゴン", 3)
     )
+
+
+# Whole answers on real names: the names the query spells whole words of (a space, a dash, a slash, ・ or the end
+# after it), then those where it runs on into a longer word (Starduston, スターダストン, Kuribohrn), then substrings.
+GOLDEN: dict[tuple[str, int], list[Row]] = {
+    ("Stardust", 22): [
+        (35129241, "Stardust Wish", "prefix", 97.7),
+        (91262474, "Stardust Wurm", "prefix", 97.7),
+        (27196937, "Stardust Flash", "prefix", 97.5),
+        (63184227, "Stardust Trail", "prefix", 97.5),
+        (44508094, "Stardust Dragon", "prefix", 97.3),
+        (13556444, "Stardust Mirage", "prefix", 97.3),
+        (80244114, "Stardust Phantom", "prefix", 97.1),
+        (20590784, "Stardust Re-Spark", "prefix", 97.1),
+        (89181369, "Stardust Shimmer", "prefix", 97.1),
+        (74892653, "Stardust Warrior", "prefix", 97.1),
+        (37799519, "Stardust Synchron", "prefix", 97.0),
+        (68543408, "Stardust Xiaolong", "prefix", 97.0),
+        (83994433, "Stardust Spark Dragon", "prefix", 96.7),
+        (37750912, "Stardust Illumination", "prefix", 96.6),
+        (64880894, "Stardust Charge Warrior", "prefix", 96.5),
+        (97792247, "Stardust Assault Warrior", "prefix", 96.5),
+        (26268488, "Stardust Sifr Divine Dragon", "prefix", 96.3),
+        (61257789, "Stardust Dragon/Assault Mode", "prefix", 96.3),
+        (89474727, "Stardust Chronicle Spark Dragon", "prefix", 96.1),
+        (76636978, "Stardust Dragon - Victim Sanctuary", "prefix", 96.1),
+        (95403418, "Starduston", "prefix", 94.0),
+        (36521459, "Malefic Stardust Dragon", "substring", 83.4),
+    ],
+    ("スターダスト", 15): [
+        (91262474, "スターダスト・ヴルム", "prefix", 97.7),
+        (63184227, "スターダスト・トレイル", "prefix", 97.4),
+        (44508094, "スターダスト・ドラゴン", "prefix", 97.4),
+        (74892653, "スターダスト・ウォリアー", "prefix", 97.2),
+        (68543408, "スターダスト・シャオロン", "prefix", 97.2),
+        (37799519, "スターダスト・シンクロン", "prefix", 97.2),
+        (80244114, "スターダスト・ファントム", "prefix", 97.2),
+        (13556444, "スターダスト・ミラージュ", "prefix", 97.2),
+        (37750912, "スターダスト・イルミネイト", "prefix", 97.0),
+        (61257789, "スターダスト・ドラゴン／バスター", "prefix", 96.7),
+        (97792247, "スターダスト・アサルト・ウォリアー", "prefix", 96.6),
+        (64880894, "スターダスト・チャージ・ウォリアー", "prefix", 96.6),
+        (76636978, "スターダスト・ドラゴン－ヴィクテム・サンクチュアリ", "prefix", 96.1),
+        (95403418, "スターダストン", "prefix", 94.3),
+        (83994433, "閃珖竜 スターダスト", "substring", 86.0),
+    ],
+    ("dark magician", 12): [
+        (46986414, "Dark Magician", "exact", 100.0),
+        (38033121, "Dark Magician Girl", "prefix", 98.0),
+        (50725996, "Dark Magician Knight", "prefix", 97.7),
+        (40737112, "Dark Magician of Chaos", "prefix", 97.5),
+        (59400890, "Dark Magician of Destruction", "prefix", 96.9),
+        (41721210, "Dark Magician the Dragon Knight", "prefix", 96.8),
+        (88570003, "Dark Magician, the Pharaoh's Servant", "prefix", 96.6),
+        (43892408, "Dark Magician Girl the Dragon Knight", "prefix", 96.5),
+        (5829717, "Dark Magician the Knight of Dragon Magic", "prefix", 96.4),
+        (342673, "Dark Magician the Magician of Black Magic", "prefix", 96.4),
+        (2501624, "Dark Magician Girl the Magician's Apprentice", "prefix", 96.3),
+        (50237654, "The Dark Magicians", "substring", 86.8),
+    ],
+    ("ブラック・マジシャン", 4): [
+        (46986414, "ブラック・マジシャン", "exact", 100.0),
+        (38033121, "ブラック・マジシャン・ガール", "prefix", 98.0),
+        (50725996, "ブラック・マジシャンズ・ナイト", "prefix", 93.5),
+        (41721210, "竜騎士ブラック・マジシャン", "substring", 86.8),
+    ],
+    ("Kuriboh", 4): [
+        (40640057, "Kuriboh", "exact", 100.0),
+        (14965712, "Kuriboh - Multiply!", "prefix", 96.9),
+        (78355370, "Kuribohrn", "prefix", 93.9),
+        (595626, "Ankuriboh", "substring", 87.0),
+    ],
+    # Kana that run on with no boundary keep the shorter-first order: クリボーを呼ぶ笛 is no whole word.
+    ("くりぼー", 6): [
+        (40640057, "クリボー", "exact", 100.0),
+        (33245030, "クリボール", "prefix", 94.0),
+        (78355370, "クリボーン", "prefix", 94.0),
+        (20065322, "クリボーを呼ぶ笛", "prefix", 92.5),
+        (50185950, "サクリボー", "substring", 87.2),
+        (2830693, "虹クリボー", "substring", 87.2),
+    ],
+}
+
+
+@pytest.mark.parametrize(("query", "limit"), list(GOLDEN))
+def test_whole_words_rank_first_on_real_names(
+    search: NameSearch, reference: ReferenceSearch, query: str, limit: int
+) -> None:
+    assert _rows(search.search(query, limit)) == GOLDEN[query, limit]
+    assert _rows(reference.search(query, limit)) == GOLDEN[query, limit]

@@ -1,4 +1,9 @@
-"""Card-name search: exact, then prefix, then substring, then fuzzy, with width and kana variants folded."""
+"""Card-name search: exact, then prefix, then substring, then fuzzy, with width and kana variants folded.
+
+Among the names that start with the query, those where the query ends at a word boundary of the name (its end, a
+space or punctuation: "Stardust" in "Stardust Dragon", "スターダスト" in "スターダスト・ドラゴン") come before those
+where it is only the start of a longer word ("Starduston", "スターダストン"); kana and kanji run on with no boundary.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import bisect
 import functools
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from deckcheck.data.card import Card
@@ -31,6 +36,23 @@ def _to_katakana(match: re.Match[str]) -> str:
     return "".join(chr(ord(char) + 0x60) for char in match.group())
 
 
+def _word_ends(name: str) -> int:
+    """Where the words of a normalised name end in its folded key: bit n is set when the first n characters of the
+    key are whole words of the name (the last bit is the whole key). Folding kana keeps lengths, so it is left out."""
+    ends, at = 0, 0
+    for word in _NOT_WORD.split(name):
+        if word:
+            at += len(word)
+            ends |= 1 << at
+    return ends
+
+
+def _prefix_score(query: int, name: int, whole_words: bool) -> float:
+    """The score of a name that starts with the query, by their lengths: 95 to 99 when the query is whole words of
+    the name, 90 to 95 when it ends inside a word; higher the more of the name it spells."""
+    return 95.0 + 4.0 * query / name if whole_words else 90.0 + 5.0 * query / name
+
+
 @dataclass(frozen=True, slots=True)
 class Hit:
     """One search result: the card, which of its names matched, how, and a score from 0 to 100."""
@@ -45,14 +67,15 @@ class NameSearch:
     """An immutable index over every Japanese and English card name, with a bounded cache of recent suggestions (safe to
     share between threads)."""
 
-    __slots__ = ("_cards", "_index", "_keys", "_names", "_suggestions")
+    __slots__ = ("_cards", "_ends", "_index", "_keys", "_names", "_suggestions")
 
     def __init__(self, names: Iterable[tuple[str, str, Card]]) -> None:
         """Index (normalised name, name as printed, card) rows."""
-        rows = sorted({(_fold_normalized(key), name, card.passcode): card for key, name, card in names}.items())
-        self._keys = tuple(key for (key, _name, _passcode), _card in rows)
-        self._names = tuple(name for (_key, name, _passcode), _card in rows)
-        self._cards = tuple(card for _row, card in rows)
+        rows = sorted({(_fold_normalized(key), name, card.passcode): (key, card) for key, name, card in names}.items())
+        self._keys = tuple(key for (key, _name, _passcode), _value in rows)
+        self._names = tuple(name for (_key, name, _passcode), _value in rows)
+        self._ends = tuple(_word_ends(normalized) for _row, (normalized, _card) in rows)
+        self._cards = tuple(card for _row, (_normalized, card) in rows)
         self._index = KeyIndex(self._keys)
         self._suggestions = functools.lru_cache(maxsize=_SUGGESTIONS_CACHED)(self._suggest)
 
@@ -62,6 +85,21 @@ class NameSearch:
 
     def _suggest(self, name: str) -> tuple[Hit, ...]:
         return tuple(self.search(name, 3))
+
+    def _starting_with(self, key: str) -> Iterator[tuple[int, str, float]]:
+        """(row, match, score) of every key that starts with `key`, best first."""
+        start = bisect.bisect_left(self._keys, key)  # rows are sorted by key
+        prefixed = list(itertools.takewhile(lambda i: self._keys[i].startswith(key), range(start, len(self._keys))))
+        for index in prefixed:
+            if self._keys[index] == key:
+                yield index, "exact", 100.0
+        # Names the query spells whole words of first, then the others; shorter names first in each: the card the
+        # prefix most nearly spells.
+        by_length = sorted(prefixed, key=lambda i: (len(self._keys[i]), self._keys[i]))
+        for whole in (True, False):
+            for index in by_length:
+                if bool(self._ends[index] >> len(key) & 1) is whole:
+                    yield index, "prefix", _prefix_score(len(key), len(self._keys[index]), whole)
 
     def search(self, query: str, limit: int = 10) -> list[Hit]:
         """The best `limit` cards for `query`, best first, one hit per card."""
@@ -77,18 +115,10 @@ class NameSearch:
                 seen.add(card.passcode)
                 hits.append(Hit(card, self._names[index], match, round(score, 1)))
 
-        start = bisect.bisect_left(self._keys, key)  # rows are sorted by key
-        prefixed = []
-        for index in range(start, len(self._keys)):
-            if not self._keys[index].startswith(key):
-                break
-            prefixed.append(index)
-        for index in prefixed:
-            if self._keys[index] == key:
-                take(index, "exact", 100.0)
-        # Shorter names first: the card the prefix most nearly spells.
-        for index in sorted(prefixed, key=lambda i: (len(self._keys[i]), self._keys[i])):
-            take(index, "prefix", 90.0 + 9.0 * len(key) / len(self._keys[index]))
+        for index, match, score in self._starting_with(key):
+            take(index, match, score)
+            if len(hits) == limit:
+                return hits  # later hits could not come before these
         if len(hits) < limit:
             shared = self._index.shared(key)
             if len(key) >= 2:
