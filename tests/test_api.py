@@ -216,3 +216,48 @@ def test_unknown_route_and_method(client: httpx.Client) -> None:
     response = client.get("/v1/validate")
     assert response.status_code == 405
     assert response.headers["content-type"] == "application/problem+json"
+
+
+def _hit(*row: Any) -> dict[str, Any]:
+    return dict(zip(("passcode", "name_en", "name_ja", "matched", "match", "score"), row, strict=True))
+
+
+@pytest.mark.parametrize(
+    ("query", "hits"),
+    [
+        (
+            "Kuriboh",
+            [
+                _hit(40640057, "Kuriboh", "クリボー", "Kuriboh", "exact", 100.0),
+                _hit(14965712, "Kuriboh - Multiply!", "増殖するクリボー！", "Kuriboh - Multiply!", "prefix", 96.9),
+                _hit(78355370, "Kuribohrn", "クリボーン", "Kuribohrn", "prefix", 93.9),
+            ],
+        ),
+        (
+            "ぶらっく・まじしゃん",
+            [
+                _hit(46986414, "Dark Magician", "ブラック・マジシャン", "ブラック・マジシャン", "exact", 100.0),
+                _hit(
+                    38033121,
+                    "Dark Magician Girl",
+                    "ブラック・マジシャン・ガール",
+                    "ブラック・マジシャン・ガール",
+                    "prefix",
+                    98.0,
+                ),
+                _hit(
+                    50725996,
+                    "Dark Magician Knight",
+                    "ブラック・マジシャンズ・ナイト",
+                    "ブラック・マジシャンズ・ナイト",
+                    "prefix",
+                    93.5,
+                ),
+            ],
+        ),
+    ],
+)
+def test_search_ranks_whole_words_before_longer_words(client: httpx.Client, query: str, hits: list[Any]) -> None:
+    response = client.get("/v1/cards", params={"q": query, "limit": 3})
+    assert response.status_code == 200
+    assert response.json() == hits

@@ -1,9 +1,18 @@
-"""The deckcheck command, run in-process through run(argv, stdout, stderr)."""
+"""The deckcheck command, run in-process through run(argv, stdout, stderr), and as a process where pipes and
+terminals matter."""
 
 from __future__ import annotations
 
+import contextlib
 import io
+import os
+import pty
+import re
+import subprocess
+import sys
+import unicodedata
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -11,6 +20,9 @@ import pytest
 from bench.corpus import Corpus
 from deckcheck import Data
 from deckcheck.cli import run
+from deckcheck.cli_output import words
+from deckcheck.cli_recheck import DoneOfTotal, Rate, RecheckProgress, TimeLeft
+from deckcheck.rules import PENALTIES
 from tests.cases import MAIN_40
 
 
@@ -20,9 +32,14 @@ def _run(*argv: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+def _cells(text: str) -> int:
+    """Display width: East Asian wide and fullwidth characters take two columns."""
+    return sum(1 + (unicodedata.east_asian_width(char) in "WF") for char in text)
+
+
 @pytest.fixture
 def decks(tmp_path: Path) -> Path:
-    """A folder with a legal .ydk, an illegal JSON deck and a text list."""
+    """A folder with a legal .ydk, an illegal JSON deck, two short text lists and a deck its roster does not match."""
     folder = tmp_path / "decks"
     folder.mkdir()
     ydk = ["#created by a deck builder", "#main"]
@@ -32,6 +49,9 @@ def decks(tmp_path: Path) -> Path:
     illegal = {"main": [*MAIN_40[:12], {"passcode": 28553439, "count": 2}, MAIN_40[13], {"passcode": 55144522}]}
     (folder / "illegal.json").write_text(orjson.dumps(illegal).decode(), encoding="utf-8")
     (folder / "short.txt").write_text("メインデッキ\n3 ブラック・マジシャン\n", encoding="utf-8")
+    (folder / "pot.txt").write_text("メインデッキ\n強欲な壺\n", encoding="utf-8")
+    roster = {"main": MAIN_40, "roster": {"main": MAIN_40, "side": [{"passcode": 44508094}]}}
+    (folder / "roster.json").write_text(orjson.dumps(roster).decode(), encoding="utf-8")
     return folder
 
 
@@ -41,15 +61,57 @@ def test_validate_legal_deck(decks: Path) -> None:
     assert out == f"{decks / 'legal.ydk'}: legal (OCG 2008.03, 2008-06-01; main 40, extra 1, side 0)\n"
 
 
-def test_validate_illegal_deck_in_japanese(decks: Path) -> None:
-    code, out, _err = _run("validate", str(decks / "illegal.json"), "--date", "2008-06-01", "--lang", "ja")
-    assert code == 1
-    assert out.splitlines() == [
-        f"{decks / 'illegal.json'}: 使用不可 — duel_forfeiture (OCG 2008.03, 2008-06-01; main 40, extra 0, side 0)",
-        "  ✗ forbidden_card [TR 3 / PR 3.A.3] main #15",
+REPORTS = {
+    "en": [
+        "{pot}: illegal — duel forfeiture (OCG 2008.03, 2008-06-01; main 1, extra 0, side 0)",
+        "  ✗ forbidden_card [TR 3 / PR 3.A.3] main #1 (line 2)",
+        "    Pot of Greed is Forbidden on OCG 2008.03.",
+        "    → Take out the violating cards and replace them with appropriate cards.",
+        "  ✗ main_deck_too_small [TR 3, TR 4.15 / PR 3.A.1] main",
+        "    The main deck holds 1 cards; it must hold at least 40.",
+        "    → Add appropriate cards to your main deck so that it has at least 40 cards.",
+        "{roster}: illegal — duel forfeiture (OCG 2008.03, 2008-06-01; main 40, extra 0, side 0)",
+        "  ✗ roster_mismatch [TR 2.B / PR 3.B] roster side #1",
+        "    The side deck does not match the Deck Roster Sheet: missing 1× Stardust Dragon.",
+        "    → Change your deck such that it exactly matches the one you listed on your Deck Roster Sheet.",
+        "{legal}: legal (OCG 2008.03, 2008-06-01; main 40, extra 1, side 0)",
+    ],
+    "ja": [
+        "{pot}: 使用不可 — デュエルの敗北（OCG 2008.03、2008-06-01、メイン 1枚・エクストラ 0枚・サイド 0枚）",
+        "  ✗ forbidden_card [TR 3 / PR 3.A.3] メイン #1（2行目）",
         "    「強欲な壺」はOCG 2008.03で禁止カードです。",
         "    → 違反しているカードを抜き、適切なカードと入れ替えてください。",
-    ]
+        "  ✗ main_deck_too_small [TR 3, TR 4.15 / PR 3.A.1] メイン",
+        "    メインデッキが1枚です。40枚以上にしなければなりません。",
+        "    → メインデッキが40枚以上になるよう、適切なカードを加えてください。",
+        "{roster}: 使用不可 — デュエルの敗北（OCG 2008.03、2008-06-01、メイン 40枚・エクストラ 0枚・サイド 0枚）",
+        "  ✗ roster_mismatch [TR 2.B / PR 3.B] デッキ記入シート サイド #1",
+        "    サイドデッキがデッキ記入シートと一致しません：不足 「スターダスト・ドラゴン」×1。",
+        "    → デッキ記入シートに記入した内容と完全に一致するよう、デッキを修正してください。",
+        "{legal}: 使用可能（OCG 2008.03、2008-06-01、メイン 40枚・エクストラ 1枚・サイド 0枚）",
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_validate_reports_in_the_chosen_language(decks: Path, lang: str) -> None:
+    files = {
+        name: str(decks / f"{name}.{suffix}") for name, suffix in (("pot", "txt"), ("roster", "json"), ("legal", "ydk"))
+    }
+    code, out, err = _run("validate", *files.values(), "--date", "2008-06-01", "--lang", lang)
+    assert (code, err) == (1, "")
+    assert out.splitlines() == [line.format(**files) for line in REPORTS[lang]]
+
+
+def test_every_penalty_reads_in_both_languages() -> None:
+    assert {penalty: (words("en", penalty), words("ja", penalty)) for penalty in PENALTIES} == {
+        "caution": ("caution", "注意"),
+        "warning": ("warning", "警告"),
+        "duel_forfeiture": ("duel forfeiture", "デュエルの敗北"),
+        "match_forfeiture": ("match forfeiture", "マッチの敗北"),
+        "disqualification": ("disqualification", "失格"),
+        "total_disqualification": ("total disqualification", "失格（賞品剥奪）"),
+    }
 
 
 def test_validate_json_for_machines(decks: Path) -> None:
@@ -148,13 +210,96 @@ def test_recheck_files_and_folders(decks: Path, ndjson: Path, tmp_path: Path) ->
     assert out == ""
     results = [orjson.loads(line) for line in out_file.read_bytes().splitlines()]
     *lines, closing = results
-    assert [r["line"] for r in lines] == list(range(1, 305))
-    assert [r["id"] for r in lines[-3:]] == [str(decks / name) for name in ("illegal.json", "legal.ydk", "short.txt")]
+    assert [r["line"] for r in lines] == list(range(1, 307))
+    names = ("illegal.json", "legal.ydk", "pot.txt", "roster.json", "short.txt")
+    assert [r["id"] for r in lines[-5:]] == [str(decks / name) for name in names]
     assert lines[150]["error"]["errors"][0]["type"] == "json_invalid"
-    assert closing["summary"]["lines"] == 304
-    assert closing["summary"]["errors"] == 1
-    assert "recheck against OCG 2008.09 on 2008-09-01" in err
-    assert f"  decks{'304':>35}" in err
+    assert (closing["summary"]["lines"], closing["summary"]["errors"]) == (306, 1)
+    assert err.startswith("recheck against OCG 2008.09 on 2008-09-01 in ")  # no progress: not a terminal
+    assert [line.split() for line in err.splitlines()[1:5]] == [
+        ["decks", "306"],
+        ["legal", "197"],
+        ["illegal", "108"],
+        ["errors", "1"],
+    ]
+
+
+SUMMARIES = {
+    "en": [
+        "recheck against Proposed on 2026-07-01 in 0.0 s",
+        "  decks                                     2",
+        "  legal                                     0",
+        "  illegal                                   2",
+        "  errors                                    0",
+        "  forbidden_card                            2",
+        "  newly illegal since OCG 2026.07           2",
+        "    Yubel - The Ultimate Nightmare          1",
+        "    Calamity of the Sacred Beasts - Hamon,  1",
+        "    Lord of Striking Thunder",
+    ],
+    "ja": [
+        "Proposed（2026-07-01）で再チェック：0.0秒",
+        "  デッキ                                    2",
+        "  使用可能                                  0",
+        "  使用不可                                  2",
+        "  エラー                                    0",
+        "  forbidden_card                            2",
+        "  OCG 2026.07から新たに使用不可             2",
+        "    ユベル－Ｄａｓ　Ｅｘｔｒｅｍｅｒ　      1",
+        "    Ｔｒａｕｒｉｇ　Ｄｒａｃｈｅｎ",
+        "    罪禍の三幻魔－降雷皇ハモン              1",
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_recheck_summary_aligns_long_and_wide_names(tmp_path: Path, lang: str) -> None:
+    (tmp_path / "decks").mkdir()
+    for passcode in (50251045, 31764700):  # the longest English name; a Japanese name of wide and fullwidth letters
+        (tmp_path / "decks" / f"{passcode}.json").write_bytes(
+            orjson.dumps({"main": [*MAIN_40, {"passcode": passcode}]})
+        )
+    proposed = orjson.dumps({"name": "Proposed", "forbidden": [50251045, 31764700]}).decode()
+    argv = ["recheck", "--date", "2026-07-01", "--banlist", proposed, "--previous", "ocg-2026-07-01", "--lang", lang]
+    code, _out, err = _run(*argv, "--out", str(tmp_path / "out.ndjson"), str(tmp_path / "decks"))
+    assert code == 1
+    title, *rows = err.splitlines()
+    assert [re.sub(r"\d+\.\d", "0.0", title), *rows] == SUMMARIES[lang]
+    assert len({_cells(row) for row in rows if row[-1].isdigit()}) == 1  # every count ends in one column
+
+
+DIFFS = {
+    "en": [
+        "old → new: 4 changes",
+        "  Calamity of the Sacred Beasts -        50251045  semi-limited  →  forbidden",
+        "  Hamon, Lord of Striking Thunder",
+        "  Pot of Greed                           55144522  forbidden     →  limited",
+        "  Dark Magician                          46986414  limited       →  semi-limited",
+        "  Yubel - The Ultimate Nightmare         31764700  limited       →  unlimited",
+    ],
+    "ja": [
+        "old → new：4件の変更",
+        "  罪禍の三幻魔－降雷皇ハモン                50251045  準制限  →  禁止",
+        "  強欲な壺                                  55144522  禁止    →  制限",
+        "  ブラック・マジシャン                      46986414  制限    →  準制限",
+        "  ユベル－Ｄａｓ　Ｅｘｔｒｅｍｅｒ　        31764700  制限    →  制限解除",
+        "  Ｔｒａｕｒｉｇ　Ｄｒａｃｈｅｎ",
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_banlist_diff_aligns_long_and_wide_names(tmp_path: Path, lang: str) -> None:
+    (tmp_path / "old.conf").write_text("!old\n55144522 0\n46986414 1\n50251045 2\n31764700 1\n", encoding="utf-8")
+    (tmp_path / "new.conf").write_text("!new\n55144522 1\n46986414 2\n50251045 0\n", encoding="utf-8")
+    code, out, err = _run("banlist", "diff", str(tmp_path / "old.conf"), str(tmp_path / "new.conf"), "--lang", lang)
+    assert (code, err) == (0, "")
+    assert out.splitlines() == DIFFS[lang]
+    rows = [line for line in out.splitlines()[1:] if "→" in line]
+    assert len({_cells(line[: line.index("→")]) for line in rows}) == 1
+    passcodes = [_cells(line[: found.end()]) for line in rows if (found := re.search(r"\d+(?=  )", line))]
+    assert len(passcodes) == 4
+    assert len(set(passcodes)) == 1  # and passcodes end in one column
 
 
 def test_recheck_workers_give_the_same_output(ndjson: Path, tmp_path: Path) -> None:
@@ -168,11 +313,92 @@ def test_recheck_workers_give_the_same_output(ndjson: Path, tmp_path: Path) -> N
     assert outputs[0] == outputs[1]
 
 
-def test_recheck_to_stdout_with_progress(ndjson: Path) -> None:
+def test_recheck_to_stdout_with_progress_forced(ndjson: Path) -> None:
     code, out, err = _run("recheck", "--date", "2008-06-01", "--progress", str(ndjson))
     assert code == 2
     assert len(out.splitlines()) == 302
-    assert "\rrechecked 301 decks" in err
+    assert "301/301" in err
+
+
+@pytest.mark.parametrize(
+    ("lang", "unknown", "known"),
+    [
+        ("en", ["3,000/?", "1,000 decks/s", "ETA -:--:--"], ["3,000/10,000", "1,000 decks/s", "ETA 0:00:07"]),
+        ("ja", ["3,000/?", "1,000デッキ/秒", "残り -:--:--"], ["3,000/10,000", "1,000デッキ/秒", "残り 0:00:07"]),
+    ],
+)
+def test_progress_shows_done_of_total_rate_and_time_left(lang: str, unknown: list[str], known: list[str]) -> None:
+    clock = [100.0]
+    shown = RecheckProgress(io.StringIO(), lang, forced=False, get_time=lambda: clock[0])
+
+    def columns() -> list[str]:
+        task = shown.bar.tasks[0]
+        return [DoneOfTotal().render(task).plain, Rate(lang).render(task).plain, TimeLeft(lang).render(task).plain]
+
+    assert columns()[0] == "0/?"
+    clock[0] = 103.0
+    shown.advance(3000)
+    assert columns() == unknown
+    shown.bar.update(shown.task, total=10_000)
+    assert columns() == known
+
+
+def test_progress_counts_the_decks_it_will_check(ndjson: Path, decks: Path) -> None:
+    shown = RecheckProgress(io.StringIO(), "en", forced=False)
+    shown.count([ndjson, decks]).join()
+    assert shown.bar.tasks[0].total == 306
+
+
+def _deckcheck(*argv: str, **options: Any) -> subprocess.Popen[bytes]:
+    """`python -m deckcheck …` as a process of its own."""
+    return subprocess.Popen([sys.executable, "-m", "deckcheck", *argv], stdin=subprocess.DEVNULL, **options)
+
+
+def test_recheck_progress_on_a_terminal(ndjson: Path, tmp_path: Path) -> None:
+    leader, follower = pty.openpty()
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "COLUMNS"}
+    }
+    argv = ["recheck", "--date", "2008-09-01", "--out", str(tmp_path / "out.ndjson"), str(ndjson)]
+    process = _deckcheck(*argv, stdout=subprocess.DEVNULL, stderr=follower, env={**env, "TERM": "xterm"})
+    os.close(follower)
+    shown = b""
+    with contextlib.suppress(OSError):  # EIO once the process has closed the terminal
+        while chunk := os.read(leader, 65536):
+            shown += chunk
+    os.close(leader)
+    assert process.wait() == 2
+    assert re.search(r"rechecking .* 301/301 [\d,]+ decks/s ETA 0:00:00", shown.decode())  # the last state
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["validate", "{decks}/pot.txt", "--date", "2008-06-01", "--lang", "ja"],
+        ["banlist", "diff", "ocg-2008-03-01", "ocg-2008-09-01"],
+        ["banlist", "export", "ocg-2008-03-01"],
+        ["recheck", "--date", "2008-09-01", "{ndjson}"],
+        ["recheck", "--date", "2008-09-01", "--workers", "2", "{ndjson}"],
+    ],
+)
+def test_a_closed_pipe_ends_quietly(argv: list[str], decks: Path, ndjson: Path) -> None:
+    reader, writer = os.pipe()
+    os.close(reader)  # gone before the first line is written
+    process = _deckcheck(*(a.format(decks=decks, ndjson=ndjson) for a in argv), stdout=writer, stderr=subprocess.PIPE)
+    os.close(writer)
+    _out, err = process.communicate()
+    assert (process.returncode, err) == (141, b"")
+
+
+def test_a_pipe_closed_after_the_first_line_ends_quietly() -> None:
+    with _deckcheck("banlist", "export", "--format", "ocg", stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        assert process.stdout is not None
+        assert process.stderr is not None
+        assert process.stdout.readline().startswith(b"#[OCG 1999.07][OCG 2000.04]")
+        process.stdout.close()  # as `| head -1` does, with the most of 370 KB still to write
+        assert (process.wait(), process.stderr.read()) == (141, b"")
 
 
 def test_recheck_refuses_unknown_lists_and_paths(ndjson: Path) -> None:

@@ -14,9 +14,10 @@ import pytest
 import deckcheck
 
 PACKAGE = Path(deckcheck.__file__).parent
-# The core: the rules and everything they stand on, and batch rechecks. The edges: HTTP and the command line.
+# The core: the rules and everything they stand on, and batch rechecks. The edges: HTTP, the command line and the
+# client of the HTTP API.
 CORE = ("rules", "data", "formats", "batch", "wire", "model", "errors", "config", "limits")
-EDGES = ("deckcheck.api", "deckcheck.cli", "deckcheck.app")
+EDGES = ("deckcheck.api", "deckcheck.cli", "deckcheck.app", "deckcheck.client")
 FRAMEWORKS = ("fastapi", "starlette", "uvicorn")
 MAX_MODULE_LINES = 300
 
@@ -61,7 +62,7 @@ def test_the_layout_is_the_one_described() -> None:
     packages = sorted(
         name.split(".")[1] for name, path in MODULES.items() if path.name == "__init__.py" and "." in name
     )
-    assert packages == ["api", "batch", "data", "formats", "rules", "wire"]
+    assert packages == ["api", "batch", "client", "data", "formats", "rules", "wire"]
 
 
 def test_the_core_never_imports_the_edges() -> None:
@@ -92,6 +93,7 @@ def test_the_circle_test_sees_a_circle(module: str, imports: str) -> None:
     [
         ("deckcheck, deckcheck.rules, deckcheck.data, deckcheck.formats, deckcheck.model", (*FRAMEWORKS, "pydantic")),
         ("deckcheck.batch, deckcheck.wire, deckcheck.config", FRAMEWORKS),
+        ("deckcheck.client", FRAMEWORKS),  # a website's backend reads answers without the server's framework
     ],
 )
 def test_the_core_loads_no_web_framework(modules: str, forbidden: tuple[str, ...]) -> None:

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from deckcheck.batch import default_workers
 from deckcheck.cli_banlist import add_banlist_parser, run_banlist
+from deckcheck.cli_output import exit_quietly_on_closed_pipe, words
 from deckcheck.cli_recheck import run_recheck
 from deckcheck.config import ConfigError, Settings, load_settings
 from deckcheck.data import Data, load_data
@@ -53,14 +54,14 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("files", nargs="+", help="deck files, or ydke:// links")
     check.add_argument("--date", type=_date, help="event date (default: today in Japan)")
     check.add_argument("--banlist", help="list id of the format, e.g. ocg-2008-03-01, or inline list JSON")
-    check.add_argument("--lang", choices=("en", "ja"), default="en", help="message language")
+    check.add_argument("--lang", choices=("en", "ja"), default="en", help="language of the report and its messages")
     check.add_argument("--json", action="store_true", help="print JSON for machines")
     recheck = commands.add_parser("recheck", help="recheck many decks against one list")
     recheck.add_argument("paths", nargs="+", type=Path, help="NDJSON files, deck files or folders of them")
     recheck.add_argument("--banlist", help="list id or inline list JSON (default: the list in force on --date)")
     recheck.add_argument("--previous", help="the list before, to learn which decks the change made illegal")
     recheck.add_argument("--date", type=_date, help="event date (default: today in Japan)")
-    recheck.add_argument("--lang", choices=("en", "ja"), default="en", help="message language")
+    recheck.add_argument("--lang", choices=("en", "ja"), default="en", help="language of messages, progress, summary")
     recheck.add_argument("--out", type=Path, help="write NDJSON results here instead of standard output")
     recheck.add_argument("--workers", type=_positive, default=1, help=f"processes (this machine: {default_workers()})")
     recheck.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
@@ -149,7 +150,7 @@ def _serve(app: FastAPI | str, settings: Settings, args: argparse.Namespace) -> 
 
 def main() -> None:
     """Console entry point."""
-    sys.exit(run(sys.argv[1:], sys.stdout, sys.stderr))
+    exit_quietly_on_closed_pipe(lambda: run(sys.argv[1:], sys.stdout, sys.stderr))
 
 
 def _lflist_spec(path: Path, name: str | None) -> str:
@@ -222,18 +223,28 @@ def _input_error(source: str, message: str, stderr: IO[str]) -> bool:
 
 
 def _print_report(result: dict[str, Any], lang: str, out: IO[str]) -> None:
-    banlist = result["banlist"]["name"] if result["banlist"] else ("制限なし" if lang == "ja" else "no list")
-    verdict = (
-        ("使用可能" if lang == "ja" else "legal") if result["legal"] else ("使用不可" if lang == "ja" else "illegal")
-    )
-    penalty = f" — {result['penalty']}" if result["penalty"] else ""
-    counts = result["counts"]
-    print(f"{result['file']}: {verdict}{penalty} ({banlist}, {result['date']}; ", end="", file=out)
-    print(f"main {counts['main']}, extra {counts['extra']}, side {counts['side']})", file=out)
+    """One deck's verdict, then each violation: code, citations, where, message and remedy."""
+    banlist = result["banlist"]["name"] if result["banlist"] else words(lang, "no_list")
+    verdict = words(lang, "legal" if result["legal"] else "illegal")
+    penalty = f" — {words(lang, result['penalty'])}" if result["penalty"] else ""
+    fields = {
+        "file": result["file"],
+        "verdict": verdict,
+        "penalty": penalty,
+        "banlist": banlist,
+        "date": result["date"],
+    }
+    print(words(lang, "report", **fields, **result["counts"]), file=out)
+    separator = words(lang, "separator")
     for v in result["violations"]:
-        where = ", ".join(f"{loc[0]} #{loc[1] + 1}" if len(loc) == 2 else str(loc[0]) for loc in v["loc"][:6])
+        where = separator.join(_place(loc, lang) for loc in v["loc"][:6])
         if v["lines"]:
-            where += " (line " + ", ".join(map(str, v["lines"][:6])) + ")"
+            where += words(lang, "lines", lines=separator.join(map(str, v["lines"][:6])))
         print(f"  ✗ {v['code']} [{v['rule']} / {v['penalty_ref']}] {where}", file=out)
         print(f"    {v['message']}", file=out)
         print(f"    → {v['remedy']}", file=out)
+
+
+def _place(loc: Sequence[str | int], lang: str) -> str:
+    """An input place as people read it: `["main", 4]` is main #5, `["roster", "side", 0]` roster side #1."""
+    return " ".join(words(lang, part) if isinstance(part, str) else f"#{part + 1}" for part in loc)

@@ -10,6 +10,7 @@ from typing import IO, Any
 
 import orjson
 
+from deckcheck.cli_output import table, words
 from deckcheck.data import (
     STATUS_NAMES,
     Banlist,
@@ -38,7 +39,7 @@ def add_banlist_parser(commands: Any) -> None:
     diff = actions.add_parser("diff", help="every card whose status changes from list A to list B")
     diff.add_argument("a", help="a list id, or an lflist.conf file (FILE or FILE#NAME)")
     diff.add_argument("b", help="a list id, or an lflist.conf file (FILE or FILE#NAME)")
-    diff.add_argument("--lang", choices=("en", "ja"), default="en", help="card-name language")
+    diff.add_argument("--lang", choices=("en", "ja"), default="en", help="language of the card names and the text")
     diff.add_argument("--json", action="store_true", help="print JSON for machines")
 
 
@@ -60,7 +61,10 @@ def _export(args: argparse.Namespace, data: Data, stdout: IO[str]) -> int:
     if args.format is not None:
         chosen += data.banlists.of_format(args.format)
     # A list named twice (by id and again by --format) is written once: a file may not hold one name twice.
-    stdout.write(banlists_as_lflist(list(dict.fromkeys(chosen)), data.cards))
+    text = banlists_as_lflist(list(dict.fromkeys(chosen)), data.cards)
+    # Line by line: a reader that leaves early (`| head`) is then noticed at the next write, where one large write
+    # would only be cut short without a word.
+    stdout.writelines(text.splitlines(keepends=True))
     return EXIT_OK
 
 
@@ -75,10 +79,14 @@ def _diff(args: argparse.Namespace, data: Data, stdout: IO[str]) -> int:
         body = {"from": old.name, "to": new.name, "changes": changes}
         stdout.write(orjson.dumps(body, option=orjson.OPT_INDENT_2).decode() + "\n")
         return EXIT_OK
-    print(f"{old.name} → {new.name}: {len(rows)} change{'' if len(rows) == 1 else 's'}", file=stdout)
-    width = max((len(row[0]) for row in rows), default=0)
-    for name, passcode, was, now in rows:
-        print(f"  {name:<{width}}  {passcode:>9}  {was} → {now}", file=stdout)
+    lang = args.lang
+    print(
+        words(lang, "changes", old=old.name, new=new.name, count=len(rows), s="" if len(rows) == 1 else "s"),
+        file=stdout,
+    )
+    cells = [(name, str(p), words(lang, was), "→", words(lang, now)) for name, p, was, now in rows]
+    for line in table(cells, ("left", "right", "left", "left", "left"), stdout):
+        print(line, file=stdout)
     return EXIT_OK
 
 

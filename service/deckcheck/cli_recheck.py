@@ -3,21 +3,31 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import TracebackType
 from typing import IO, Any
 
 import orjson
 from pydantic import ValidationError
+from rich.console import Console
+from rich.padding import Padding
+from rich.progress import BarColumn, GetTimeCallable, Progress, ProgressColumn, Task, TextColumn
+from rich.text import Text
 
 from deckcheck.batch import BatchSpec, Rechecker, Summary, deck_lines, run_batch
+from deckcheck.cli_output import indented, table, words
 from deckcheck.config import Settings
 from deckcheck.data import Data
 from deckcheck.errors import RequestError
 from deckcheck.wire import JAPAN
 
 EXIT_LEGAL, EXIT_ILLEGAL, EXIT_ERROR = 0, 1, 2
+CAUSES_SHOWN = 20  # cards the summary names as causes of newly illegal decks
 
 
 def run_recheck(args: argparse.Namespace, settings: Settings, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
@@ -35,38 +45,41 @@ def run_recheck(args: argparse.Namespace, settings: Settings, data: Data, stdout
         return EXIT_ERROR
     sink = args.out.open("wb") if args.out else None
     write = sink.write if sink else _text_writer(stdout)
-    show = args.progress or stderr.isatty()
     started = time.monotonic()
-
-    def progress(done: int) -> None:
-        if show:
-            rate = done / max(time.monotonic() - started, 1e-9)
-            stderr.write(f"\rrechecked {done:,} decks ({rate:,.0f}/s)")
-            stderr.flush()
-
+    # Progress only for a person watching: on a terminal, or when asked for; never in a pipe or a log by default.
+    shown = RecheckProgress(stderr, args.lang, forced=args.progress) if args.progress or stderr.isatty() else None
     try:
-        summary = run_batch(
-            deck_lines(args.paths),
-            checker=checker,
-            spec=spec,
-            workers=args.workers,
-            write=write,
-            progress=progress,
-            data_dir=settings.data_dir,
-        )
-        write(orjson.dumps(summary.as_json(checker.setup, data)) + b"\n")
+        with shown or contextlib.nullcontext():
+            if shown:
+                shown.count(args.paths)
+            summary = run_batch(
+                deck_lines(args.paths),
+                checker=checker,
+                spec=spec,
+                workers=args.workers,
+                write=write,
+                progress=shown.advance if shown else _unseen,
+                data_dir=settings.data_dir,
+            )
+            write(orjson.dumps(summary.as_json(checker.setup, data)) + b"\n")
+            if shown:
+                shown.finish(summary.lines)
+    except BrokenPipeError:
+        raise  # the reader of the results has gone: the command ends quietly (cli_output.exit_quietly_on_closed_pipe)
     except OSError as exc:
-        print(f"\ndeckcheck: {exc}", file=stderr)
+        print(f"deckcheck: {exc}", file=stderr)
         return EXIT_ERROR
     finally:
         if sink:
             sink.close()
-    if show:
-        stderr.write("\n")
-    _print_summary(summary, checker, stderr, time.monotonic() - started)
+    _print_summary(summary, checker, args.lang, stderr, time.monotonic() - started)
     if summary.errors:
         return EXIT_ERROR
     return EXIT_ILLEGAL if summary.illegal else EXIT_LEGAL
+
+
+def _unseen(done: int) -> None:
+    """Progress nobody watches."""
 
 
 def _text_writer(stdout: IO[str]) -> Callable[[bytes], Any]:
@@ -77,21 +90,121 @@ def _text_writer(stdout: IO[str]) -> Callable[[bytes], Any]:
     return lambda chunk: stdout.write(chunk.decode())
 
 
-def _print_summary(summary: Summary, checker: Rechecker, out: IO[str], seconds: float) -> None:
+class RecheckProgress:
+    """A live line on `out`: decks done of the total, a bar, decks a second and the time left. The total is counted
+    beside the recheck, reading the same files (a million NDJSON lines take about 0.3 s); until it is known the line
+    shows `?` and no time left."""
+
+    def __init__(self, out: IO[str], lang: str, *, forced: bool, get_time: GetTimeCallable | None = None) -> None:
+        """A display on `out` in `lang`; `forced` draws it even where `out` is no terminal."""
+        console = Console(file=out, force_terminal=forced or None, highlight=False)
+        self.bar = Progress(
+            TextColumn(words(lang, "rechecking")),
+            BarColumn(),
+            DoneOfTotal(),
+            Rate(lang),
+            TimeLeft(lang),
+            console=console,
+            auto_refresh=False,  # drawn as chunks finish: no thread of its own beside the worker processes
+            redirect_stdout=False,  # standard output may be the results themselves
+            redirect_stderr=False,
+            get_time=get_time,
+        )
+        self.task = self.bar.add_task("", total=None)
+
+    def __enter__(self) -> RecheckProgress:
+        """Start drawing."""
+        self.bar.start()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        """Draw the last state and leave it on its line."""
+        self.bar.stop()
+
+    def count(self, paths: Sequence[Path]) -> threading.Thread:
+        """Count the decks of `paths` in a thread of its own, which sets the total once known."""
+
+        def counting() -> None:
+            with contextlib.suppress(OSError, ValueError):  # unreadable input: the recheck itself will say so
+                self.bar.update(self.task, total=sum(1 for _line in deck_lines(paths)), refresh=True)
+
+        counter = threading.Thread(target=counting, name="deckcheck-count", daemon=True)
+        counter.start()
+        return counter
+
+    def advance(self, done: int) -> None:
+        """`done` decks are checked."""
+        self.bar.update(self.task, completed=done, refresh=True)
+
+    def finish(self, done: int) -> None:
+        """Every deck is checked: `done` of `done`, whether or not the count is in."""
+        self.bar.update(self.task, completed=done, total=done)
+
+
+class DoneOfTotal(ProgressColumn):
+    """`1,234/100,000`, or `1,234/?` while the total is being counted."""
+
+    def render(self, task: Task) -> Text:
+        """The column for `task`."""
+        total = "?" if task.total is None else f"{int(task.total):,}"
+        return Text(f"{int(task.completed):,}/{total}")
+
+
+def _rate(task: Task) -> float | None:
+    """Decks a second since the start: the whole run's average, steadier than the last chunks'."""
+    elapsed = task.elapsed
+    return task.completed / elapsed if elapsed and task.completed else None
+
+
+class Rate(ProgressColumn):
+    """`12,345 decks/s`."""
+
+    def __init__(self, lang: str) -> None:
+        """The column in `lang`."""
+        super().__init__()
+        self.lang = lang
+
+    def render(self, task: Task) -> Text:
+        """The column for `task`."""
+        rate = _rate(task)
+        return Text(words(self.lang, "per_second", rate="?" if rate is None else f"{rate:,.0f}"))
+
+
+class TimeLeft(ProgressColumn):
+    """`ETA 0:01:23` at the rate so far, once the total is known."""
+
+    def __init__(self, lang: str) -> None:
+        """The column in `lang`."""
+        super().__init__()
+        self.lang = lang
+
+    def render(self, task: Task) -> Text:
+        """The column for `task`."""
+        rate = _rate(task)
+        if task.total is None or rate is None:
+            return Text(words(self.lang, "remaining", time="-:--:--"))
+        seconds = round(max(task.total - task.completed, 0) / rate)
+        return Text(words(self.lang, "remaining", time=str(dt.timedelta(seconds=seconds))))
+
+
+def _print_summary(summary: Summary, checker: Rechecker, lang: str, out: IO[str], seconds: float) -> None:
+    """The totals, each rule's count and the cards that made decks newly illegal, as a table aligned on `out`."""
     setup = checker.setup
-    listed = setup.banlist.name if setup.banlist else "no list"
-    rows = [
-        ("decks", summary.lines),
-        ("legal", summary.legal),
-        ("illegal", summary.illegal),
-        ("errors", summary.errors),
+    listed = setup.banlist.name if setup.banlist else words(lang, "no_list")
+    print(words(lang, "recheck", banlist=listed, date=setup.date, seconds=seconds), file=out)
+    rows: list[tuple[str | Padding, str]] = [
+        (words(lang, "decks"), f"{summary.lines:,}"),
+        (words(lang, "legal"), f"{summary.legal:,}"),
+        (words(lang, "illegal"), f"{summary.illegal:,}"),
+        (words(lang, "errors"), f"{summary.errors:,}"),
     ]
-    print(f"recheck against {listed} on {setup.date} in {seconds:.1f} s", file=out)
-    for label, value in rows:
-        print(f"  {label:<28}{value:>12,}", file=out)
-    for code, count in sorted(summary.by_code.items()):
-        print(f"  {code:<28}{count:>12,}", file=out)
+    rows += [(code, f"{count:,}") for code, count in sorted(summary.by_code.items())]
     if setup.previous is not None:
-        print(f"  newly illegal since {setup.previous.name:<8}{summary.newly:>12,}", file=out)
-        for passcode, decks in sorted(summary.causes.items(), key=lambda item: (-item[1], item[0]))[:20]:
-            print(f"    {checker.data.cards.by_passcode[passcode].name_en:<26}{decks:>12,}", file=out)
+        rows.append((words(lang, "newly_illegal", banlist=setup.previous.name), f"{summary.newly:,}"))
+        causes = sorted(summary.causes.items(), key=lambda item: (-item[1], item[0]))[:CAUSES_SHOWN]
+        cards = checker.data.cards.by_passcode
+        rows += [(indented(cards[passcode].name(lang)), f"{decks:,}") for passcode, decks in causes]
+    for line in table(rows, ("left", "right"), out):
+        print(line, file=out)
