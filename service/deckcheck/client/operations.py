@@ -1,0 +1,98 @@
+"""Each operation of the API as a `Call`: the request, and the model its answer is read into. Both clients send
+these; a request body may be its request model or a plain mapping."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from deckcheck.client.common import Body, Call, language, model, post, text
+from deckcheck.wire.answers import (
+    BanlistDetail,
+    BanlistDiff,
+    BanlistSummary,
+    CardOutFull,
+    ConvertResponse,
+    EraOut,
+    Health,
+    ParseResponse,
+    RuleOut,
+    SearchHit,
+    ValidateResponse,
+)
+from deckcheck.wire.requests import Format
+
+_VALIDATED = model(ValidateResponse)
+_PARSED = model(ParseResponse)
+_CONVERTED = model(ConvertResponse)
+_CARD = model(CardOutFull)
+_HITS = model(list[SearchHit])
+_LISTS = model(list[BanlistSummary])
+_LIST = model(BanlistDetail)
+_DIFF = model(BanlistDiff)
+_RULES = model(list[RuleOut])
+_ERAS = model(list[EraOut])
+_HEALTH = model(Health)
+
+
+def _list_path(list_id: str) -> str:
+    return "/v1/banlists/" + quote(list_id, safe="")
+
+
+def validate(request: Body, lang: str | None) -> Call[ValidateResponse]:
+    """POST /v1/validate."""
+    return post("/v1/validate", request, _VALIDATED, lang)
+
+
+def parse(deck: Body) -> Call[ParseResponse]:
+    """POST /v1/decks/parse."""
+    return post("/v1/decks/parse", deck, _PARSED)
+
+
+def convert(request: Body) -> Call[ConvertResponse]:
+    """POST /v1/decks/convert."""
+    return post("/v1/decks/convert", request, _CONVERTED)
+
+
+def card(passcode: int) -> Call[CardOutFull]:
+    """GET /v1/cards/{passcode}."""
+    return Call("GET", f"/v1/cards/{passcode:d}", _CARD)
+
+
+def search(q: str, limit: int, offset: int) -> Call[list[SearchHit]]:
+    """GET /v1/cards?q=…: one page of hits."""
+    return Call("GET", "/v1/cards", _HITS, {"q": q, "limit": str(limit), "offset": str(offset)})
+
+
+def banlists(format: Format | None) -> Call[list[BanlistSummary]]:
+    """GET /v1/banlists: the first page; the others follow its Link header."""
+    return Call("GET", "/v1/banlists", _LISTS, {} if format is None else {"format": format})
+
+
+def banlist(list_id: str) -> Call[BanlistDetail]:
+    """GET /v1/banlists/{id}."""
+    return Call("GET", _list_path(list_id), _LIST, {"as": "json"})
+
+
+def banlist_lflist(list_id: str) -> Call[str]:
+    """GET /v1/banlists/{id}?as=lflist."""
+    return Call("GET", _list_path(list_id), text, {"as": "lflist"})
+
+
+def diff(a: str, b: str) -> Call[BanlistDiff]:
+    """GET /v1/banlists/{a}/diff/{b}."""
+    return Call("GET", f"{_list_path(a)}/diff/{quote(b, safe='')}", _DIFF)
+
+
+def rules(lang: str | None) -> Call[list[RuleOut]]:
+    """GET /v1/rules."""
+    return Call("GET", "/v1/rules", _RULES, headers=language(lang))
+
+
+def eras(lang: str | None) -> Call[list[EraOut]]:
+    """GET /v1/rules/eras."""
+    return Call("GET", "/v1/rules/eras", _ERAS, headers=language(lang))
+
+
+def health() -> Call[Health]:
+    """GET /healthz."""
+    return Call("GET", "/healthz", _HEALTH)

@@ -1,0 +1,225 @@
+"""`Client`: the deckcheck HTTP API from blocking Python code, on httpx."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from types import TracebackType
+from typing import Any, TypeVar
+
+import httpx
+
+from deckcheck.client import operations as op
+from deckcheck.client.common import (
+    Body,
+    Call,
+    Deck,
+    DeckcheckError,
+    Lines,
+    ListChoice,
+    Retries,
+    next_page,
+    read_line,
+    recheck_request,
+)
+from deckcheck.wire.answers import (
+    BanlistDetail,
+    BanlistDiff,
+    BanlistSummary,
+    CardOutFull,
+    ConvertResponse,
+    EraOut,
+    Health,
+    ParseResponse,
+    RuleOut,
+    SearchHit,
+    ValidateResponse,
+)
+from deckcheck.wire.recheck_answers import RecheckAnswerLine
+from deckcheck.wire.requests import Format
+
+T = TypeVar("T")
+
+
+class Client:
+    """A client of one deckcheck service at `base_url` (`http://127.0.0.1:8000`, or a path under a proxy).
+
+    Every method returns the service's own answer models (`deckcheck.wire.answers`), and raises `DeckcheckError`
+    for an error answer; connection failures and timeouts are httpx's own exceptions. A 503 (every check thread
+    busy) is retried up to `retries` times, after the seconds its Retry-After asks for, at most `max_retry_wait`
+    each (`sleep` waits them). `timeout` (seconds, or an `httpx.Timeout`) and `headers` apply to every request.
+    Requests go through an httpx client made here (over `transport`, if given, e.g. an `httpx.MockTransport`),
+    or through `http`, a client of the caller's, which `close()` leaves open. Use it as a context manager, or call
+    `close()`.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        timeout: float | httpx.Timeout = 30.0,
+        retries: int = 3,
+        max_retry_wait: float = 30.0,
+        headers: Mapping[str, str] | None = None,
+        transport: httpx.BaseTransport | None = None,
+        http: httpx.Client | None = None,
+        sleep: Callable[[float], object] = time.sleep,
+    ) -> None:
+        if http is not None and transport is not None:
+            raise ValueError("give a transport or an httpx client, not both")
+        self.base_url = base_url.rstrip("/")
+        self._timeout = timeout
+        self._headers = dict(headers or {})
+        self._retries = Retries(retries, max_retry_wait)
+        self._sleep = sleep
+        self._owned = http is None
+        self._http = httpx.Client(transport=transport) if http is None else http
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the connections (of the httpx client made here; a client passed in stays open)."""
+        if self._owned:
+            self._http.close()
+
+    def _send(self, call: Call[Any], url: httpx.URL | None = None) -> httpx.Response:
+        """Send `call` (or, from `url`, a next page of it), retrying a 503; DeckcheckError for an error answer."""
+        request = self._http.build_request(
+            call.method,
+            url or self.base_url + call.path,
+            params=None if url else call.params,
+            headers={**self._headers, **call.headers},
+            content=call.content,
+            timeout=self._timeout,
+        )
+        attempt = 0
+        while True:
+            response = self._http.send(request)
+            delay = self._retries.delay(response, attempt)
+            if delay is None:
+                break
+            self._sleep(delay)
+            attempt += 1
+        if not response.is_success:
+            raise DeckcheckError.of(response)
+        return response
+
+    def _call(self, call: Call[T]) -> T:
+        return call.read(self._send(call))
+
+    def _every_page(self, call: Call[list[T]]) -> list[T]:
+        items: list[T] = []
+        url = None
+        while True:
+            response = self._send(call, url)
+            items += call.read(response)
+            if (url := next_page(response)) is None:
+                return items
+
+    def validate(self, request: Body, *, lang: str | None = None) -> ValidateResponse:
+        """Check a deck (a `ValidateRequest` or a mapping of its fields) for its event; messages in `lang`."""
+        return self._call(op.validate(request, lang))
+
+    def parse(self, deck: Body) -> ParseResponse:
+        """Read a deck (a `DeckIn` or a mapping) in any form: every entry resolved, and those that name no card."""
+        return self._call(op.parse(deck))
+
+    def convert(self, request: Body) -> ConvertResponse:
+        """Turn a deck (a `ConvertRequest` or a mapping) into the form it asks for."""
+        return self._call(op.convert(request))
+
+    def card(self, passcode: int) -> CardOutFull:
+        """A card by any of its passcodes; `DeckcheckError` 404 for a passcode that is no card's."""
+        return self._call(op.card(passcode))
+
+    def search(self, q: str, *, limit: int = 10, offset: int = 0) -> list[SearchHit]:
+        """One page of a name search, best first: `limit` hits (at most 50) from `offset` in the ranking."""
+        return self._call(op.search(q, limit, offset))
+
+    def banlists(self, *, format: Format | None = None) -> list[BanlistSummary]:
+        """Every bundled list (of one format, if asked), OCG first, oldest first: every page, one after another."""
+        return self._every_page(op.banlists(format))
+
+    def banlist(self, list_id: str) -> BanlistDetail:
+        """One bundled list with its cards."""
+        return self._call(op.banlist(list_id))
+
+    def banlist_lflist(self, list_id: str) -> str:
+        """One bundled list as lflist.conf text (EDOPro, ygopro)."""
+        return self._call(op.banlist_lflist(list_id))
+
+    def diff(self, a: str, b: str) -> BanlistDiff:
+        """Every card whose status changes from list `a` to list `b`."""
+        return self._call(op.diff(a, b))
+
+    def rules(self, *, lang: str | None = None) -> list[RuleOut]:
+        """The rule catalogue: every code with its citation, penalty and remedy, in `lang`."""
+        return self._call(op.rules(lang))
+
+    def eras(self, *, lang: str | None = None) -> list[EraOut]:
+        """The rule eras of each format; notes in `lang`."""
+        return self._call(op.eras(lang))
+
+    def health(self) -> Health:
+        """Liveness, the size of the loaded data and the data version."""
+        return self._call(op.health())
+
+    def recheck(
+        self,
+        decks: Iterable[Deck],
+        *,
+        date: dt.date | str | None = None,
+        banlist: ListChoice | None = None,
+        previous: ListChoice | None = None,
+        format: Format | None = None,
+        lang: str | None = None,
+    ) -> Iterator[RecheckAnswerLine]:
+        """Recheck many decks against one list (`banlist`: an id, or an inline or lflist list; default the list in
+        force on `date` in `format`), and against `previous` if given.
+
+        `decks` is any iterable of recheck lines (`RecheckLine` or mappings `{"id": …, "ydke": …}`); it is read
+        lazily and sent as a stream of NDJSON. The answer is an iterator of its lines, each read as it arrives: one
+        `RecheckResultLine` or `RecheckErrorLine` per deck, in input order, then the `RecheckSummaryLine`. Nothing is
+        sent until it is first advanced; close it (or run it out) to free the connection. This side never holds the
+        batch: the decks go out as they are read, and each result is read as it comes in.
+
+        The request carries `Deckcheck-Hold-Results: 1`. httpx sends the whole body before it reads an answer, and
+        the service, by default, writes each result while it still reads decks: once the results unread by this
+        side fill the sockets' buffers (about 20,000 decks), the service waits to write, stops reading, and the
+        upload stalls until it times out. Held, the service checks the decks as they arrive, keeps the results in
+        a temporary file (up to DECKCHECK_MAX_HELD_BYTES, 2 GiB by default: past it, `DeckcheckError` 413), and
+        answers once the body is read. A recheck is not retried: its decks can be read only once.
+        """
+        params, headers = recheck_request(date, banlist, previous, format, lang)
+        request = self._http.build_request(
+            "POST",
+            self.base_url + "/v1/rechecks",
+            params=params,
+            headers={**self._headers, **headers},
+            content=_chunks(decks),
+            timeout=self._timeout,
+        )
+        response = self._http.send(request, stream=True)
+        try:
+            if not response.is_success:
+                response.read()
+                raise DeckcheckError.of(response)
+            for line in response.iter_lines():
+                yield read_line(line)
+        finally:
+            response.close()
+
+
+def _chunks(decks: Iterable[Deck]) -> Iterator[bytes]:
+    lines = Lines()
+    for deck in decks:
+        if (chunk := lines.add(deck)) is not None:
+            yield chunk
+    yield from lines.rest()
