@@ -123,7 +123,7 @@ def test_a_list_as_lflist_text(client: httpx.Client, data: Data) -> None:
     by_accept = client.get("/v1/banlists/tcg-2024-04-22", headers={"Accept": "text/plain"})
     assert by_query.headers["content-type"] == by_accept.headers["content-type"] == "text/plain; charset=utf-8"
     assert by_query.text == by_accept.text
-    assert by_query.headers["vary"] == by_accept.headers["vary"] == "Accept"
+    assert by_query.headers["vary"] == by_accept.headers["vary"] == "Accept, Origin"
     assert by_query.text.startswith("#[TCG 2024.04]\n!TCG 2024.04\n#forbidden\n")
     bundled = data.banlists.get("tcg-2024-04-22")
     assert bundled is not None
@@ -252,9 +252,9 @@ def test_cli_diff_as_text_and_against_a_whitelist(tmp_path: Path) -> None:
     lists.write_text("!mine\n55144522 1\n!only\n$whitelist\n46986414 3\n", encoding="utf-8")
     code, out, _err = _run("banlist", "diff", "ocg-2008-03-01", f"{lists}#mine", "--lang", "ja")
     assert code == 0
-    assert out.splitlines()[0] == "OCG 2008.03 → mine: 109 changes"
+    assert out.splitlines()[0] == "OCG 2008.03 → mine：109件の変更"
     (pot,) = [line for line in out.splitlines() if line.startswith("  強欲な壺 ")]
-    assert pot.endswith("55144522  forbidden → limited")
+    assert pot.split() == ["強欲な壺", "55144522", "禁止", "→", "制限"]
     code, out, _err = _run("banlist", "diff", f"{lists}#only", f"{lists}#mine", "--json")
     changes = orjson.loads(out)["changes"]
     # Beside a whitelist every card changes, named or not: all but Dark Magician go from 0 to 3, Pot of Greed to 1.
