@@ -26,7 +26,7 @@ from pydantic import BaseModel, TypeAdapter
 from bench.corpus import Corpus
 from deckcheck import Data
 from deckcheck.client import AsyncClient, Client, DeckcheckError, RecheckAnswerLine, RecheckSummaryLine
-from deckcheck.wire import InlineBanlist, RecheckLine, ValidateRequest
+from deckcheck.wire import EntryIn, InlineBanlist, RecheckLine, ValidateRequest
 from deckcheck.wire.answers import (
     BanlistDetail,
     BanlistDiff,
@@ -115,6 +115,21 @@ def test_validate_takes_a_model_and_a_language(ask: Callable[..., Any], client: 
     _same(answer, plain, ValidateResponse)
     assert [(v.code, v.penalty, v.message) for v in answer.violations] == [
         ("forbidden_card", "duel_forfeiture", "「強欲な壺」はOCG 2008.03で禁止カードです。")
+    ]
+
+
+def test_request_models_are_built_by_keyword(base_url: str) -> None:
+    # A type checker sees every default (mypy checks this file): a site's own code builds requests the same way.
+    request = ValidateRequest(
+        main=[EntryIn(passcode=POT_OF_GREED, count=1), EntryIn(name="Monster Reborn")],
+        date=dt.date(2008, 6, 1),
+        banlist=InlineBanlist(name="house", forbidden=["Monster Reborn"]),
+    )
+    with Client(base_url) as deckcheck:
+        answer = deckcheck.validate(request)
+    assert [(v.code, [c.name for c in v.cards]) for v in answer.violations] == [
+        ("forbidden_card", ["Monster Reborn"]),
+        ("main_deck_too_small", []),
     ]
 
 

@@ -72,22 +72,22 @@ class EntryIn(_Strict):
     model_config = ConfigDict(json_schema_extra={"examples": [ex.ENTRY]})
 
     passcode: int | None = Field(
-        None,
+        default=None,
         ge=0,
         le=999_999_999,
         description="Any of the card's passcodes (printed lower left); give it, a name, or both for one card.",
         examples=[ex.POT_OF_GREED],
     )
     name: str | None = Field(
-        None,
+        default=None,
         min_length=1,
         max_length=MAX_NAME_CHARS,
         description="The card's Japanese or English name, matched after folding width and kana variants.",
         examples=["Pot of Greed", "強欲な壺"],
     )
-    count: int = Field(1, ge=1, le=MAX_COUNT, description="Copies of the card.", examples=[3])
+    count: int = Field(default=1, ge=1, le=MAX_COUNT, description="Copies of the card.", examples=[3])
     language: str | None = Field(
-        None,
+        default=None,
         pattern=LANGUAGE_PATTERN,
         description="Printed language tag of these copies (ja, en, ko; en-US counts as en); default: default_language.",
         examples=["ja"],
@@ -100,8 +100,8 @@ class EntryIn(_Strict):
         return self
 
 
-Entries = Annotated[list[EntryIn], Field(default_factory=list, max_length=MAX_ENTRIES)]
-SourceText = Annotated[str | None, Field(None, max_length=MAX_SOURCE_CHARS)]
+Entries = Annotated[list[EntryIn], Field(max_length=MAX_ENTRIES)]
+SourceText = Annotated[str | None, Field(max_length=MAX_SOURCE_CHARS)]
 _ENTRIES = f"given as JSON entries (up to {MAX_ENTRIES}); leave empty when the deck is given as ydk, ydke or text."
 
 
@@ -110,18 +110,24 @@ class DeckIn(_Strict):
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.PARSE_REQUEST, ex.PARSE_JSON_REQUEST]})
 
-    main: Entries = Field(description=f"The main deck, {_ENTRIES}", examples=[[{"passcode": ex.POT_OF_GREED}]])
-    extra: Entries = Field(description=f"The extra deck, {_ENTRIES}", examples=[[{"passcode": ex.STARDUST_DRAGON}]])
-    side: Entries = Field(description=f"The side deck, {_ENTRIES}", examples=[[{"name": "Monster Reborn"}]])
+    main: Entries = Field(
+        default_factory=list, description=f"The main deck, {_ENTRIES}", examples=[[{"passcode": ex.POT_OF_GREED}]]
+    )
+    extra: Entries = Field(
+        default_factory=list, description=f"The extra deck, {_ENTRIES}", examples=[[{"passcode": ex.STARDUST_DRAGON}]]
+    )
+    side: Entries = Field(
+        default_factory=list, description=f"The side deck, {_ENTRIES}", examples=[[{"name": "Monster Reborn"}]]
+    )
     ydk: SourceText = Field(
-        None,
+        default=None,
         description="A .ydk file: #main, #extra and !side sections of passcodes, one copy a line; other # lines are "
         "comments. Sections are taken as written.",
         examples=[ex.SMALL_YDK],
     )
-    ydke: SourceText = Field(None, description="A ydke://main!extra!side! link.", examples=[ex.SMALL_YDKE])
+    ydke: SourceText = Field(default=None, description="A ydke://main!extra!side! link.", examples=[ex.SMALL_YDKE])
     text: SourceText = Field(
-        None,
+        default=None,
         description="A plain list, one card a line, by Japanese or English name or passcode (`3 Pot of Greed`, "
         "`《強欲な壺》×3`), under Main/Extra/Side headings (cards before any heading are main deck).",
         examples=[ex.SMALL_TEXT],
@@ -151,21 +157,21 @@ class ProtectorsIn(_Strict):
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.PROTECTORS]})
 
-    used: bool = Field(False, description="The cards are in sleeves or protectors.", examples=[True])
+    used: bool = Field(default=False, description="The cards are in sleeves or protectors.", examples=[True])
     opaque_back: bool = Field(
-        False, description="The protectors hide the cards' common (back) side (TR 1 ※).", examples=[True]
+        default=False, description="The protectors hide the cards' common (back) side (TR 1 ※).", examples=[True]
     )
     uniform: bool = Field(
-        True, description="Every card of main, extra and side is in identical protectors (TR 3).", examples=[True]
+        default=True,
+        description="Every card of main, extra and side is in identical protectors (TR 3).",
+        examples=[True],
     )
 
 
 ListedCard = (
     Annotated[int, Field(ge=0, le=999_999_999)] | Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS)]
 )
-ListedCards = Annotated[
-    list[ListedCard], Field(default_factory=list, max_length=5000, description="Passcodes or card names.")
-]
+ListedCards = Annotated[list[ListedCard], Field(max_length=5000, description="Passcodes or card names.")]
 
 
 class InlineBanlist(_Strict):
@@ -175,15 +181,24 @@ class InlineBanlist(_Strict):
     model_config = ConfigDict(json_schema_extra={"examples": [ex.INLINE_BANLIST]})
 
     name: str = Field(
-        "inline list", min_length=1, max_length=100, description="The list's name in messages.", examples=["2008.09"]
+        default="inline list",
+        min_length=1,
+        max_length=100,
+        description="The list's name in messages.",
+        examples=["2008.09"],
     )
     forbidden: ListedCards = Field(
+        default_factory=list,
         description="Forbidden cards (0 copies), by passcode or Japanese or English name.",
         examples=[[ex.POT_OF_GREED, "Premature Burial"]],
     )
-    limited: ListedCards = Field(description="Limited cards (1 copy).", examples=[[ex.MONSTER_REBORN, "Cyber Dragon"]])
+    limited: ListedCards = Field(
+        default_factory=list, description="Limited cards (1 copy).", examples=[[ex.MONSTER_REBORN, "Cyber Dragon"]]
+    )
     semi_limited: ListedCards = Field(
-        description="Semi-Limited cards (2 copies), by passcode or name.", examples=[["Mystical Space Typhoon"]]
+        default_factory=list,
+        description="Semi-Limited cards (2 copies), by passcode or name.",
+        examples=[["Mystical Space Typhoon"]],
     )
 
 
@@ -199,7 +214,7 @@ class LflistBanlist(_Strict):
         examples=[ex.LFLIST],
     )
     list: str | None = Field(
-        None,
+        default=None,
         min_length=1,
         max_length=100,
         description="The `!` name of the list to use; needed when the text holds several.",
@@ -220,12 +235,12 @@ BanlistChoice = Annotated[
     Discriminator(_banlist_kind),
 ]
 PROTECTORS_FIELD = Field(
-    None,
+    default=None,
     description="What the player declares about protectors; none: no protector rule is checked.",
     examples=[ex.PROTECTORS],
 )
 DEFAULT_LANGUAGE_FIELD = Field(
-    None,
+    default=None,
     pattern=LANGUAGE_PATTERN,
     description="The printed language of entries that give none (a language tag: only the first part counts); "
     "default ja at an OCG event, en at a TCG event.",
@@ -240,13 +255,13 @@ class ValidateRequest(DeckIn):
     model_config = ConfigDict(json_schema_extra={"examples": [ex.VALIDATE_REQUEST]})
 
     date: IsoDate | None = Field(
-        None,
+        default=None,
         description="The event date; default today in Japan (UTC+9). It picks the list, printings and rule era.",
         examples=["2008-06-01"],
     )
-    format: Format = Field("ocg", description="The event's format; default ocg.", examples=["ocg"])
+    format: Format = Field(default="ocg", description="The event's format; default ocg.", examples=["ocg"])
     banlist: BanlistChoice | None = Field(
-        None,
+        default=None,
         description="The Forbidden/Limited list: a bundled list id of the format (ocg-2008-03-01, tcg-2024-04-22; "
         "GET /v1/banlists lists them), an inline list, or an lflist.conf text; default: the format's list in force "
         "on the date.",
@@ -254,14 +269,16 @@ class ValidateRequest(DeckIn):
     )
     protectors: ProtectorsIn | None = PROTECTORS_FIELD
     roster: DeckIn | None = Field(
-        None,
+        default=None,
         description="The Deck Roster Sheet (デッキ記入シート), in any deck form: the presented deck must match it "
         "(TR 2.B), and after siding keep its main and extra deck sizes (TR 2.D.8). Needed for duels 2 and 3.",
         examples=[{"ydk": ex.SMALL_YDK}],
     )
-    duel: Duel = Field(1, description="Which duel of the match the deck is presented for; default 1.", examples=[1])
+    duel: Duel = Field(
+        default=1, description="Which duel of the match the deck is presented for; default 1.", examples=[1]
+    )
     phase: Phase = Field(
-        "registration", description="When it is checked; default registration.", examples=["between_duels"]
+        default="registration", description="When it is checked; default registration.", examples=["between_duels"]
     )
     default_language: str | None = DEFAULT_LANGUAGE_FIELD
 
@@ -272,7 +289,9 @@ class ConvertRequest(DeckIn):
     model_config = ConfigDict(json_schema_extra={"examples": [ex.CONVERT_REQUEST]})
 
     to: DeckFormat = Field(description="The form to write the deck in.", examples=["ydke"])
-    names: NameLanguage = Field("en", description="Card-name language of a text list; default en.", examples=["ja"])
+    names: NameLanguage = Field(
+        default="en", description="Card-name language of a text list; default en.", examples=["ja"]
+    )
 
 
 DeckId = Annotated[str, Field(max_length=MAX_ID_CHARS)] | Annotated[int, Field(ge=ID_RANGE[0], le=ID_RANGE[1])]
