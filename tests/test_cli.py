@@ -345,8 +345,25 @@ def test_progress_shows_done_of_total_rate_and_time_left(lang: str, unknown: lis
 
 def test_progress_counts_the_decks_it_will_check(ndjson: Path, decks: Path) -> None:
     shown = RecheckProgress(io.StringIO(), "en", forced=False)
-    shown.count([ndjson, decks]).join()
+    counter = shown.count([ndjson, decks])
+    assert counter is not None
+    counter.join()
     assert shown.bar.tasks[0].total == 306
+
+
+def test_progress_never_reads_a_pipe_the_recheck_reads(ndjson: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "decks.ndjson"
+    os.mkfifo(fifo)
+    out = tmp_path / "out.ndjson"
+    argv = ["recheck", "--date", "2008-09-01", "--progress", "--out", str(out), str(fifo)]
+    process = _deckcheck(*argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    fifo.write_bytes(ndjson.read_bytes())  # blocks until the recheck opens the pipe
+    _out, err = process.communicate(timeout=60)
+    assert b"/?" in err  # the total of a pipe is never known
+    from_file = tmp_path / "from-file.ndjson"
+    code, _stdout, _stderr = _run("recheck", "--date", "2008-09-01", "--out", str(from_file), str(ndjson))
+    assert process.returncode == code
+    assert out.read_bytes() == from_file.read_bytes()  # every deck of the pipe was checked, whole
 
 
 def _deckcheck(*argv: str, **options: Any) -> subprocess.Popen[bytes]:
@@ -354,23 +371,38 @@ def _deckcheck(*argv: str, **options: Any) -> subprocess.Popen[bytes]:
     return subprocess.Popen([sys.executable, "-m", "deckcheck", *argv], stdin=subprocess.DEVNULL, **options)
 
 
-def test_recheck_progress_on_a_terminal(ndjson: Path, tmp_path: Path) -> None:
+def _on_a_terminal(argv: list[str], *, results_too: bool) -> tuple[int, str]:
+    """The exit status of `deckcheck argv` with standard error (and output, if `results_too`) on a terminal, and
+    what the terminal showed."""
     leader, follower = pty.openpty()
     env = {
         k: v
         for k, v in os.environ.items()
         if k not in {"NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "COLUMNS"}
     }
-    argv = ["recheck", "--date", "2008-09-01", "--out", str(tmp_path / "out.ndjson"), str(ndjson)]
-    process = _deckcheck(*argv, stdout=subprocess.DEVNULL, stderr=follower, env={**env, "TERM": "xterm"})
+    out = follower if results_too else subprocess.DEVNULL
+    process = _deckcheck(*argv, stdout=out, stderr=follower, env={**env, "TERM": "xterm"})
     os.close(follower)
     shown = b""
     with contextlib.suppress(OSError):  # EIO once the process has closed the terminal
         while chunk := os.read(leader, 65536):
             shown += chunk
     os.close(leader)
-    assert process.wait() == 2
-    assert re.search(r"rechecking .* 301/301 [\d,]+ decks/s ETA 0:00:00", shown.decode())  # the last state
+    return process.wait(), shown.decode()
+
+
+def test_recheck_progress_on_a_terminal(ndjson: Path, tmp_path: Path) -> None:
+    argv = ["recheck", "--date", "2008-09-01", "--out", str(tmp_path / "out.ndjson"), str(ndjson)]
+    code, shown = _on_a_terminal(argv, results_too=False)
+    assert code == 2
+    assert re.search(r"rechecking .* 301/301 [\d,]+ decks/s ETA 0:00:00", shown)  # the last state
+
+
+def test_no_progress_on_the_terminal_the_results_go_to(ndjson: Path) -> None:
+    code, shown = _on_a_terminal(["recheck", "--date", "2008-09-01", str(ndjson)], results_too=True)
+    assert code == 2
+    assert "rechecking" not in shown
+    assert shown.count('{"line":') == 301
 
 
 @pytest.mark.parametrize(

@@ -46,8 +46,10 @@ def run_recheck(args: argparse.Namespace, settings: Settings, data: Data, stdout
     sink = args.out.open("wb") if args.out else None
     write = sink.write if sink else _text_writer(stdout)
     started = time.monotonic()
-    # Progress only for a person watching: on a terminal, or when asked for; never in a pipe or a log by default.
-    shown = RecheckProgress(stderr, args.lang, forced=args.progress) if args.progress or stderr.isatty() else None
+    # Progress only for a person watching: on a terminal, or when asked for; never in a pipe or a log by default,
+    # nor on the terminal the results themselves are written to, where the two would mix.
+    watched = stderr.isatty() and not (sink is None and stdout.isatty())
+    shown = RecheckProgress(stderr, args.lang, forced=args.progress) if args.progress or watched else None
     try:
         with shown or contextlib.nullcontext():
             if shown:
@@ -123,8 +125,12 @@ class RecheckProgress:
         """Draw the last state and leave it on its line."""
         self.bar.stop()
 
-    def count(self, paths: Sequence[Path]) -> threading.Thread:
-        """Count the decks of `paths` in a thread of its own, which sets the total once known."""
+    def count(self, paths: Sequence[Path]) -> threading.Thread | None:
+        """Count the decks of `paths` in a thread of its own, which sets the total once known; only where every
+        input is a regular file or a folder, which can be read twice: a pipe's lines would be shared out between
+        the count and the recheck. Otherwise the total stays unknown."""
+        if not all(path.is_dir() or path.is_file() for path in paths):
+            return None
 
         def counting() -> None:
             with contextlib.suppress(OSError, ValueError):  # unreadable input: the recheck itself will say so
