@@ -276,11 +276,11 @@ OVERLOADED = {
 }
 
 
-def _overloaded(retry_after: str | None) -> httpx.Response:
+def _overloaded(retry_after: str | None, status: int = 503) -> httpx.Response:
     headers = {"Content-Type": "application/problem+json"} | (
         {} if retry_after is None else {"Retry-After": retry_after}
     )
-    return httpx.Response(503, content=orjson.dumps(OVERLOADED), headers=headers)
+    return httpx.Response(status, content=orjson.dumps(OVERLOADED | {"status": status}), headers=headers)
 
 
 class Mocked:
@@ -314,9 +314,10 @@ class Mocked:
         return asyncio.run(run())
 
 
+@pytest.mark.parametrize("status", [503, 429])  # the service's, and the proxy's flood guard's
 @pytest.mark.parametrize("kind", KINDS)
-def test_a_503_is_retried_after_the_seconds_it_asks(kind: str) -> None:
-    mock = Mocked(kind, _overloaded("0"), _overloaded("0"), httpx.Response(200, json=HEALTH))
+def test_a_503_is_retried_after_the_seconds_it_asks(kind: str, status: int) -> None:
+    mock = Mocked(kind, _overloaded("0", status), _overloaded("0", status), httpx.Response(200, json=HEALTH))
     assert mock.run(lambda client: client.health()) == Health.model_validate(HEALTH)
     assert len(mock.requests) == 3
     assert mock.waits == [0, 0]
@@ -361,7 +362,7 @@ def test_an_answer_that_is_no_problem_raises_the_same_error(
     error = caught.value
     assert (error.status, error.problem, error.text, error.request_id) == (status, None, body, None)
     assert str(error) == f"{status} {body}"
-    assert len(mock.requests) == 1  # only a 503 is retried
+    assert len(mock.requests) == 1  # only a 503 or a 429 is retried
 
 
 @pytest.mark.parametrize("kind", KINDS)

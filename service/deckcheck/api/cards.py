@@ -100,8 +100,8 @@ def build_cards_router(data: Data, admission: Admission, caching: Caching) -> AP
             int,
             Query(
                 ge=0,
-                le=MAX_SEARCH_HITS - MAX_PAGE,
-                description=f"Cards skipped: the page's start in the ranking (of the best {MAX_SEARCH_HITS}).",
+                le=MAX_SEARCH_HITS - 1,
+                description=f"Cards skipped: the page's start in the ranking of the best {MAX_SEARCH_HITS}.",
                 examples=[0],
             ),
         ] = 0,
@@ -111,8 +111,9 @@ def build_cards_router(data: Data, admission: Admission, caching: Caching) -> AP
         etag = caching.etag()
         if unchanged := caching.answer(request, etag):
             return unchanged
-        found = await admission.check(request, partial(data.cards.search.search, q, offset + limit + 1))
-        hits = found[offset : offset + limit]
+        end = min(offset + limit, MAX_SEARCH_HITS)  # a page never reaches past the best MAX_SEARCH_HITS
+        found = await admission.check(request, partial(data.cards.search.search, q, end + 1))
+        hits = found[offset:end]
         answer = json_response(
             [
                 {
@@ -126,7 +127,7 @@ def build_cards_router(data: Data, admission: Admission, caching: Caching) -> AP
                 for h in hits
             ]
         )
-        more = len(found) > offset + limit and offset + limit < MAX_SEARCH_HITS
-        return caching.keep(paged(answer, request, offset + limit if more else None), etag)
+        more = len(found) > end and end < MAX_SEARCH_HITS
+        return caching.keep(paged(answer, request, end if more else None), etag)
 
     return router

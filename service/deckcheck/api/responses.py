@@ -33,7 +33,10 @@ _VALIDATORS = {
     ),
     "Cache-Control": _header("public, max-age=3600 by default (DECKCHECK_CACHE_MAX_AGE)."),
 }
-_NEXT = _header('RFC 8288 link to the next page, when there is one: `</v1/cards?q=dragon&offset=10>; rel="next"`.')
+_NEXT = _header(
+    "RFC 8288 link to the next page, when there is one, relative to the request's URL: "
+    '`<?q=dragon&offset=10>; rel="next"`.'
+)
 
 
 def cached(*, paged: bool = False, ok: dict[str, Any] | None = None) -> dict[int | str, dict[str, Any]]:
@@ -62,10 +65,12 @@ def json_response(body: Any, lang: str | None = None) -> Response:
 
 
 def paged(response: Response, request: Request, next_offset: int | None) -> Response:
-    """`response` with an RFC 8288 `Link` to the next page, the same request from `next_offset`, if there is one."""
+    """`response` with an RFC 8288 `Link` to the next page, the same request from `next_offset`, if there is one.
+    The link is a reference relative to the request's own URL (RFC 3986 4.2: only the query changes), so it leads
+    to the next page also through a proxy that serves the API under a path of its own."""
     if next_offset is not None:
         target = request.url.include_query_params(offset=next_offset)
-        response.headers["Link"] = f'<{target.path}?{target.query}>; rel="next"'
+        response.headers["Link"] = f'<?{target.query}>; rel="next"'
     return response
 
 

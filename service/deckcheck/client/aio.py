@@ -83,7 +83,8 @@ class AsyncClient:
             await self._http.aclose()
 
     async def _send(self, call: Call[Any], url: httpx.URL | None = None) -> httpx.Response:
-        """Send `call` (or, from `url`, a next page of it), retrying a 503; DeckcheckError for an error answer."""
+        """Send `call` (or, from `url`, a next page of it), retrying a 503 or 429; DeckcheckError for an error
+        answer."""
         request = self._http.build_request(
             call.method,
             url or self.base_url + call.path,

@@ -57,17 +57,23 @@ class DeckcheckError(Exception):
         return cls(response.status_code, problem, response.text, response.headers.get("x-request-id"))
 
 
+# Answers that say "not now": 503 from the service (every check thread busy, or a recheck too many) and 429 from
+# the proxy in front of it (too many requests at once from one address, deploy/nginx.conf). Every operation but a
+# recheck, which is never retried, only computes, so sending it again is safe.
+RETRIED = frozenset({429, 503})
+
+
 @dataclass(frozen=True, slots=True)
 class Retries:
-    """Retry an answer of 503 (every check thread busy, or a recheck too many) up to `retries` times, waiting the
-    seconds its Retry-After asks for (or 1, 2, 4 ... s when it names none), never more than `max_wait`."""
+    """Retry an answer of RETRIED up to `retries` times, waiting the seconds its Retry-After asks for (or 1, 2,
+    4 ... s when it names none), never more than `max_wait`."""
 
     retries: int
     max_wait: float
 
     def delay(self, response: httpx.Response, attempt: int) -> float | None:
         """Seconds to wait before retrying after `response` to retry number `attempt` (from 0); None: no retry."""
-        if response.status_code != 503 or attempt >= self.retries:
+        if response.status_code not in RETRIED or attempt >= self.retries:
             return None
         asked = _seconds(response.headers.get("retry-after", ""))
         return min(DEFAULT_WAIT * 2**attempt if asked is None else asked, self.max_wait)

@@ -47,11 +47,11 @@ class Client:
 
     Every method returns the service's own answer models (`deckcheck.wire.answers`), and raises `DeckcheckError`
     for an error answer; connection failures and timeouts are httpx's own exceptions. A 503 (every check thread
-    busy) is retried up to `retries` times, after the seconds its Retry-After asks for, at most `max_retry_wait`
-    each (`sleep` waits them). `timeout` (seconds, or an `httpx.Timeout`) and `headers` apply to every request.
-    Requests go through an httpx client made here (over `transport`, if given, e.g. an `httpx.MockTransport`),
-    or through `http`, a client of the caller's, which `close()` leaves open. Use it as a context manager, or call
-    `close()`.
+    busy) or a 429 (the proxy's flood guard) is retried up to `retries` times, after the seconds its Retry-After
+    asks for, at most `max_retry_wait` each (`sleep` waits them). `timeout` (seconds, or an `httpx.Timeout`) and
+    `headers` apply to every request. Requests go through an httpx client made here (over `transport`, if given,
+    e.g. an `httpx.MockTransport`), or through `http`, a client of the caller's, which `close()` leaves open. Use it
+    as a context manager, or call `close()`.
     """
 
     def __init__(
@@ -90,7 +90,8 @@ class Client:
             self._http.close()
 
     def _send(self, call: Call[Any], url: httpx.URL | None = None) -> httpx.Response:
-        """Send `call` (or, from `url`, a next page of it), retrying a 503; DeckcheckError for an error answer."""
+        """Send `call` (or, from `url`, a next page of it), retrying a 503 or 429; DeckcheckError for an error
+        answer."""
         request = self._http.build_request(
             call.method,
             url or self.base_url + call.path,
