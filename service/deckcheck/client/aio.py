@@ -37,7 +37,7 @@ from deckcheck.wire.answers import (
     ValidateResponse,
 )
 from deckcheck.wire.recheck_answers import RecheckAnswerLine
-from deckcheck.wire.requests import Format
+from deckcheck.wire.request_values import Format
 
 T = TypeVar("T")
 

@@ -20,7 +20,8 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from deckcheck.wire.answers import Problem
 from deckcheck.wire.recheck_answers import RECHECK_ANSWER_LINE, RecheckAnswerLine
-from deckcheck.wire.requests import Format, InlineBanlist, LflistBanlist, RecheckLine
+from deckcheck.wire.request_values import Format
+from deckcheck.wire.requests import InlineBanlist, LflistBanlist, RecheckLine
 
 T = TypeVar("T")
 Body = BaseModel | Mapping[str, Any]

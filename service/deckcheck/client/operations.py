@@ -19,7 +19,7 @@ from deckcheck.wire.answers import (
     SearchHit,
     ValidateResponse,
 )
-from deckcheck.wire.requests import Format
+from deckcheck.wire.request_values import Format
 
 _VALIDATED = model(ValidateResponse)
 _PARSED = model(ParseResponse)

@@ -12,14 +12,13 @@ from deckcheck.wire.inputs import (
     read_errors,
 )
 from deckcheck.wire.reports import banlist_json, report_json, ruleset_json, violations_json
+from deckcheck.wire.request_values import DeckFormat, IsoDate
 from deckcheck.wire.requests import (
     BANLIST_ID_PATTERN,
     ConvertRequest,
-    DeckFormat,
     DeckIn,
     EntryIn,
     InlineBanlist,
-    IsoDate,
     LflistBanlist,
     ProtectorsIn,
     RecheckLine,

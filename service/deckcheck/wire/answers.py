@@ -51,7 +51,7 @@ from deckcheck.wire.answers_verdict import (
     ValidateResponse,
     ViolationOut,
 )
-from deckcheck.wire.requests import DeckFormat, Duel, Format, NameLanguage, Phase
+from deckcheck.wire.request_values import DeckFormat, Duel, Format, NameLanguage, Phase
 
 __all__ = [
     "BanlistDetail",

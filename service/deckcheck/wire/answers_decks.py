@@ -8,7 +8,7 @@ import deckcheck.wire.answers_examples as ex
 from deckcheck.limits import SUGGESTED_NAMES
 from deckcheck.wire.answers_enums import CardKind, ExtraDeckType, Section, UnknownReason
 from deckcheck.wire.answers_verdict import SectionCounts
-from deckcheck.wire.requests import DeckFormat
+from deckcheck.wire.request_values import DeckFormat
 
 NO_CARD = "; null when the entry names no official card."
 

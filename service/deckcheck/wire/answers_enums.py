@@ -3,7 +3,7 @@ document, so a generated client gets a named union or enum).
 
 Each is a `Literal` spelled out, so a type checker knows every value; tests/test_openapi.py holds each to the table
 the service takes its values from (the rule registry, the card data, the eras), so none can drift unnoticed. The
-request-side ones (`Format`, `DeckFormat`, `Phase`, ...) live beside the requests in deckcheck.wire.requests.
+request-side ones (`Format`, `DeckFormat`, `Phase`, ...) live in deckcheck.wire.request_values.
 """
 
 from __future__ import annotations

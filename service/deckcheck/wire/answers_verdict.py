@@ -19,7 +19,7 @@ from deckcheck.wire.answers_enums import (
     RuleCode,
     Section,
 )
-from deckcheck.wire.requests import Format
+from deckcheck.wire.request_values import Format
 
 RULE = (
     "The rule broken, as citations joined by `, `: TR is the 2008-03-15 OCG tournament rules (大会規定), PR the "
