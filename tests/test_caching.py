@@ -4,12 +4,14 @@ front of it rely on."""
 from __future__ import annotations
 
 import re
+import shutil
+from pathlib import Path
 
 import httpx
 import pytest
 
 from deckcheck import Data
-from deckcheck.api.caching import data_version
+from deckcheck.api.caching import PACKAGE, code_digest, data_version
 
 # Every GET resource, with the request headers that pick its representation.
 RESOURCES = [
@@ -36,6 +38,20 @@ def test_health_names_the_data_version(client: httpx.Client, data: Data) -> None
         "version": "0.1.0",
     }
     assert re.fullmatch("[0-9a-f]{16}", answer.json()["data_version"])
+
+
+def test_the_data_version_follows_the_code_but_not_caches_or_data(tmp_path: Path) -> None:
+    copy = tmp_path / "deckcheck"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "bundled"))
+    assert code_digest(copy) == code_digest(PACKAGE)
+    (copy / "__pycache__").mkdir(exist_ok=True)
+    (copy / "__pycache__" / "extra.pyc").write_bytes(b"compiled")
+    (copy / "bundled" / "cards").mkdir(parents=True)
+    (copy / "bundled" / "cards" / "cards.csv").write_text("data, covered by the data digest\n")
+    assert code_digest.__wrapped__(copy) == code_digest(PACKAGE)
+    messages = copy / "rules" / "messages.py"
+    messages.write_text(messages.read_text(encoding="utf-8") + "\n# reworded\n", encoding="utf-8")
+    assert code_digest.__wrapped__(copy) != code_digest(PACKAGE)
 
 
 @pytest.mark.parametrize(

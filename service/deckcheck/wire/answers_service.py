@@ -109,8 +109,8 @@ class Health(BaseModel):
     banlists: int = Field(description="Forbidden/Limited lists loaded, of both formats.", examples=[132])
     data_version: str = Field(
         pattern=r"^[0-9a-f]{16}$",
-        description="16 hex digits hashing the bundled data, the ruleset and the code's version: the value of the "
-        "Deckcheck-Data-Version header and of every ETag. It changes whenever an answer may change.",
+        description="16 hex digits hashing the bundled data, the ruleset, the package's version and its code: the "
+        "value of the Deckcheck-Data-Version header and of every ETag. It changes whenever an answer may change.",
         examples=["82e4c1430bb70274"],
     )
     version: str = Field(description="The deckcheck package's version.", examples=["0.1.0"])
