@@ -87,7 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(
         CORSMiddleware,
         allow_origins=settings.cors_origins,
-        allow_methods=["GET", "HEAD", "POST", "OPTIONS"],
+        allow_methods=["GET", "POST"],
         allow_headers=REQUEST_HEADERS,
         expose_headers=EXPOSED_HEADERS,
         max_age=settings.cors_max_age,

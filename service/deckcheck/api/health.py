@@ -91,7 +91,18 @@ def build_health_router(
             response.headers["Retry-After"] = str(retry_after)
         return response
 
-    @router.get("/metrics", response_class=Response, operation_id="getMetrics", responses=BAD_QUERY)
+    @router.get(
+        "/metrics",
+        response_class=Response,
+        operation_id="getMetrics",
+        responses={
+            **BAD_QUERY,
+            200: {
+                "description": "The metrics, in the Prometheus text exposition format 0.0.4.",
+                "content": {"text/plain": {"schema": {"type": "string"}}},
+            },
+        },
+    )
     async def prometheus() -> Response:
         """Prometheus metrics in the text exposition format."""
         return Response(metrics.exposition(), media_type="text/plain; version=0.0.4; charset=utf-8")

@@ -101,17 +101,19 @@ class DeckEntryOut(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [ex.DECK_ENTRY]})
 
     passcode: int | None = Field(
-        None, description="The passcode, when the source gave one; absent otherwise.", examples=[ex.POT_OF_GREED]
+        default=None,
+        description="The passcode, when the source gave one; absent otherwise.",
+        examples=[ex.POT_OF_GREED],
     )
     name: str | None = Field(
-        None, description="The name the source wrote, when it gave no passcode.", examples=["Dark Magician"]
+        default=None, description="The name the source wrote, when it gave no passcode.", examples=["Dark Magician"]
     )
     count: int = Field(
         description="Copies; consecutive copies of a .ydk source add up, and may pass the 99 an EntryIn takes.",
         examples=[3],
     )
     language: str | None = Field(
-        None, description="The printed language, when the source gave one; absent otherwise.", examples=["ja"]
+        default=None, description="The printed language, when the source gave one; absent otherwise.", examples=["ja"]
     )
 
 

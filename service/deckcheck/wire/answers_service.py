@@ -42,10 +42,12 @@ class FieldError(BaseModel):
         examples=["not_a_passcode"],
     )
     line: int | None = Field(
-        None, description="The line (from 1) of the .ydk, text or lflist source; absent if none.", examples=[3]
+        default=None, description="The line (from 1) of the .ydk, text or lflist source; absent if none.", examples=[3]
     )
     column: int | None = Field(
-        None, description="The column (from 1) on that line, for a .ydk or text source; absent otherwise.", examples=[1]
+        default=None,
+        description="The column (from 1) on that line, for a .ydk or text source; absent otherwise.",
+        examples=[1],
     )
 
 

@@ -109,12 +109,12 @@ class RecheckResultLine(BaseModel):
         description="Every broken rule, as /v1/validate reports it.", examples=[[_VIOLATION]]
     )
     legal_before: bool | None = Field(
-        None,
+        default=None,
         description="Only with `previous`: whether the deck was legal under the previous list.",
         examples=[True],
     )
     newly_illegal: bool | None = Field(
-        None,
+        default=None,
         description="Only with `previous`: legal under the previous list and illegal under this one.",
         examples=[True],
     )
@@ -128,11 +128,11 @@ class RecheckLineError(BaseModel):
     msg: str = Field(description="The first problem, in words.", examples=["main: not base64"])
     errors: list[FieldError] = Field(
         default_factory=list,
-        description="Every problem with the line, located within it (empty on a body_timeout line).",
+        description="Every problem with the line, located within it (absent on a body_timeout line).",
         examples=[[_FIELD_ERROR]],
     )
     type: str | None = Field(
-        None,
+        default=None,
         description="body_timeout on the last line of an answer whose body stopped arriving; otherwise absent "
         "(each of `errors` has its own type).",
         examples=["body_timeout"],
@@ -208,10 +208,10 @@ class RecheckSummary(BaseModel):
     )
     ruleset: RulesetOut = Field(description="The rules applied, with their notes.", examples=[_RULESET])
     previous: BanlistOut | None = Field(
-        None, description="Only with `previous`: the list compared with.", examples=[_LIST_2008_03]
+        default=None, description="Only with `previous`: the list compared with.", examples=[_LIST_2008_03]
     )
     newly_illegal: NewlyIllegal | None = Field(
-        None, description="Only with `previous`: the decks the change made illegal.", examples=[_NEWLY]
+        default=None, description="Only with `previous`: the decks the change made illegal.", examples=[_NEWLY]
     )
 
 
