@@ -26,7 +26,7 @@ from pydantic import BaseModel, TypeAdapter
 from bench.corpus import Corpus
 from deckcheck import Data
 from deckcheck.client import AsyncClient, Client, DeckcheckError, RecheckAnswerLine, RecheckSummaryLine
-from deckcheck.wire import EntryIn, InlineBanlist, RecheckLine, ValidateRequest
+from deckcheck.wire import ConvertRequest, DeckIn, EntryIn, InlineBanlist, RecheckLine, ValidateRequest
 from deckcheck.wire.answers import (
     BanlistDetail,
     BanlistDiff,
@@ -34,6 +34,7 @@ from deckcheck.wire.answers import (
     CardOutFull,
     ConvertResponse,
     EraOut,
+    FieldError,
     Health,
     ParseResponse,
     Problem,
@@ -116,6 +117,39 @@ def test_validate_takes_a_model_and_a_language(ask: Callable[..., Any], client: 
     assert [(v.code, v.penalty, v.message) for v in answer.violations] == [
         ("forbidden_card", "duel_forfeiture", "「強欲な壺」はOCG 2008.03で禁止カードです。")
     ]
+
+
+QR_DECK = {"text": "3 Dark Magician\n1 Pot of Greed\nExtra\n1 Stardust Dragon"}
+
+
+@pytest.mark.parametrize(("png", "accept"), [(False, "image/svg+xml"), (True, "image/png")])
+def test_a_qr_code_is_what_a_plain_request_answers(
+    ask: Callable[..., Any], client: httpx.Client, png: bool, accept: str
+) -> None:
+    plain = client.post("/v1/decks/convert", json={**QR_DECK, "to": "qr"}, headers={"Accept": accept})
+    assert (plain.status_code, plain.headers["content-type"]) == (200, accept)
+    as_model = ConvertRequest.model_validate({**QR_DECK, "to": "ydke"})  # its `to` is not used
+    answers = [
+        ask("qr", QR_DECK, png=png),
+        ask("qr", DeckIn(text=QR_DECK["text"]), png=png),
+        ask("qr", as_model, png=png),
+    ]
+    assert answers == [plain.content] * 3
+
+
+def test_a_deck_too_large_for_a_qr_code_raises(ask: Callable[..., Any], client: httpx.Client) -> None:
+    headers = {"X-Request-ID": "client-test-qr"}
+    deck = {"main": [{"passcode": POT_OF_GREED, "count": 99}] * 5}
+    plain = client.post("/v1/decks/convert", json={**deck, "to": "qr"}, headers=headers)
+    with pytest.raises(DeckcheckError) as caught:
+        ask("qr", deck, options={"headers": headers})
+    problem = Problem.model_validate(plain.json())
+    assert (caught.value.status, caught.value.problem) == (422, problem)
+    msg = "the deck's ydke link has 2650 bytes; a QR code (version 40, error correction M) holds at most 2331"
+    assert (problem.request_id, problem.errors) == (
+        "client-test-qr",
+        [FieldError(loc=["body"], msg=msg, type="deck_too_large_for_qr")],
+    )
 
 
 def test_request_models_are_built_by_keyword(base_url: str) -> None:

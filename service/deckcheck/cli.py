@@ -1,4 +1,5 @@
-"""The `deckcheck` command: validate deck files, recheck stored decks against a list, serve the API.
+"""The `deckcheck` command: validate deck files, recheck stored decks against a list, compare and export lists, draw
+a deck as a QR code, serve the API.
 
 Exit codes: 0 every deck legal, 1 some deck illegal, 2 a usage or input error.
 """
@@ -16,16 +17,15 @@ from typing import IO, TYPE_CHECKING, Any
 
 import orjson
 import uvicorn
-from pydantic import ValidationError
 
 from deckcheck.batch import default_workers
 from deckcheck.cli_banlist import add_banlist_parser, run_banlist
+from deckcheck.cli_decks import READ_ERRORS, add_qr_parser, deck_request, run_qr, why
 from deckcheck.cli_output import exit_quietly_on_closed_pipe, words
 from deckcheck.cli_recheck import run_recheck
 from deckcheck.config import ConfigError, Settings, load_settings
 from deckcheck.data import Data, load_data
-from deckcheck.errors import DataError, RequestError
-from deckcheck.formats import deck_file_format
+from deckcheck.errors import DataError
 from deckcheck.rules import validate
 from deckcheck.wire import ValidateRequest, context_for, deck_from, report_json
 
@@ -72,6 +72,7 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--lflist", type=Path, help="take the list from this lflist.conf file instead")
         command.add_argument("--list", help="the `!` name of the list, when the lflist.conf file holds several")
     add_banlist_parser(commands)
+    add_qr_parser(commands)
     serve = commands.add_parser("serve", help="serve the HTTP API")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
@@ -130,8 +131,8 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
         return EXIT_LEGAL
     if args.command == "recheck":
         return run_recheck(args, settings, data, stdout, stderr)
-    runner = _validate if args.command == "validate" else run_banlist
-    return runner(args, data, stdout, stderr)
+    runners = {"validate": _validate, "banlist": run_banlist, "qr": run_qr}
+    return runners[args.command](args, data, stdout, stderr)
 
 
 def _serve(app: FastAPI | str, settings: Settings, args: argparse.Namespace) -> None:
@@ -171,14 +172,7 @@ def _request(source: str, args: argparse.Namespace) -> ValidateRequest:
         overrides["format"] = args.format
     if args.banlist is not None:
         overrides["banlist"] = orjson.loads(args.banlist) if args.banlist.lstrip().startswith("{") else args.banlist
-    if source.startswith("ydke://"):
-        return ValidateRequest.model_validate({"ydke": source, **overrides})
-    path = Path(source)
-    text = path.read_text(encoding="utf-8-sig")
-    fmt = deck_file_format(path, text)
-    if fmt == "json":
-        return ValidateRequest.model_validate_json(orjson.dumps({**orjson.loads(text), **overrides}))
-    return ValidateRequest.model_validate({fmt: text.strip() if fmt == "ydke" else text, **overrides})
+    return deck_request(source, overrides)
 
 
 def _validate(args: argparse.Namespace, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
@@ -188,14 +182,9 @@ def _validate(args: argparse.Namespace, data: Data, stdout: IO[str], stderr: IO[
         try:
             body = _request(source, args)
             deck, context = deck_from(body, data), context_for(body, data)
-        except (OSError, UnicodeDecodeError, orjson.JSONDecodeError, TypeError) as exc:
-            failed = _input_error(source, str(exc), stderr)
-            continue
-        except ValidationError as exc:
-            failed = _input_error(source, "; ".join(f"{_where(e['loc'])}{e['msg']}" for e in exc.errors()), stderr)
-            continue
-        except RequestError as exc:
-            failed = _input_error(source, "; ".join(_line_error(e) for e in exc.errors), stderr)
+        except READ_ERRORS as exc:
+            print(f"deckcheck: {source}: {why(exc)}", file=stderr)
+            failed = True
             continue
         results.append({"file": source, **report_json(validate(deck, context), args.lang, deck, context.roster)})
     if args.json:
@@ -206,20 +195,6 @@ def _validate(args: argparse.Namespace, data: Data, stdout: IO[str], stderr: IO[
     if failed:
         return EXIT_ERROR
     return EXIT_LEGAL if all(r["legal"] for r in results) else EXIT_ILLEGAL
-
-
-def _where(loc: Sequence[Any]) -> str:
-    return ".".join(str(part) for part in loc) + ": " if loc else ""
-
-
-def _line_error(error: dict[str, Any]) -> str:
-    line = f"line {error['line']}: " if "line" in error else ""
-    return f"{line}{_where(error['loc'][1:])}{error['msg']}"
-
-
-def _input_error(source: str, message: str, stderr: IO[str]) -> bool:
-    print(f"deckcheck: {source}: {message}", file=stderr)
-    return True
 
 
 def _print_report(result: dict[str, Any], lang: str, out: IO[str]) -> None:

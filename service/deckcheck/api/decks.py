@@ -1,24 +1,42 @@
-"""POST /v1/decks/parse and /v1/decks/convert: any deck form in, structured deck or any other form out."""
+"""POST /v1/decks/parse and /v1/decks/convert: any deck form in, structured deck, any other form or a QR code out."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Header, Request
 from fastapi.responses import Response
 
 from deckcheck.api.admission import Admission
 from deckcheck.api.responses import CHECK_PROBLEMS, json_response
 from deckcheck.data import Card, Data
 from deckcheck.errors import RequestError
-from deckcheck.formats import DeckFormatError, write
+from deckcheck.formats import QR_MEDIA_TYPES, DeckFormatError, DeckTooLargeForQr, QrImage, write, write_qr
 from deckcheck.limits import NameBudget
 from deckcheck.model import SECTIONS, Deck, Entry, Section
 from deckcheck.rules import resolve_entry
 from deckcheck.wire import ConvertRequest, DeckIn, deck_from
 from deckcheck.wire.answers import ConvertResponse, ParseResponse
 
+T = TypeVar("T")
+_BINARY = {"schema": {"type": "string", "format": "binary"}}
+# The convert operation's 200 beside the JSON of its response model: the QR code of `to: qr`.
+_CONVERTED: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "The deck in the form asked for: JSON, or for `to: qr` a QR code of its ydke:// link as SVG, "
+        "or as PNG when Accept prefers image/png.",
+        "content": {"image/svg+xml": _BINARY, "image/png": _BINARY},
+        "headers": {
+            "Content-Disposition": {
+                "description": 'For qr: inline; filename="deck.svg" (or "deck.png").',
+                "schema": {"type": "string"},
+                "example": 'inline; filename="deck.svg"',
+            }
+        },
+    }
+}
 _REASONS = {
     "unknown_passcode": "passcode {passcode} is not an official card",
     "unknown_name": "'{name}' is not the name of an official card",
@@ -107,21 +125,77 @@ def build_decks_router(data: Data, admission: Admission) -> APIRouter:
         return json_response(await admission.check(request, parse))
 
     @router.post(
-        "/v1/decks/convert", response_model=ConvertResponse, responses=CHECK_PROBLEMS, operation_id="convertDeck"
+        "/v1/decks/convert",
+        response_model=ConvertResponse,
+        responses={**CHECK_PROBLEMS, **_CONVERTED},
+        operation_id="convertDeck",
     )
-    async def convert_deck(request: Request, body: ConvertRequest) -> Response:
-        """Turn a deck in any form into any other form."""
-        return json_response(await admission.check(request, partial(_convert, body, data)))
+    async def convert_deck(
+        request: Request, body: ConvertRequest, accept: Annotated[str | None, Header(include_in_schema=False)] = None
+    ) -> Response:
+        """Turn a deck in any form into any other form, or (`to: qr`) draw its ydke:// link as a QR code: SVG, or PNG
+        when Accept prefers image/png. A deck whose link no QR code holds is refused (deck_too_large_for_qr)."""
+        if body.to != "qr":
+            return json_response(await admission.check(request, partial(_convert, body, data)))
+        image: QrImage = "png" if wants_png(accept) else "svg"
+        drawn = await admission.check(request, partial(_qr, body, data, image))
+        headers = {"Content-Disposition": f'inline; filename="deck.{image}"', "Vary": "Accept"}
+        return Response(drawn, media_type=QR_MEDIA_TYPES[image], headers=headers)
 
     return router
+
+
+def wants_png(accept: str | None) -> bool:
+    """Whether Accept prefers image/png to image/svg+xml: a higher q for PNG, each type's q taken from the most
+    specific range that names it (the type, then image/*, then */*). SVG on a tie, and without Accept."""
+    return _quality(accept, "image/png") > _quality(accept, "image/svg+xml")
+
+
+def _quality(accept: str | None, media_type: str) -> float:
+    """The q Accept gives `media_type` (0 when no range names it)."""
+    ranges = {media_type: 2, media_type.partition("/")[0] + "/*": 1, "*/*": 0}
+    specificity, quality = -1, 0.0
+    for part in (accept or "*/*").split(","):
+        name, *params = part.split(";")
+        rank = ranges.get(name.strip().lower(), -1)
+        if rank > specificity:
+            specificity, quality = rank, _q(params)
+    return quality
+
+
+def _q(params: list[str]) -> float:
+    """The q parameter of a media range (1 when it has none, 0 when it is not a number)."""
+    for param in params:
+        key, _, value = param.partition("=")
+        if key.strip().lower() == "q":
+            try:
+                return float(value)
+            except ValueError:
+                return 0.0
+    return 1.0
 
 
 def _convert(body: ConvertRequest, data: Data) -> dict[str, Any]:
     deck = deck_from(body, data)
     if body.to == "json":
         return {"format": "json", "content": None, "deck": _json_deck(deck)}
+    content = _written(deck, data, partial(write, body.to, deck, data.cards, body.names))
+    return {"format": body.to, "content": content, "deck": None}
+
+
+def _qr(body: ConvertRequest, data: Data, image: QrImage) -> bytes:
+    deck = deck_from(body, data)
     try:
-        content = write(body.to, deck, data.cards, body.names)
+        return _written(deck, data, partial(write_qr, deck, data.cards, image))
+    except DeckTooLargeForQr as exc:
+        raise RequestError.one(["body"], str(exc), "deck_too_large_for_qr") from None
+
+
+def _written(deck: Deck, data: Data, writer: Callable[[], T]) -> T:
+    """What `writer` writes of `deck`; a request error naming each entry that names no card, which no form can
+    write."""
+    try:
+        return writer()
     except DeckFormatError as exc:
         found = _problems(_resolved(deck, data), data)
         errors = [
@@ -129,4 +203,3 @@ def _convert(body: ConvertRequest, data: Data) -> dict[str, Any]:
             for p in found
         ]
         raise RequestError(errors or [{"loc": ["body"], "msg": str(exc), "type": "unknown_card"}]) from None
-    return {"format": body.to, "content": content, "deck": None}

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from deckcheck.client.common import Body, Call, language, model, post, text
+import httpx
+import orjson
+
+from deckcheck.client.common import Body, Call, json_body, language, model, post, text
 from deckcheck.wire.answers import (
     BanlistDetail,
     BanlistDiff,
@@ -51,6 +54,19 @@ def parse(deck: Body) -> Call[ParseResponse]:
 def convert(request: Body) -> Call[ConvertResponse]:
     """POST /v1/decks/convert."""
     return post("/v1/decks/convert", request, _CONVERTED)
+
+
+def qr(request: Body, png: bool) -> Call[bytes]:
+    """POST /v1/decks/convert with `to: qr` (whatever `to` the request gives): the QR code of the deck's ydke link,
+    as SVG, or as PNG with `png`."""
+    body = orjson.loads(json_body(request)) | {"to": "qr"}
+    headers = {"Content-Type": "application/json", "Accept": "image/png" if png else "image/svg+xml"}
+    return Call("POST", "/v1/decks/convert", _content, headers=headers, content=orjson.dumps(body))
+
+
+def _content(response: httpx.Response) -> bytes:
+    """The answer's bytes: an image."""
+    return response.content
 
 
 def card(passcode: int) -> Call[CardOutFull]:

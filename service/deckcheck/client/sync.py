@@ -136,6 +136,12 @@ class Client:
         """Turn a deck (a `ConvertRequest` or a mapping) into the form it asks for."""
         return self._call(op.convert(request))
 
+    def qr(self, request: Body, *, png: bool = False) -> bytes:
+        """A QR code of a deck's ydke:// link: SVG, or PNG with `png`. `request` is a deck in any form (a `DeckIn`,
+        a `ConvertRequest`, whose `to` is not used, or a mapping); `DeckcheckError` 422 (`deck_too_large_for_qr`)
+        for a deck whose link no QR code holds."""
+        return self._call(op.qr(request, png))
+
     def card(self, passcode: int) -> CardOutFull:
         """A card by any of its passcodes; `DeckcheckError` 404 for a passcode that is no card's."""
         return self._call(op.card(passcode))

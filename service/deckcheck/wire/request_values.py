@@ -40,6 +40,17 @@ DeckFormat = TypeAliasType(
         Field(description="A deck's form: JSON entry lists, .ydk file, ydke:// link or text list.", examples=["ydk"]),
     ],
 )
+ConvertTarget = TypeAliasType(
+    "ConvertTarget",
+    Annotated[
+        Literal["json", "ydk", "ydke", "text", "qr"],
+        Field(
+            description="What a deck is converted to: JSON entry lists, a .ydk file, a ydke:// link, a text list, or "
+            "qr, a QR code image of its ydke:// link.",
+            examples=["ydke"],
+        ),
+    ],
+)
 Phase = TypeAliasType(
     "Phase",
     Annotated[

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_val
 
 import deckcheck.wire.answers_examples as ex
 from deckcheck.limits import ID_RANGE, MAX_COUNT, MAX_ENTRIES, MAX_ID_CHARS, MAX_NAME_CHARS
-from deckcheck.wire.request_values import DeckFormat, Duel, Format, IsoDate, NameLanguage, Phase
+from deckcheck.wire.request_values import ConvertTarget, DeckFormat, Duel, Format, IsoDate, NameLanguage, Phase
 
 MAX_SOURCE_CHARS = 1_000_000
 LANGUAGE_PATTERN = r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$"
@@ -242,7 +242,11 @@ class ConvertRequest(DeckIn):
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.CONVERT_REQUEST]})
 
-    to: DeckFormat = Field(description="The form to write the deck in.", examples=["ydke"])
+    to: ConvertTarget = Field(
+        description="The form to write the deck in; qr answers not JSON but a QR code of the deck's ydke:// link, as "
+        "SVG (image/svg+xml), or as PNG when Accept prefers image/png.",
+        examples=["ydke"],
+    )
     names: NameLanguage = Field(
         default="en", description="Card-name language of a text list; default en.", examples=["ja"]
     )
