@@ -20,6 +20,7 @@ from deckcheck.api.limits import RequestLimits
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.observe import CLIENT_GONE, Observe
 from deckcheck.api.openapi import install_openapi
+from deckcheck.api.pages import build_pages_router
 from deckcheck.api.problems import install_error_handlers, problem
 from deckcheck.api.queries import refuse_unknown_query
 from deckcheck.api.rechecks import build_rechecks_router
@@ -61,6 +62,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Checks Yu-Gi-Oh! OCG deck lists against the 2008 OCG tournament rules and penalty regulations.",
         lifespan=lifespan,
         dependencies=[Depends(refuse_unknown_query)],
+        # /docs is Swagger UI from files in the package (api/pages.py), never from a CDN; no ReDoc.
+        docs_url=None,
+        redoc_url=None,
+        swagger_ui_oauth2_redirect_url=None,
     )
     install_openapi(app)
     install_error_handlers(app)
@@ -74,6 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(build_cards_router(data, admission, caching))
     app.include_router(build_banlists_router(data, caching))
     app.include_router(build_rechecks_router(data, admission, metrics, settings.max_held_bytes))
+    app.include_router(build_pages_router(caching, app.title, app.openapi_url or "/openapi.json"))
     app.add_middleware(
         RequestLimits,
         max_head=settings.max_head_bytes,

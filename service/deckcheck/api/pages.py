@@ -1,0 +1,136 @@
+"""The pages people open in a browser: the registration desk's page (GET /desk) and the API's documentation
+(GET /docs, Swagger UI). Both are served from files inside the package (`deckcheck/static/`: the page's own files
+under `desk/`, third-party ones under `vendor/`, fetched by `scripts/vendor-assets`), so at a venue with no
+internet they work with the service alone; a Content-Security-Policy makes the browser refuse anything from
+another host besides.
+
+Caching: every file changes only with a release, and the data version covers the package's files, so the data
+version is each file's strong ETag. The HTML is revalidated on every load (`no-cache`, a 304 when unchanged), so a
+new release's page is seen at once; the files it loads are kept as long as the JSON resources are
+(`DECKCHECK_CACHE_MAX_AGE`). The page's own scripts and stylesheets are revalidated like the HTML: they change
+together with it, and a page must never run with the scripts of another release, nor one of its ES modules with
+another release's.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from fastapi import APIRouter, Request
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import Response
+
+from deckcheck.api.caching import Caching
+from deckcheck.errors import RequestError
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+DESK_URL = "/desk"
+VENDOR_URL = "/static/vendor"
+SWAGGER_URL = f"{VENDOR_URL}/swagger-ui"
+# The files served, by suffix; anything else in the folders (the notes, licences) ships in the package unserved.
+MEDIA_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".png": "image/png",
+    ".svg": "image/svg+xml",
+}
+# What every page may do, whatever else it is allowed: no plugins, no <base>, no forms sent anywhere, no framing.
+_LOCKED = "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+# The desk page: its own files (its modules, which import each other, and jsQR among them) and the API only.
+# Images decoded for QR codes come from the chosen file as blob: or data: URLs; the camera's picture is a MediaStream.
+DESK_CSP = "default-src 'self'; connect-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; " + _LOCKED
+NO_CACHE = "no-cache"
+
+
+@dataclass(frozen=True, slots=True)
+class Asset:
+    """One file as served."""
+
+    body: bytes
+    media_type: str
+
+
+def load_assets(folder: Path) -> dict[str, Asset]:
+    """Every servable file under `folder`, read once, by its path relative to `folder` (forward slashes). Only
+    these names are ever answered, so no request path reaches the file system."""
+    return {
+        path.relative_to(folder).as_posix(): Asset(path.read_bytes(), MEDIA_TYPES[path.suffix])
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and path.suffix in MEDIA_TYPES
+    }
+
+
+def docs_page(title: str, openapi_url: str) -> tuple[bytes, str]:
+    """Swagger UI's page for `openapi_url` from the vendored files, and the Content-Security-Policy that lets its
+    one inline script (FastAPI writes the configuration into the page) run, by the script's hash."""
+    html = get_swagger_ui_html(
+        openapi_url=openapi_url,
+        title=title,
+        swagger_js_url=f"{SWAGGER_URL}/swagger-ui-bundle.js",
+        swagger_css_url=f"{SWAGGER_URL}/swagger-ui.css",
+        swagger_favicon_url=f"{SWAGGER_URL}/favicon-32x32.png",
+        # Swagger UI would otherwise send the document to its makers' online validator for a badge.
+        swagger_ui_parameters={"validatorUrl": None},
+    ).body
+    inline = re.findall(rb"<script>(.*?)</script>", bytes(html), re.DOTALL)
+    hashes = " ".join(f"'sha256-{base64.b64encode(hashlib.sha256(script).digest()).decode()}'" for script in inline)
+    # Swagger UI sets its styles through the DOM, which style-src 'self' allows; its SVG icons are data: URLs in
+    # its stylesheet.
+    csp = f"default-src 'self'; script-src 'self' {hashes}; img-src 'self' data:; "
+    return bytes(html), csp + _LOCKED
+
+
+def build_pages_router(caching: Caching, title: str, openapi_url: str) -> APIRouter:
+    """The desk page, its files, the vendored files and /docs; none of them in the OpenAPI document. Answered on
+    the event loop (from memory), never behind the checks."""
+    router = APIRouter(include_in_schema=False)
+    desk = load_assets(STATIC / "desk")
+    page = desk.pop("index.html")  # only at /desk, always with its Content-Security-Policy
+    vendor = load_assets(STATIC / "vendor")
+    docs, docs_csp = docs_page(title, openapi_url)
+    etag = caching.etag()
+
+    def answer(request: Request, asset: Asset, cache_control: str, csp: str | None = None) -> Response:
+        response = caching.answer(request, etag)  # a 304 when the browser's copy is this release's
+        if response is None:
+            response = caching.keep(Response(asset.body, media_type=asset.media_type), etag)
+        response.headers["Cache-Control"] = cache_control
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        if csp is not None:
+            response.headers["Content-Security-Policy"] = csp
+        return response
+
+    def find(assets: dict[str, Asset], name: str) -> Asset:
+        found = assets.get(name)
+        if found is None:
+            raise RequestError.one(["path", "name"], f"No file is called {name}.", "unknown_file", 404)
+        return found
+
+    @router.get(DESK_URL)
+    @router.get(f"{DESK_URL}/")
+    async def desk_page(request: Request) -> Response:
+        """The registration desk's page."""
+        return answer(request, page, NO_CACHE, DESK_CSP)
+
+    @router.get(DESK_URL + "/{name}")
+    async def desk_file(request: Request, name: str) -> Response:
+        """The desk page's scripts and stylesheets: revalidated like the page, as they change with it. `name` is one
+        path segment: the page's files lie side by side in desk/, and its modules import each other as ./name.js."""
+        return answer(request, find(desk, name), NO_CACHE)
+
+    @router.get(VENDOR_URL + "/{name:path}")
+    async def vendor_file(request: Request, name: str) -> Response:
+        """A third-party file at its pinned version."""
+        return answer(request, find(vendor, name), caching.cache_control)
+
+    @router.get("/docs")
+    async def swagger_ui(request: Request) -> Response:
+        """Swagger UI for the OpenAPI document, from the vendored files."""
+        return answer(request, Asset(docs, MEDIA_TYPES[".html"]), NO_CACHE, docs_csp)
+
+    return router

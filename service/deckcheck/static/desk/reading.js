@@ -1,0 +1,129 @@
+// Reading a submission: a deck in any form it comes in (ydke link, JSON request, .ydk file, text list), a file's
+// text, and the text of a QR code in a picture or before the camera.
+
+import {$, DeskError} from "./common.js";
+import {t} from "./words.js";
+
+const JSQR_URL = "/static/vendor/jsqr/jsQR.js";
+const MAX_FILE_BYTES = 1024 * 1024; // the service's body limit
+const MAX_QR_SIDE = 1600; // pixels: a photo is scaled down to this before jsQR reads it
+const DECK_FIELDS = ["main", "extra", "side", "ydk", "ydke", "text"];
+
+/** The request fields of a deck in any accepted form, and the text its line numbers refer to. */
+export function readDeck(raw) {
+  const text = raw.replace(/^\ufeff/, "");
+  const trimmed = text.trim();
+  if (!trimmed) throw new DeskError(t("empty"));
+  if (/^ydke:\/\//i.test(trimmed)) return {fields: {ydke: trimmed}, source: trimmed};
+  if (trimmed.startsWith("{")) {
+    let object;
+    try {
+      object = JSON.parse(trimmed);
+    } catch (error) {
+      throw new DeskError(t("bad_json", error.message));
+    }
+    // A JSON request: its own fields. Lines in an answer refer to its ydk or text, if it has one.
+    return {fields: object, source: object.ydk ?? object.text ?? trimmed};
+  }
+  if (/^\s*(#main|#extra|!side)\s*$/im.test(text)) return {fields: {ydk: text}, source: text};
+  return {fields: {text}, source: text};
+}
+
+/** Only the deck of a request's fields (the roster takes nothing else). */
+export const deckOnly = (fields) =>
+  Object.fromEntries(Object.entries(fields).filter(([key]) => DECK_FIELDS.includes(key)));
+
+/** A file's text: UTF-8, else Shift_JIS (lists saved by Japanese Windows software). */
+export async function readFile(file) {
+  if (file.size > MAX_FILE_BYTES) throw new DeskError(t("too_big"));
+  const bytes = await file.arrayBuffer();
+  try {
+    return new TextDecoder("utf-8", {fatal: true}).decode(bytes);
+  } catch {
+    return new TextDecoder("shift_jis").decode(bytes);
+  }
+}
+
+// ---- QR codes: from a picture or the camera ----
+
+let decoder = null; // a promise of a function from an image, bitmap or video to the text of a QR code in it, or null
+
+async function makeDecoder() {
+  // The browser's own BarcodeDetector where it reads QR codes (Chrome on Android, macOS, ChromeOS)…
+  if ("BarcodeDetector" in globalThis) {
+    try {
+      if ((await BarcodeDetector.getSupportedFormats()).includes("qr_code")) {
+        const native = new BarcodeDetector({formats: ["qr_code"]});
+        return async (source) => (await native.detect(source))[0]?.rawValue ?? null;
+      }
+    } catch {
+      // no usable detector: jsQR below
+    }
+  }
+  // …else jsQR, loaded only now. Its file is a UMD bundle: imported as a module, it sets self.jsQR.
+  await import(JSQR_URL);
+  const canvas = document.createElement("canvas");
+  const context = canvas.getContext("2d", {willReadFrequently: true});
+  return (source) => {
+    const width = source.videoWidth || source.width;
+    const height = source.videoHeight || source.height;
+    const scale = Math.min(1, MAX_QR_SIDE / Math.max(width, height)); // a phone photo is far larger than needed
+    canvas.width = Math.round(width * scale);
+    canvas.height = Math.round(height * scale);
+    context.drawImage(source, 0, 0, canvas.width, canvas.height);
+    const pixels = context.getImageData(0, 0, canvas.width, canvas.height);
+    return self.jsQR(pixels.data, canvas.width, canvas.height)?.data ?? null;
+  };
+}
+
+const decodeQr = async (source) => (await (decoder ??= makeDecoder()))(source);
+
+/** The text of the QR code in a picture. */
+export async function readQrPicture(file) {
+  let picture;
+  try {
+    picture = await createImageBitmap(file);
+  } catch {
+    throw new DeskError(t("bad_image"));
+  }
+  const text = await decodeQr(picture);
+  picture.close();
+  if (!text) throw new DeskError(t("no_qr"));
+  return text;
+}
+
+let stream = null; // the camera's, while it is on
+
+export const cameraOn = () => stream !== null;
+
+/** Show the camera's picture until a QR code is read in it, then stop the camera and give `onCode` the code's text. */
+export async function startCamera(onCode) {
+  try {
+    stream = await navigator.mediaDevices.getUserMedia({video: {facingMode: "environment"}, audio: false});
+  } catch (error) {
+    throw new DeskError(t("camera_failed", error.message)); // refused, or no camera
+  }
+  const video = $("camera-video");
+  video.srcObject = stream;
+  $("camera-view").hidden = false;
+  $("camera-stop").focus();
+  await video.play();
+  // Look at a frame about five times a second until a code is read or the camera is stopped.
+  while (stream) {
+    const text = video.readyState >= video.HAVE_CURRENT_DATA ? await decodeQr(video) : null;
+    if (text && stream) {
+      stopCamera();
+      await onCode(text);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+export function stopCamera() {
+  for (const track of stream?.getTracks() ?? []) track.stop();
+  stream = null;
+  $("camera-video").srcObject = null;
+  $("camera-view").hidden = true;
+  $("scan").focus();
+}
