@@ -17,27 +17,12 @@ from typing import Any
 import httpx
 import pytest
 from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 
-from tests import served
+from tests import browser, served
 from tests.decks import main_with, request
 
-ARTEFACTS = Path(__file__).resolve().parent.parent / "test-artefacts" / "browser"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-# Without the background-networking flags Chromium waits on services it cannot reach on a closed network.
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--window-size=1000,900",
-]
+browser.skip_without_chromium()
+
 # The legal 40-card deck with Pot of Greed for a Magical Dimension: Forbidden on the list in force on its event date.
 POT_OF_GREED = request(main=main_with({"passcode": 55144522}, drop=1))
 REQUEST_ID = re.compile(r"[0-9a-f]{32}")  # what the API makes when the caller sends no X-Request-ID
@@ -140,18 +125,9 @@ def page_port() -> Iterator[int]:
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
-    """Headless Chromium with a fresh profile, driven through Debian's chromedriver (never Selenium Manager)."""
-    for program in (CHROMIUM, CHROMEDRIVER):
-        if not program.exists():
-            pytest.skip(f"{program} is missing: run `bash scripts/system-deps` as root to install it")
-    options = Options()
-    options.binary_location = str(CHROMIUM)
-    for flag in [*FLAGS, f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"]:
-        options.add_argument(flag)
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
-    driver.set_page_load_timeout(15)
-    driver.set_script_timeout(15)
+def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
+    """Headless Chromium with a fresh profile: the module's one browser."""
+    driver = browser.start(tmp_path_factory.mktemp("chromium"))
     yield driver
     driver.quit()
 
@@ -184,20 +160,14 @@ def check(driver: webdriver.Chrome, api: str, label: str, deck: dict[str, Any]) 
     return result
 
 
-def screenshot(driver: webdriver.Chrome, name: str) -> None:
-    """Keep what the page shows as test-artefacts/browser/`name`.png."""
-    ARTEFACTS.mkdir(parents=True, exist_ok=True)
-    assert driver.save_screenshot(str(ARTEFACTS / f"{name}.png"))
-
-
 def test_a_page_on_another_origin_reads_verdicts_problems_and_exposed_headers(
-    browser: webdriver.Chrome, page_port: int, base_url: str
+    chromium: webdriver.Chrome, page_port: int, base_url: str
 ) -> None:
-    open_page(browser, f"http://localhost:{page_port}")
-    legal = check(browser, base_url, "A legal deck", request())
-    forbidden = check(browser, base_url, "Pot of Greed", POT_OF_GREED)
-    invalid = check(browser, base_url, "Not a date", {"date": "not a date"})
-    screenshot(browser, "any-origin")
+    open_page(chromium, f"http://localhost:{page_port}")
+    legal = check(chromium, base_url, "A legal deck", request())
+    forbidden = check(chromium, base_url, "Pot of Greed", POT_OF_GREED)
+    invalid = check(chromium, base_url, "Not a date", {"date": "not a date"})
+    browser.screenshot(chromium, "browser", "any-origin")
 
     assert [result.get("error") for result in (legal, forbidden, invalid)] == [None] * 3
     assert (legal["status"], legal["body"]["legal"], legal["body"]["violations"]) == (200, True, [])
@@ -220,11 +190,11 @@ def test_a_page_on_another_origin_reads_verdicts_problems_and_exposed_headers(
 
 
 def test_an_api_that_allows_no_origin_is_kept_from_the_page_by_the_browser(
-    browser: webdriver.Chrome, page_port: int, closed: served.Served
+    chromium: webdriver.Chrome, page_port: int, closed: served.Served
 ) -> None:
-    open_page(browser, f"http://localhost:{page_port}")
-    blocked = check(browser, closed.url, "No origin allowed", POT_OF_GREED)
-    screenshot(browser, "no-origin")
+    open_page(chromium, f"http://localhost:{page_port}")
+    blocked = check(chromium, closed.url, "No origin allowed", POT_OF_GREED)
+    browser.screenshot(chromium, "browser", "no-origin")
 
     assert blocked == BLOCKED
     answer = httpx.post(f"{closed.url}/v1/validate", json=POT_OF_GREED, timeout=30)  # outside a browser, it answers
@@ -232,15 +202,15 @@ def test_an_api_that_allows_no_origin_is_kept_from_the_page_by_the_browser(
 
 
 def test_an_api_that_allows_the_pages_origin_answers_it_and_no_other(
-    browser: webdriver.Chrome, page_port: int, only_page: served.Served
+    chromium: webdriver.Chrome, page_port: int, only_page: served.Served
 ) -> None:
-    open_page(browser, f"http://localhost:{page_port}")
+    open_page(chromium, f"http://localhost:{page_port}")
     label = f"Only http://localhost:{page_port} allowed"
-    allowed = check(browser, only_page.url, label, POT_OF_GREED)
-    screenshot(browser, "page-origin")
-    open_page(browser, f"http://127.0.0.1:{page_port}")
-    other = check(browser, only_page.url, label, POT_OF_GREED)
-    screenshot(browser, "other-origin")
+    allowed = check(chromium, only_page.url, label, POT_OF_GREED)
+    browser.screenshot(chromium, "browser", "page-origin")
+    open_page(chromium, f"http://127.0.0.1:{page_port}")
+    other = check(chromium, only_page.url, label, POT_OF_GREED)
+    browser.screenshot(chromium, "browser", "other-origin")
 
     assert allowed.get("error") is None, allowed
     assert allowed["status"] == 200

@@ -159,3 +159,17 @@ def test_server_serves_one_validation(server: str, data: Data) -> None:
     assert answer.status_code == 200
     assert answer.json() == run_case(body, data, "ja")
     assert answer.json()["violations"][0]["code"] == "forbidden_card"
+
+
+def test_installed_server_serves_the_desk_and_the_docs_from_the_package(server: str) -> None:
+    static = ROOT / "service" / "deckcheck" / "static"
+    for path, local in [
+        ("/desk", static / "desk" / "index.html"),
+        ("/desk/desk.js", static / "desk" / "desk.js"),
+        ("/static/vendor/jsqr/jsQR.js", static / "vendor" / "jsqr" / "jsQR.js"),
+        ("/static/vendor/swagger-ui/swagger-ui-bundle.js", static / "vendor" / "swagger-ui" / "swagger-ui-bundle.js"),
+    ]:
+        answer = httpx.get(f"{server}{path}", timeout=30)
+        assert (answer.status_code, answer.content) == (200, local.read_bytes()), path
+    docs = httpx.get(f"{server}/docs", timeout=30).text
+    assert "/static/vendor/swagger-ui/swagger-ui-bundle.js" in docs
