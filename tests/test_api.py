@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
+from deckcheck.api.responses import qualities
 from tests.cases import MAIN_40, UNLIMITED, main_with, request
 
 POT_OF_GREED = 55144522
@@ -62,7 +63,14 @@ def test_pot_of_greed_in_japanese(client: httpx.Client) -> None:
 
 @pytest.mark.parametrize(
     ("header", "lang"),
-    [(None, "en"), ("en-US", "en"), ("ja-JP,ja;q=0.9", "ja"), ("fr, ja;q=0.5, en;q=0.4", "ja"), ("de", "en")],
+    [
+        (None, "en"),
+        ("en-US", "en"),
+        ("ja-JP,ja;q=0.9", "ja"),
+        ("fr, ja;q=0.5, en;q=0.4", "ja"),
+        ("de", "en"),
+        ("en;Q=0.1, ja;q=0.5", "ja"),  # the q key is case-insensitive (RFC 9110 12.4.2)
+    ],
 )
 def test_message_language_follows_accept_language(client: httpx.Client, header: str | None, lang: str) -> None:
     headers = {} if header is None else {"Accept-Language": header}
@@ -73,6 +81,29 @@ def test_message_language_follows_accept_language(client: httpx.Client, header: 
         "Pot of Greed is Forbidden on OCG 2008.03." if lang == "en" else "「強欲な壺」はOCG 2008.03で禁止カードです。"
     )
     assert violation["message"] == expected
+
+
+@pytest.mark.parametrize(
+    ("header", "parsed"),
+    [
+        (None, []),
+        ("", []),
+        ("ja", [("ja", 1.0)]),
+        ("ja-JP, en;q=0.5", [("ja-jp", 1.0), ("en", 0.5)]),
+        ("text/plain;format=flowed;q=0.4, */*;Q=0", [("text/plain", 0.4), ("*/*", 0.0)]),
+        (" Image/PNG ;q=0.8 ,, image/*;q=high", [("image/png", 0.8), ("image/*", 0.0)]),
+    ],
+)
+def test_a_quality_list_is_each_name_with_its_q(header: str | None, parsed: list[tuple[str, float]]) -> None:
+    assert qualities(header) == parsed
+
+
+def test_the_convert_targets_are_the_deck_forms_and_qr(client: httpx.Client) -> None:
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    assert (schemas["DeckFormat"]["enum"], schemas["ConvertTarget"]["enum"]) == (
+        ["json", "ydk", "ydke", "text"],
+        ["json", "ydk", "ydke", "text", "qr"],
+    )
 
 
 def test_legal_deck(client: httpx.Client) -> None:

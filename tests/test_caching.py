@@ -170,6 +170,7 @@ def test_banlist_pages_cover_every_list_once(client: httpx.Client) -> None:
         ("GET", "/v1/banlists?fromat=tcg", ["fromat"]),
         ("GET", "/healthz?verbose=1", ["verbose"]),
         ("POST", "/v1/validate?date=2008-09-01", ["date"]),
+        ("POST", "/v1/decks/parse?format=ydk", ["format"]),
         ("POST", "/v1/rechecks?banlst=ocg-2008-09-01", ["banlst"]),
     ],
 )

@@ -3,6 +3,7 @@ terminals matter."""
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import io
 import os
@@ -53,6 +54,22 @@ def decks(tmp_path: Path) -> Path:
     roster = {"main": MAIN_40, "roster": {"main": MAIN_40, "side": [{"passcode": 44508094}]}}
     (folder / "roster.json").write_text(orjson.dumps(roster).decode(), encoding="utf-8")
     return folder
+
+
+def test_the_exit_codes_are_named_once() -> None:
+    named: dict[str, list[str]] = {}
+    for module in sorted((Path(__file__).resolve().parent.parent / "service" / "deckcheck").glob("cli*.py")):
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        targets = [target for node in tree.body if isinstance(node, ast.Assign) for target in node.targets]
+        for name in (n.id for target in targets for n in ast.walk(target) if isinstance(n, ast.Name)):
+            if name.startswith("EXIT_"):
+                named.setdefault(name, []).append(module.name)
+    assert named == {
+        "EXIT_OK": ["cli_output.py"],
+        "EXIT_ILLEGAL": ["cli_output.py"],
+        "EXIT_ERROR": ["cli_output.py"],
+        "EXIT_CLOSED_PIPE": ["cli_output.py"],
+    }
 
 
 def test_validate_legal_deck(decks: Path) -> None:

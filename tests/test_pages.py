@@ -1,9 +1,9 @@
 """The desk page (GET /desk) and the documentation (GET /docs) as HTTP serves them: their types, policies and caching,
 every file they name served by the service itself, no other host named where a browser would load from, and the
 vendored third-party files the same bytes, versions and licences as their notes and the script that fetched them
-say. The desk page's own scripts are ES modules the browser loads by their relative imports: they are followed here
-as the browser follows them, and each of its scripts and stylesheets stays small. The page at work in a browser is
-tests/test_desk.py."""
+say, each at a URL that names its version. The pages ignore a query string and answer HEAD. The desk page's own
+scripts are ES modules the browser loads by their relative imports: they are followed here as the browser follows
+them, and each of its scripts and stylesheets stays small. The page at work in a browser is tests/test_desk.py."""
 
 from __future__ import annotations
 
@@ -18,12 +18,18 @@ from urllib.parse import urljoin
 import httpx
 import pytest
 
-from deckcheck.api.pages import STATIC
+from deckcheck.api.pages import MEDIA_TYPES, STATIC
 
 ROOT = Path(__file__).resolve().parent.parent
 DESK = STATIC / "desk"
 VENDOR = STATIC / "vendor"
 MAX_LINES = 300  # for each of the desk page's own scripts and stylesheets, as for a Python module (test_layout.py)
+# A vendored file lies in its package's folder, named with the package's version (jsqr-1.4.0/jsQR.js): an upgrade
+# changes its URL, so it is kept a year.
+VERSIONED = re.compile(r"/static/vendor/[a-z-]+-\d+\.\d+\.\d+/[^/]+")
+KEPT = "public, max-age=31536000, immutable"
+# Headers that differ from one answer to the next.
+PER_ANSWER = {"date", "x-request-id"}
 TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
@@ -80,9 +86,9 @@ DESK_IDS = [
 # and documentation in texts and error messages, examples in the bundled libraries' code, and the online validator
 # that /docs turns off. A new host after an upgrade fails here, to be looked at before it is added.
 NAMED_HOSTS = {
-    "jsqr/jsQR.js": {"en.wikipedia.org"},
-    "swagger-ui/swagger-ui.css": {"www.w3.org"},
-    "swagger-ui/swagger-ui-bundle.js": {
+    "jsQR.js": {"en.wikipedia.org"},
+    "swagger-ui.css": {"www.w3.org"},
+    "swagger-ui-bundle.js": {
         "www.w3.org",
         "json-schema.org",
         "spec.openapis.org",
@@ -145,6 +151,12 @@ def references(html: str) -> References:
     return parser
 
 
+def vendored(name: str) -> str:
+    """The URL of the vendored file called `name`: its path under vendor/, in its package's folder."""
+    (path,) = VENDOR.rglob(name)
+    return f"/static/vendor/{path.relative_to(VENDOR).as_posix()}"
+
+
 def policy(header: str) -> dict[str, list[str]]:
     """A Content-Security-Policy header as its directives."""
     directives = [part.split() for part in header.split(";") if part.strip()]
@@ -174,6 +186,12 @@ def desk_files(client: httpx.Client) -> list[str]:
     return ["/desk", *dict.fromkeys(files)]
 
 
+def page_files(client: httpx.Client) -> list[str]:
+    """The URLs of both pages and of every file they load."""
+    docs = [url for url in references(client.get("/docs").text).urls if url.startswith("/static/")]
+    return [*desk_files(client), "/docs", *docs]
+
+
 def own_files(client: httpx.Client) -> list[str]:
     """The URLs of the desk page's own scripts and stylesheets, as it loads them."""
     return [url for url in desk_files(client) if url.startswith("/desk/")]
@@ -192,12 +210,12 @@ def test_the_desk_page_is_html_under_a_policy_that_allows_only_its_own_host(clie
 
 
 def test_every_file_the_pages_name_is_served_with_its_type(client: httpx.Client) -> None:
-    docs = [url for url in references(client.get("/docs").text).urls if url.startswith("/static/")]
-    files = [*desk_files(client), *docs]
-    assert "/static/vendor/jsqr/jsQR.js" in files
+    files = page_files(client)
+    vendor = [vendored(name) for name in ("favicon-32x32.png", "jsQR.js", "swagger-ui-bundle.js", "swagger-ui.css")]
     # Every script and stylesheet in the page's folder is loaded, and nothing else of it.
     assert sorted(own_files(client)) == sorted(f"/desk/{p.name}" for p in DESK.iterdir() if p.suffix in (".js", ".css"))
-    assert len(docs) == 3
+    assert sorted(url for url in files if url.startswith("/static/vendor/")) == sorted(vendor)
+    assert sorted({Path(url).suffix or ".html" for url in files}) == sorted(MEDIA_TYPES)  # each type is one served
     for url in files:
         answer = client.get(url)
         assert answer.status_code == 200, url
@@ -214,9 +232,7 @@ def test_the_documentation_is_swagger_ui_from_the_service_alone(client: httpx.Cl
 
     assert answer.headers["Content-Type"] == TYPES[".html"]
     assert sorted(page.urls) == [
-        "/static/vendor/swagger-ui/favicon-32x32.png",
-        "/static/vendor/swagger-ui/swagger-ui-bundle.js",
-        "/static/vendor/swagger-ui/swagger-ui.css",
+        vendored(name) for name in ("favicon-32x32.png", "swagger-ui-bundle.js", "swagger-ui.css")
     ]
     assert "url: '/openapi.json'" in script
     assert '"validatorUrl": null' in script  # no badge from the online validator
@@ -235,22 +251,21 @@ def test_no_page_or_file_of_the_service_names_another_host_to_load_from(client: 
     for url in ("/desk", "/docs"):
         assert [u for u in references(client.get(url).text).urls if not u.startswith(("/", "data:"))] == []
         assert [u for u in references(client.get(url).text).urls if u.startswith("//")] == []
-    for url in [*(url for url in own if url.endswith(".css")), "/static/vendor/swagger-ui/swagger-ui.css"]:
+    for url in [*(url for url in own if url.endswith(".css")), vendored("swagger-ui.css")]:
         loads = re.findall(r"url\(\s*['\"]?([^'\")]*)", client.get(url).text) + re.findall(
             r"@import", client.get(url).text
         )
         assert [u for u in loads if not u.startswith("data:")] == [], url
     for name, hosts in NAMED_HOSTS.items():
-        assert set(URL.findall(client.get(f"/static/vendor/{name}").text)) == hosts, name
+        assert set(URL.findall(client.get(vendored(name)).text)) == hosts, name
 
 
-def test_the_page_is_revalidated_and_the_vendored_files_are_kept(client: httpx.Client) -> None:
-    for url in [*desk_files(client), "/docs", "/static/vendor/swagger-ui/swagger-ui.css"]:
+def test_the_pages_are_revalidated_and_the_vendored_files_kept_a_year(client: httpx.Client) -> None:
+    for url in page_files(client):
         answer = client.get(url)
         etag = answer.headers["ETag"]
-        vendored = url.startswith("/static/vendor/")
         assert etag == f'"{answer.headers["Deckcheck-Data-Version"]}"'  # the data version covers the package's files
-        assert answer.headers["Cache-Control"] == ("public, max-age=3600" if vendored else "no-cache"), url
+        assert answer.headers["Cache-Control"] == (KEPT if VERSIONED.fullmatch(url) else "no-cache"), url
         again = client.get(url, headers={"If-None-Match": etag})
         assert (again.status_code, again.content, again.headers["ETag"]) == (304, b"", etag), url
         assert again.headers["Cache-Control"] == answer.headers["Cache-Control"]
@@ -263,7 +278,10 @@ def test_the_page_is_revalidated_and_the_vendored_files_are_kept(client: httpx.C
         "/desk/nothing.js",
         "/desk/index.html",  # the page only at /desk, with its policy
         "/static/vendor/VENDORED.md",  # notes and licences ship in the package but are not served
-        "/static/vendor/jsqr/LICENSE",
+        "/static/vendor/jsqr-1.4.0/LICENSE",
+        "/static/vendor/swagger-ui/swagger-ui.css",  # a vendored file only at its versioned URL
+        "/static/vendor/jsqr/jsQR.js",
+        "/static/vendor/jsqr-1.3.0/jsQR.js",
         "/static/vendor/%2e%2e/desk/desk.js",
         "/static/vendor/swagger-ui/../../../api/pages.py",
     ],
@@ -272,6 +290,29 @@ def test_only_the_pages_files_are_served(client: httpx.Client, path: str) -> Non
     answer = client.get(path)
     assert answer.status_code == 404
     assert answer.headers["Content-Type"] == "application/problem+json"
+
+
+def test_the_pages_and_their_files_ignore_a_query_string(client: httpx.Client) -> None:
+    for url in [*page_files(client), "/desk/"]:
+        plain = client.get(url)
+        for query in ("?v=2", "?x=1&utm_source=newsletter"):
+            answer = client.get(url + query)
+            assert (answer.status_code, answer.headers["Content-Type"], answer.content) == (
+                200,
+                plain.headers["Content-Type"],
+                plain.content,
+            ), url + query
+
+
+def test_the_pages_and_their_files_answer_head_with_the_headers_of_get(client: httpx.Client) -> None:
+    for url in [*page_files(client), "/desk/"]:
+        got, head = client.get(url), client.head(url)
+        assert (head.status_code, head.content) == (200, b""), url
+        assert {k: v for k, v in head.headers.items() if k not in PER_ANSWER} == {
+            k: v for k, v in got.headers.items() if k not in PER_ANSWER
+        }, url
+        unchanged = client.head(url, headers={"If-None-Match": got.headers["ETag"]})
+        assert (unchanged.status_code, unchanged.content) == (304, b""), url
 
 
 def test_the_page_has_every_word_in_both_languages(client: httpx.Client) -> None:
@@ -320,13 +361,13 @@ def test_the_vendored_files_are_what_their_notes_and_pins_say(client: httpx.Clie
     packages, files = notes()
     script = (ROOT / "scripts" / "vendor-assets").read_text(encoding="utf-8")
     pins = {
-        name: [version, integrity, folder]
+        name: [version, integrity, f"{folder}-{version}"]  # the folder is named with the version
         for name, version, integrity, folder in re.findall(
             r'^  "([\w.-]+)\|([\d.]+)\|(sha512-[\w+/=]+)\|([\w-]+)\|', script, re.MULTILINE
         )
     }
     on_disk = sorted(p.relative_to(VENDOR).as_posix() for p in VENDOR.rglob("*") if p.is_file())
-    bundle = (VENDOR / "swagger-ui" / "swagger-ui-bundle.js").read_text(encoding="utf-8")
+    bundle = (VENDOR / f"swagger-ui-{packages['swagger-ui-dist'][0]}" / "swagger-ui-bundle.js").read_text("utf-8")
 
     noted = {
         name: [version, integrity, folder.rstrip("/")] for name, (version, _, integrity, folder) in packages.items()
@@ -339,8 +380,9 @@ def test_the_vendored_files_are_what_their_notes_and_pins_say(client: httpx.Clie
     assert on_disk == sorted([*files, "VENDORED.md"])
     for name, digest in files.items():
         assert hashlib.sha256((VENDOR / name).read_bytes()).hexdigest() == digest, name
-    for folder in ("jsqr", "swagger-ui"):
-        assert f"{folder}/LICENSE" in files
-    for name in ("jsqr/jsQR.js", "swagger-ui/swagger-ui-bundle.js", "swagger-ui/swagger-ui.css"):
-        assert client.get(f"/static/vendor/{name}").content == (VENDOR / name).read_bytes()
-        assert "sourceMappingURL" not in (VENDOR / name).read_text(encoding="utf-8")
+    for _version, _licence, _integrity, folder in packages.values():
+        assert f"{folder}LICENSE" in files
+    for name in ("jsQR.js", "swagger-ui-bundle.js", "swagger-ui.css"):
+        (path,) = VENDOR.rglob(name)
+        assert client.get(vendored(name)).content == path.read_bytes()
+        assert "sourceMappingURL" not in path.read_text(encoding="utf-8")

@@ -145,9 +145,19 @@ def test_an_unknown_card_is_refused_as_for_a_ydke_link(client: httpx.Client) -> 
     as_ydke = client.post(CONVERT, json={**deck, "to": "ydke"}, headers=headers)
     as_qr = client.post(CONVERT, json={**deck, "to": "qr"}, headers=headers)
     assert (as_qr.status_code, as_qr.json()) == (422, as_ydke.json())
-    assert [(e["loc"], e["type"]) for e in as_qr.json()["errors"]] == [
-        (["body", "main", 1], "unknown_name"),
-        (["body", "side", 0], "unknown_name"),
+    assert as_qr.json()["errors"] == [
+        {
+            "loc": ["body", "main", 1],
+            "msg": "'Pot of Gred' is not the name of an official card; it cannot be written",
+            "type": "unknown_name",
+            "line": 2,
+        },
+        {
+            "loc": ["body", "side", 0],
+            "msg": "'Nonesuch' is not the name of an official card; it cannot be written",
+            "type": "unknown_name",
+            "line": 4,
+        },
     ]
 
 
@@ -210,24 +220,29 @@ def _run(*argv: str) -> tuple[int, str, str]:
 
 @pytest.fixture
 def files(tmp_path: Path, data: Data) -> dict[str, Path]:
-    """The full deck as a .ydk file, as JSON, and as a text list; the small deck as text; a deck one card too
-    large for a code; a list naming no card."""
+    """The full deck as a .ydk file, as JSON, and as a validate request whose event is all wrong (a QR code takes
+    only its deck); the small deck as text; a deck one card too large for a code; a text list and a JSON deck naming
+    cards that are no official card's."""
     ydk = ["#main"] + [str(e["passcode"]) for e in MAIN_40 for _ in range(e.get("count", 1))]
     ydk += ["#extra"] + [str(e["passcode"]) for e in EXTRA_15 for _ in range(e["count"])]
     ydk += ["!side"] + [str(e["passcode"]) for e in SIDE_15 for _ in range(e["count"])]
     texts = {
         "full.ydk": "\n".join(ydk) + "\n",
         "full.json": orjson.dumps({**FULL, "date": "2008-06-01"}).decode(),
+        "full-request.json": orjson.dumps(
+            {**FULL, "date": "2008-02-30", "banlist": "no-such-list", "duel": 4}
+        ).decode(),
         "small.txt": SMALL["text"],
         "large.json": orjson.dumps(distinct(data, 406, 15, 15)).decode(),
-        "unknown.txt": "1 Pot of Gred",
+        "unknown.txt": "1 Pot of Greed\n2 存在しないカード\nSide\n1 Pot of Gred",
+        "unknown.json": orjson.dumps({"main": [{"passcode": 55144522}, {"name": "Pot of Gred"}]}).decode(),
     }
     for name, text in texts.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
     return {name: tmp_path / name for name in texts}
 
 
-@pytest.mark.parametrize("name", ["full.ydk", "full.json", "small.txt"])
+@pytest.mark.parametrize("name", ["full.ydk", "full.json", "full-request.json", "small.txt"])
 def test_the_command_writes_svg_to_standard_output(client: httpx.Client, files: dict[str, Path], name: str) -> None:
     link = ydke(client, FULL if name.startswith("full") else SMALL)
     code, out, err = _run("qr", str(files[name]))
@@ -242,6 +257,17 @@ def test_the_command_writes_png_or_svg_by_the_name(client: httpx.Client, tmp_pat
     assert scan((tmp_path / out).read_bytes(), kind) == drawn(link, 15, "M")
 
 
+@pytest.mark.parametrize("out", ["deck.jpg", "deck", "deck.svg.txt"])
+def test_the_command_refuses_an_image_it_cannot_write(client: httpx.Client, tmp_path: Path, out: str) -> None:
+    code, stdout, err = _run("qr", ydke(client, SMALL), "--out", str(tmp_path / out))
+    assert (code, stdout, err) == (
+        2,
+        "",
+        f"deckcheck qr: argument --out: not a name ending in .svg or .png: {str(tmp_path / out)!r}\n",
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_the_command_refuses_a_deck_too_large(files: dict[str, Path], tmp_path: Path) -> None:
     large = str(files["large.json"])
     assert _run("qr", large, "--out", str(tmp_path / "large.png")) == (2, "", f"deckcheck: {large}: {TOO_LARGE}\n")
@@ -249,8 +275,22 @@ def test_the_command_refuses_a_deck_too_large(files: dict[str, Path], tmp_path: 
 
 
 def test_the_command_refuses_what_it_cannot_draw(files: dict[str, Path], tmp_path: Path) -> None:
-    unknown, missing = str(files["unknown.txt"]), str(tmp_path / "missing.ydk")
-    assert _run("qr", unknown) == (2, "", f"deckcheck: {unknown}: Pot of Gred is not an official card\n")
+    unknown, unknown_json, missing = (
+        str(files["unknown.txt"]),
+        str(files["unknown.json"]),
+        str(tmp_path / "missing.ydk"),
+    )
+    assert _run("qr", unknown) == (
+        2,
+        "",
+        f"deckcheck: {unknown}: line 2: main.1: '存在しないカード' is not the name of an official card; it cannot be "
+        "written; line 4: side.0: 'Pot of Gred' is not the name of an official card; it cannot be written\n",
+    )
+    assert _run("qr", unknown_json) == (
+        2,
+        "",
+        f"deckcheck: {unknown_json}: main.1: 'Pot of Gred' is not the name of an official card; it cannot be written\n",
+    )
     assert _run("qr", missing) == (
         2,
         "",

@@ -21,7 +21,7 @@ import uvicorn
 from deckcheck.batch import default_workers
 from deckcheck.cli_banlist import add_banlist_parser, run_banlist
 from deckcheck.cli_decks import READ_ERRORS, add_qr_parser, deck_request, run_qr, why
-from deckcheck.cli_output import exit_quietly_on_closed_pipe, words
+from deckcheck.cli_output import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, exit_quietly_on_closed_pipe, words
 from deckcheck.cli_recheck import run_recheck
 from deckcheck.config import ConfigError, Settings, load_settings
 from deckcheck.data import Data, load_data
@@ -31,8 +31,6 @@ from deckcheck.wire import ValidateRequest, context_for, deck_from, report_json
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
-
-EXIT_LEGAL, EXIT_ILLEGAL, EXIT_ERROR = 0, 1, 2
 
 
 class _Usage(Exception):
@@ -109,7 +107,7 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
         print(exc, file=stderr)
         return EXIT_ERROR
     except SystemExit as exc:  # --help
-        return EXIT_LEGAL if exc.code in (0, None) else EXIT_ERROR
+        return EXIT_OK if exc.code in (0, None) else EXIT_ERROR
     try:
         settings = load_settings()
         # Broken data stop every command here, with one line; serve loads them once, into the app it serves (with
@@ -128,7 +126,7 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
         return EXIT_ERROR
     if args.command == "serve":
         _serve(app, settings, args)
-        return EXIT_LEGAL
+        return EXIT_OK
     if args.command == "recheck":
         return run_recheck(args, settings, data, stdout, stderr)
     runners = {"validate": _validate, "banlist": run_banlist, "qr": run_qr}
@@ -194,7 +192,7 @@ def _validate(args: argparse.Namespace, data: Data, stdout: IO[str], stderr: IO[
             _print_report(result, args.lang, stdout)
     if failed:
         return EXIT_ERROR
-    return EXIT_LEGAL if all(r["legal"] for r in results) else EXIT_ILLEGAL
+    return EXIT_OK if all(r["legal"] for r in results) else EXIT_ILLEGAL
 
 
 def _print_report(result: dict[str, Any], lang: str, out: IO[str]) -> None:

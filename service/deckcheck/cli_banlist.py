@@ -10,7 +10,7 @@ from typing import IO, Any
 
 import orjson
 
-from deckcheck.cli_output import table, words
+from deckcheck.cli_output import EXIT_ERROR, EXIT_OK, table, words
 from deckcheck.data import (
     STATUS_NAMES,
     Banlist,
@@ -21,8 +21,6 @@ from deckcheck.data import (
     differences,
     read_lflist,
 )
-
-EXIT_OK, EXIT_ERROR = 0, 2
 
 
 class ListError(Exception):

@@ -1,37 +1,54 @@
 """The decks the commands are given, read the same way by each (a .ydk, .ydke, .json or text file, or a ydke:// link
-given as it is), and `deckcheck qr`, which draws one as a QR code of its ydke:// link."""
+given as it is), and `deckcheck qr`, which draws one as a QR code of its ydke:// link: of a JSON request it reads only
+the deck, since a code holds nothing of the event."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
 import orjson
 from pydantic import ValidationError
 
+from deckcheck.cli_output import EXIT_ERROR, EXIT_OK
 from deckcheck.data import Data
 from deckcheck.errors import RequestError
-from deckcheck.formats import DeckFormatError, DeckTooLargeForQr, deck_file_format, write_qr
-from deckcheck.wire import ValidateRequest, deck_from
+from deckcheck.formats import DeckTooLargeForQr, QrImage, deck_file_format, write_qr
+from deckcheck.wire import DeckIn, ValidateRequest, deck_from
+from deckcheck.wire.inputs import written
 
-EXIT_OK, EXIT_ERROR = 0, 2
 # What reading a deck (and the event its request names) may raise; `why` says each in one line.
 READ_ERRORS = (OSError, UnicodeDecodeError, orjson.JSONDecodeError, TypeError, ValidationError, RequestError)
+# The images `deckcheck qr --out` writes, by the name's suffix.
+QR_IMAGES: dict[str, QrImage] = {".svg": "svg", ".png": "png"}
 
 
 def deck_request(source: str, overrides: dict[str, Any]) -> ValidateRequest:
     """The validate request a file (or a ydke link) stands for, with `overrides` (the command line's date and list)
     in place of the file's own."""
+    return ValidateRequest.model_validate_json(orjson.dumps({**_fields(source), **overrides}))
+
+
+def _deck_alone(source: str) -> DeckIn:
+    """The deck a file (or a ydke link) gives, without the event: of a JSON request, only its deck's fields."""
+    deck = {name: value for name, value in _fields(source).items() if name in DeckIn.model_fields}
+    return DeckIn.model_validate_json(orjson.dumps(deck))
+
+
+def _fields(source: str) -> dict[str, Any]:
+    """What a file (or a ydke link) holds, as a request's fields: a JSON file's own (a TypeError when it holds no
+    object), else the deck in its form."""
     if source.startswith("ydke://"):
-        return ValidateRequest.model_validate({"ydke": source, **overrides})
+        return {"ydke": source}
     path = Path(source)
     text = path.read_text(encoding="utf-8-sig")
     fmt = deck_file_format(path, text)
     if fmt == "json":
-        return ValidateRequest.model_validate_json(orjson.dumps({**orjson.loads(text), **overrides}))
-    return ValidateRequest.model_validate({fmt: text.strip() if fmt == "ydke" else text, **overrides})
+        return {**orjson.loads(text)}
+    return {fmt: text.strip() if fmt == "ydke" else text}
 
 
 def why(exc: Exception) -> str:
@@ -58,25 +75,33 @@ def add_qr_parser(commands: Any) -> None:
     qr.add_argument("file", help="a deck file (.ydk, .ydke, .json, text), or a ydke:// link")
     qr.add_argument(
         "--out",
-        type=Path,
-        help="write the code here: PNG when it ends in .png, else SVG (default: SVG to standard output)",
+        type=_image_path,
+        help="write the code here: PNG for a name ending in .png, SVG for .svg (default: SVG to standard output)",
     )
+
+
+def _image_path(text: str) -> Path:
+    """An --out name `deckcheck qr` can write: one ending in .svg or .png, whatever the case."""
+    if Path(text).suffix.lower() not in QR_IMAGES:
+        raise argparse.ArgumentTypeError(f"not a name ending in .svg or .png: {text!r}")
+    return Path(text)
 
 
 def run_qr(args: argparse.Namespace, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
     """Carry out `deckcheck qr`; return the exit code (2 for a deck that cannot be read, names a card that is no
     official card's, or is too large for a QR code)."""
     out: Path | None = args.out
+    image: QrImage = "svg" if out is None else QR_IMAGES[out.suffix.lower()]
     try:
-        deck = deck_from(deck_request(args.file, {}), data)
-        drawn = write_qr(deck, data.cards, "png" if out is not None and out.suffix.lower() == ".png" else "svg")
+        deck = deck_from(_deck_alone(args.file), data)
+        drawn = written(deck, data.cards, partial(write_qr, deck, data.cards, image))
         if out is None:
             stdout.write(drawn.decode("utf-8"))
         else:
             out.write_bytes(drawn)
     except READ_ERRORS as exc:
         message = why(exc)
-    except (DeckFormatError, DeckTooLargeForQr) as exc:
+    except DeckTooLargeForQr as exc:
         message = str(exc)
     else:
         return EXIT_OK

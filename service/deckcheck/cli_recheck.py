@@ -20,13 +20,12 @@ from rich.progress import BarColumn, GetTimeCallable, Progress, ProgressColumn, 
 from rich.text import Text
 
 from deckcheck.batch import BatchSpec, Rechecker, Summary, deck_lines, run_batch
-from deckcheck.cli_output import indented, table, words
+from deckcheck.cli_output import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, indented, table, words
 from deckcheck.config import Settings
 from deckcheck.data import Data
 from deckcheck.errors import RequestError
 from deckcheck.wire import JAPAN
 
-EXIT_LEGAL, EXIT_ILLEGAL, EXIT_ERROR = 0, 1, 2
 CAUSES_SHOWN = 20  # cards the summary names as causes of newly illegal decks
 
 
@@ -77,7 +76,7 @@ def run_recheck(args: argparse.Namespace, settings: Settings, data: Data, stdout
     _print_summary(summary, checker, args.lang, stderr, time.monotonic() - started)
     if summary.errors:
         return EXIT_ERROR
-    return EXIT_ILLEGAL if summary.illegal else EXIT_LEGAL
+    return EXIT_ILLEGAL if summary.illegal else EXIT_OK
 
 
 def _unseen(done: int) -> None:

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import Response
 
 from deckcheck.api.caching import Caching
-from deckcheck.api.responses import BAD_QUERY, NOT_FOUND, cached, json_response, paged
+from deckcheck.api.responses import BAD_QUERY, NOT_FOUND, cached, json_response, paged, qualities
 from deckcheck.data import STATUS_LIMITS, STATUS_NAMES, Banlist, CardIndex, Data, banlists_as_lflist, differences
 from deckcheck.errors import RequestError
 from deckcheck.model import Format
@@ -37,7 +37,7 @@ def wants_lflist(as_: str | None, accept: str | None) -> bool:
     and not JSON."""
     if as_ is not None:
         return as_ == "lflist"
-    types = {part.split(";")[0].strip().lower() for part in (accept or "").split(",")}
+    types = {name for name, _weight in qualities(accept)}
     return "text/plain" in types and not types & {"application/json", "application/*"}
 
 

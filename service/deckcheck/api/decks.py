@@ -2,25 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import Response
 
 from deckcheck.api.admission import Admission
-from deckcheck.api.responses import CHECK_PROBLEMS, json_response
+from deckcheck.api.responses import CHECK_PROBLEMS, json_response, qualities
 from deckcheck.data import Card, Data
 from deckcheck.errors import RequestError
-from deckcheck.formats import QR_MEDIA_TYPES, DeckFormatError, DeckTooLargeForQr, QrImage, write, write_qr
+from deckcheck.formats import QR_MEDIA_TYPES, DeckTooLargeForQr, QrImage, write, write_qr
 from deckcheck.limits import NameBudget
-from deckcheck.model import SECTIONS, Deck, Entry, Section
-from deckcheck.rules import resolve_entry
+from deckcheck.model import SECTIONS, Deck, Entry
 from deckcheck.wire import ConvertRequest, DeckIn, deck_from
 from deckcheck.wire.answers import ConvertResponse, ParseResponse
+from deckcheck.wire.inputs import Resolution, resolved, unknown_card, written
 
-T = TypeVar("T")
 _BINARY = {"schema": {"type": "string", "format": "binary"}}
 # The convert operation's 200 beside the JSON of its response model: the QR code of `to: qr`.
 _CONVERTED: dict[int | str, dict[str, Any]] = {
@@ -36,11 +34,6 @@ _CONVERTED: dict[int | str, dict[str, Any]] = {
             }
         },
     }
-}
-_REASONS = {
-    "unknown_passcode": "passcode {passcode} is not an official card",
-    "unknown_name": "'{name}' is not the name of an official card",
-    "passcode_name_mismatch": "passcode {passcode} and the name '{name}' are different cards",
 }
 
 
@@ -58,19 +51,6 @@ def _parsed(entry: Entry, card: Card | None) -> dict[str, Any]:
     }
 
 
-# An entry, where it stands, and its card (or None and why).
-Resolution = tuple[Section, int, Entry, Card | None, str | None]
-
-
-def _resolved(deck: Deck, data: Data) -> list[Resolution]:
-    """Every entry with its card, or None and why, in section order."""
-    return [
-        (section, index, entry, *resolve_entry(entry, data.cards))
-        for section in SECTIONS
-        for index, entry in enumerate(deck.section(section))
-    ]
-
-
 def _problems(entries: list[Resolution], data: Data) -> list[dict[str, Any]]:
     """The entries that name no card, each with the closest names (for the first SUGGESTED_NAMES names)."""
     problems = []
@@ -85,7 +65,7 @@ def _problems(entries: list[Resolution], data: Data) -> list[dict[str, Any]]:
                 "index": index,
                 "lines": list(entry.lines),
                 "type": reason,
-                "msg": _REASONS[reason].format(passcode=entry.passcode, name=entry.name),
+                "msg": unknown_card(entry, reason),
                 "suggestions": [
                     {"passcode": h.card.passcode, "name_en": h.card.name_en, "name_ja": h.card.name_ja} for h in hits
                 ],
@@ -116,7 +96,7 @@ def build_decks_router(data: Data, admission: Admission) -> APIRouter:
 
         def parse() -> dict[str, Any]:
             deck = deck_from(body, data)
-            entries = _resolved(deck, data)
+            entries = resolved(deck, data.cards)
             result: dict[str, Any] = {"format": body.source_format(), "counts": deck.counts()}
             result |= {s: [_parsed(e, card) for section, _i, e, card, _r in entries if section == s] for s in SECTIONS}
             result["problems"] = _problems(entries, data)
@@ -155,51 +135,24 @@ def _quality(accept: str | None, media_type: str) -> float:
     """The q Accept gives `media_type` (0 when no range names it)."""
     ranges = {media_type: 2, media_type.partition("/")[0] + "/*": 1, "*/*": 0}
     specificity, quality = -1, 0.0
-    for part in (accept or "*/*").split(","):
-        name, *params = part.split(";")
-        rank = ranges.get(name.strip().lower(), -1)
+    for name, weight in qualities(accept or "*/*"):
+        rank = ranges.get(name, -1)
         if rank > specificity:
-            specificity, quality = rank, _q(params)
+            specificity, quality = rank, weight
     return quality
-
-
-def _q(params: list[str]) -> float:
-    """The q parameter of a media range (1 when it has none, 0 when it is not a number)."""
-    for param in params:
-        key, _, value = param.partition("=")
-        if key.strip().lower() == "q":
-            try:
-                return float(value)
-            except ValueError:
-                return 0.0
-    return 1.0
 
 
 def _convert(body: ConvertRequest, data: Data) -> dict[str, Any]:
     deck = deck_from(body, data)
     if body.to == "json":
         return {"format": "json", "content": None, "deck": _json_deck(deck)}
-    content = _written(deck, data, partial(write, body.to, deck, data.cards, body.names))
+    content = written(deck, data.cards, partial(write, body.to, deck, data.cards, body.names))
     return {"format": body.to, "content": content, "deck": None}
 
 
 def _qr(body: ConvertRequest, data: Data, image: QrImage) -> bytes:
     deck = deck_from(body, data)
     try:
-        return _written(deck, data, partial(write_qr, deck, data.cards, image))
+        return written(deck, data.cards, partial(write_qr, deck, data.cards, image))
     except DeckTooLargeForQr as exc:
         raise RequestError.one(["body"], str(exc), "deck_too_large_for_qr") from None
-
-
-def _written(deck: Deck, data: Data, writer: Callable[[], T]) -> T:
-    """What `writer` writes of `deck`; a request error naming each entry that names no card, which no form can
-    write."""
-    try:
-        return writer()
-    except DeckFormatError as exc:
-        found = _problems(_resolved(deck, data), data)
-        errors = [
-            {"loc": ["body", p["section"], p["index"]], "msg": p["msg"] + "; it cannot be written", "type": p["type"]}
-            for p in found
-        ]
-        raise RequestError(errors or [{"loc": ["body"], "msg": str(exc), "type": "unknown_card"}]) from None

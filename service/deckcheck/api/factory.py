@@ -61,7 +61,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version=__version__,
         summary="Checks Yu-Gi-Oh! OCG deck lists against the 2008 OCG tournament rules and penalty regulations.",
         lifespan=lifespan,
-        dependencies=[Depends(refuse_unknown_query)],
         # /docs is Swagger UI from files in the package (api/pages.py), never from a CDN; no ReDoc.
         docs_url=None,
         redoc_url=None,
@@ -71,14 +70,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.add_exception_handler(Overloaded, _overloaded(settings.retry_after))
     app.add_exception_handler(ClientGone, _client_gone)
-    app.include_router(
-        build_health_router(data, admission, metrics, lifecycle, retry_after=settings.retry_after, data_version=version)
-    )
-    app.include_router(build_router(data, admission, metrics, caching))
-    app.include_router(build_decks_router(data, admission))
-    app.include_router(build_cards_router(data, admission, caching))
-    app.include_router(build_banlists_router(data, caching))
-    app.include_router(build_rechecks_router(data, admission, metrics, settings.max_held_bytes))
+    api = [
+        build_health_router(
+            data, admission, metrics, lifecycle, retry_after=settings.retry_after, data_version=version
+        ),
+        build_router(data, admission, metrics, caching),
+        build_decks_router(data, admission),
+        build_cards_router(data, admission, caching),
+        build_banlists_router(data, caching),
+        build_rechecks_router(data, admission, metrics, settings.max_held_bytes),
+    ]
+    for router in api:
+        app.include_router(router, dependencies=[Depends(refuse_unknown_query)])
+    # The pages ignore a query string: people open them from links of every kind (a cache-buster, a tracking tag).
     app.include_router(build_pages_router(caching, app.title, app.openapi_url or "/openapi.json"))
     app.add_middleware(
         RequestLimits,

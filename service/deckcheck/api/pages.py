@@ -2,14 +2,14 @@
 (GET /docs, Swagger UI). Both are served from files inside the package (`deckcheck/static/`: the page's own files
 under `desk/`, third-party ones under `vendor/`, fetched by `scripts/vendor-assets`), so at a venue with no
 internet they work with the service alone; a Content-Security-Policy makes the browser refuse anything from
-another host besides.
+another host besides. They answer GET and HEAD, and ignore a query string (a cache-buster, a tracking tag).
 
 Caching: every file changes only with a release, and the data version covers the package's files, so the data
 version is each file's strong ETag. The HTML is revalidated on every load (`no-cache`, a 304 when unchanged), so a
-new release's page is seen at once; the files it loads are kept as long as the JSON resources are
-(`DECKCHECK_CACHE_MAX_AGE`). The page's own scripts and stylesheets are revalidated like the HTML: they change
+new release's page is seen at once. The page's own scripts and stylesheets are revalidated like the HTML: they change
 together with it, and a page must never run with the scripts of another release, nor one of its ES modules with
-another release's.
+another release's. A vendored file lies in its package's folder, which `scripts/vendor-assets` names with the
+package's version (`swagger-ui-5.35.0/`): its URL changes with an upgrade, so it is kept a year.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import base64
 import hashlib
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from fastapi import APIRouter, Request
 from fastapi.openapi.docs import get_swagger_ui_html
@@ -30,21 +30,22 @@ from deckcheck.errors import RequestError
 STATIC = Path(__file__).resolve().parent.parent / "static"
 DESK_URL = "/desk"
 VENDOR_URL = "/static/vendor"
-SWAGGER_URL = f"{VENDOR_URL}/swagger-ui"
 # The files served, by suffix; anything else in the folders (the notes, licences) ships in the package unserved.
 MEDIA_TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
     ".css": "text/css; charset=utf-8",
     ".png": "image/png",
-    ".svg": "image/svg+xml",
 }
+# The methods every page and file answers: HEAD is GET's headers without the body.
+READ = ["GET", "HEAD"]
 # What every page may do, whatever else it is allowed: no plugins, no <base>, no forms sent anywhere, no framing.
 _LOCKED = "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 # The desk page: its own files (its modules, which import each other, and jsQR among them) and the API only.
 # Images decoded for QR codes come from the chosen file as blob: or data: URLs; the camera's picture is a MediaStream.
 DESK_CSP = "default-src 'self'; connect-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; " + _LOCKED
 NO_CACHE = "no-cache"
+KEPT_A_YEAR = "public, max-age=31536000, immutable"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,15 +66,21 @@ def load_assets(folder: Path) -> dict[str, Asset]:
     }
 
 
-def docs_page(title: str, openapi_url: str) -> tuple[bytes, str]:
+def vendored(vendor: dict[str, Asset], name: str) -> str:
+    """The path under vendor/ of the one vendored file called `name`, in its package's versioned folder."""
+    (path,) = [path for path in vendor if PurePosixPath(path).name == name]
+    return path
+
+
+def docs_page(title: str, openapi_url: str, vendor: dict[str, Asset]) -> tuple[bytes, str]:
     """Swagger UI's page for `openapi_url` from the vendored files, and the Content-Security-Policy that lets its
     one inline script (FastAPI writes the configuration into the page) run, by the script's hash."""
     html = get_swagger_ui_html(
         openapi_url=openapi_url,
         title=title,
-        swagger_js_url=f"{SWAGGER_URL}/swagger-ui-bundle.js",
-        swagger_css_url=f"{SWAGGER_URL}/swagger-ui.css",
-        swagger_favicon_url=f"{SWAGGER_URL}/favicon-32x32.png",
+        swagger_js_url=f"{VENDOR_URL}/{vendored(vendor, 'swagger-ui-bundle.js')}",
+        swagger_css_url=f"{VENDOR_URL}/{vendored(vendor, 'swagger-ui.css')}",
+        swagger_favicon_url=f"{VENDOR_URL}/{vendored(vendor, 'favicon-32x32.png')}",
         # Swagger UI would otherwise send the document to its makers' online validator for a badge.
         swagger_ui_parameters={"validatorUrl": None},
     ).body
@@ -87,12 +94,12 @@ def docs_page(title: str, openapi_url: str) -> tuple[bytes, str]:
 
 def build_pages_router(caching: Caching, title: str, openapi_url: str) -> APIRouter:
     """The desk page, its files, the vendored files and /docs; none of them in the OpenAPI document. Answered on
-    the event loop (from memory), never behind the checks."""
+    the event loop (from memory), never behind the checks; GET and HEAD, whatever the query string."""
     router = APIRouter(include_in_schema=False)
     desk = load_assets(STATIC / "desk")
     page = desk.pop("index.html")  # only at /desk, always with its Content-Security-Policy
     vendor = load_assets(STATIC / "vendor")
-    docs, docs_csp = docs_page(title, openapi_url)
+    docs, docs_csp = docs_page(title, openapi_url, vendor)
     etag = caching.etag()
 
     def answer(request: Request, asset: Asset, cache_control: str, csp: str | None = None) -> Response:
@@ -111,24 +118,24 @@ def build_pages_router(caching: Caching, title: str, openapi_url: str) -> APIRou
             raise RequestError.one(["path", "name"], f"No file is called {name}.", "unknown_file", 404)
         return found
 
-    @router.get(DESK_URL)
-    @router.get(f"{DESK_URL}/")
+    @router.api_route(DESK_URL, methods=READ)
+    @router.api_route(f"{DESK_URL}/", methods=READ)
     async def desk_page(request: Request) -> Response:
         """The registration desk's page."""
         return answer(request, page, NO_CACHE, DESK_CSP)
 
-    @router.get(DESK_URL + "/{name}")
+    @router.api_route(DESK_URL + "/{name}", methods=READ)
     async def desk_file(request: Request, name: str) -> Response:
         """The desk page's scripts and stylesheets: revalidated like the page, as they change with it. `name` is one
         path segment: the page's files lie side by side in desk/, and its modules import each other as ./name.js."""
         return answer(request, find(desk, name), NO_CACHE)
 
-    @router.get(VENDOR_URL + "/{name:path}")
+    @router.api_route(VENDOR_URL + "/{name:path}", methods=READ)
     async def vendor_file(request: Request, name: str) -> Response:
-        """A third-party file at its pinned version."""
-        return answer(request, find(vendor, name), caching.cache_control)
+        """A third-party file at its pinned version, whose URL names it."""
+        return answer(request, find(vendor, name), KEPT_A_YEAR)
 
-    @router.get("/docs")
+    @router.api_route("/docs", methods=READ)
     async def swagger_ui(request: Request) -> Response:
         """Swagger UI for the OpenAPI document, from the vendored files."""
         return answer(request, Asset(docs, MEDIA_TYPES[".html"]), NO_CACHE, docs_csp)

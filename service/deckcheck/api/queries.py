@@ -1,5 +1,6 @@
-"""Query parameters a route does not take are refused with 422, as unknown body fields are, rather than ignored:
-`?ofset=20` or `?lang=ja` would otherwise answer something other than what was asked, and look right."""
+"""Query parameters an API route does not take are refused with 422, as unknown body fields are, rather than
+ignored: `?ofset=20` or `?lang=ja` would otherwise answer something other than what was asked, and look right. The
+pages (api/pages.py) are not held to it: people open them from any link, a query string and all."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from fastapi.routing import APIRoute
 
 
 async def refuse_unknown_query(request: Request) -> None:
-    """A dependency of every route: 422 naming each query parameter the route does not take. On the event loop:
-    it costs a walk of a few fields."""
+    """A dependency of every API route (the factory adds it to each API router): 422 naming each query parameter
+    the route does not take. On the event loop: it costs a walk of a few fields."""
     route = request.scope.get("route")
     if not isinstance(route, APIRoute) or not request.query_params:
         return

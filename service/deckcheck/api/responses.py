@@ -74,20 +74,35 @@ def paged(response: Response, request: Request, next_offset: int | None) -> Resp
     return response
 
 
+def qualities(header: str | None) -> list[tuple[str, float]]:
+    """A quality list (RFC 9110 12.4.2: Accept, Accept-Language), each element's name lowercased with its weight, in
+    the header's order. Wildcards (`image/*`, `*/*`, `*`) are names like any other, for the caller to match; empty
+    elements are skipped."""
+    parsed = []
+    for element in (header or "").split(","):
+        name, *params = element.split(";")
+        if name.strip():
+            parsed.append((name.strip().lower(), _weight(params)))
+    return parsed
+
+
+def _weight(params: list[str]) -> float:
+    """The q among an element's parameters: 1 when it has none, 0 when it is not a number."""
+    for param in params:
+        key, _, value = param.partition("=")
+        if key.strip().lower() == "q":
+            try:
+                return float(value)
+            except ValueError:
+                return 0.0
+    return 1.0
+
+
 def pick_language(header: str | None) -> str:
     """The one of ja or en that Accept-Language prefers (higher q, then earlier); en when it names neither."""
     best, best_q = "en", 0.0
-    for part in (header or "").split(","):
-        tag, _, params = part.strip().partition(";")
-        lang = tag.strip().lower().split("-")[0]
-        q = 1.0
-        for param in params.split(";"):
-            key, _, value = param.strip().partition("=")
-            if key == "q":
-                try:
-                    q = float(value)
-                except ValueError:
-                    q = 0.0
-        if lang in ("ja", "en") and q > best_q:
-            best, best_q = lang, q
+    for tag, weight in qualities(header):
+        lang = tag.split("-")[0]
+        if lang in ("ja", "en") and weight > best_q:
+            best, best_q = lang, weight
     return best

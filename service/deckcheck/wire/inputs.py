@@ -1,23 +1,47 @@
-"""Request bodies to engine input: decks from JSON lists or deck formats, and the event context."""
+"""Request bodies to engine input: decks from JSON lists or deck formats, and the event context; and the entries of
+a deck that no form can write, since they name no official card."""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
+from typing import TypeVar
 
 import orjson
 from pydantic import ValidationError
 
-from deckcheck.data import Banlist, Data, LflistError, as_banlist, build_limits, make_banlist, read_lflist
+from deckcheck.data import (
+    Banlist,
+    Card,
+    CardIndex,
+    Data,
+    LflistError,
+    as_banlist,
+    build_limits,
+    make_banlist,
+    read_lflist,
+)
 from deckcheck.errors import RequestError
 from deckcheck.formats import DeckFormatError, parse
 from deckcheck.limits import LimitError, deck_limit_errors
-from deckcheck.model import Context, Deck, Entry, Format, Protectors
+from deckcheck.model import SECTIONS, Context, Deck, Entry, Format, Protectors, Section
+from deckcheck.rules import resolve_entry
 from deckcheck.wire.requests import DeckIn, EntryIn, InlineBanlist, LflistBanlist, ValidateRequest
+
+T = TypeVar("T")
 
 # The card language of an entry that gives none, when the request does not say: the format's own.
 DEFAULT_LANGUAGES: dict[Format, str] = {"ocg": "ja", "tcg": "en"}
 
 JAPAN = dt.timezone(dt.timedelta(hours=9))
+# Why an entry names no official card (`rules.resolve_entry`), in English.
+UNKNOWN_CARD = {
+    "unknown_passcode": "passcode {passcode} is not an official card",
+    "unknown_name": "'{name}' is not the name of an official card",
+    "passcode_name_mismatch": "passcode {passcode} and the name '{name}' are different cards",
+}
+# An entry, where it stands, and its card (or None and why).
+Resolution = tuple[Section, int, Entry, Card | None, str | None]
 
 
 def _language(tag: str | None) -> str | None:
@@ -59,11 +83,14 @@ def limit_errors(found: list[LimitError], deck: Deck | None, loc: tuple[str, ...
             "type": error.type,
         }
         if deck is not None and error.index is not None:
-            lines = deck.section(error.section)[error.index].lines
-            if lines:
-                item["line"] = lines[0]
+            item = _at_its_line(item, deck.section(error.section)[error.index])
         errors.append(item)
     return RequestError(errors)
+
+
+def _at_its_line(item: dict[str, object], entry: Entry) -> dict[str, object]:
+    """An error about `entry`, with the first line of the source it came from, if it came from lines."""
+    return item | {"line": entry.lines[0]} if entry.lines else item
 
 
 def read_errors(exc: DeckFormatError, fmt: str, loc: tuple[str, ...]) -> RequestError:
@@ -76,6 +103,34 @@ def read_errors(exc: DeckFormatError, fmt: str, loc: tuple[str, ...]) -> Request
             item |= {"line": error.line, "column": error.column}
         errors.append(item)
     return RequestError(errors)
+
+
+def resolved(deck: Deck, cards: CardIndex) -> list[Resolution]:
+    """Every entry with its card, or None and why, in section order."""
+    return [
+        (section, index, entry, *resolve_entry(entry, cards))
+        for section in SECTIONS
+        for index, entry in enumerate(deck.section(section))
+    ]
+
+
+def unknown_card(entry: Entry, reason: str) -> str:
+    """Why `entry` names no official card (a reason `rules.resolve_entry` gives), in English."""
+    return UNKNOWN_CARD[reason].format(passcode=entry.passcode, name=entry.name)
+
+
+def written(deck: Deck, cards: CardIndex, writer: Callable[[], T]) -> T:
+    """What `writer` writes of `deck`; a request error naming each entry that names no official card, which no form
+    can write, at the first line of the source it came from, if it came from lines."""
+    try:
+        return writer()
+    except DeckFormatError as exc:
+        errors = []
+        for section, index, entry, _card, reason in resolved(deck, cards):
+            if reason is not None:
+                msg = f"{unknown_card(entry, reason)}; it cannot be written"
+                errors.append(_at_its_line({"loc": ["body", section, index], "msg": msg, "type": reason}, entry))
+        raise RequestError(errors or [{"loc": ["body"], "msg": str(exc), "type": "unknown_card"}]) from None
 
 
 def _banlist(body: ValidateRequest, day: dt.date, data: Data) -> Banlist | None:

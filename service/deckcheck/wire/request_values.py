@@ -33,17 +33,19 @@ Format = TypeAliasType(
         Field(description="An event's format, which picks the lists, printings and card languages.", examples=["ocg"]),
     ],
 )
+# A deck's forms, each of which a deck is read from and converted to; a deck is converted to a QR code too.
+_DECK_FORMATS = Literal["json", "ydk", "ydke", "text"]
 DeckFormat = TypeAliasType(
     "DeckFormat",
     Annotated[
-        Literal["json", "ydk", "ydke", "text"],
+        _DECK_FORMATS,
         Field(description="A deck's form: JSON entry lists, .ydk file, ydke:// link or text list.", examples=["ydk"]),
     ],
 )
 ConvertTarget = TypeAliasType(
     "ConvertTarget",
     Annotated[
-        Literal["json", "ydk", "ydke", "text", "qr"],
+        Literal[_DECK_FORMATS, "qr"],
         Field(
             description="What a deck is converted to: JSON entry lists, a .ydk file, a ydke:// link, a text list, or "
             "qr, a QR code image of its ydke:// link.",
