@@ -3,8 +3,9 @@ would download a browser), for the browser tests: starting it, what it requested
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -114,3 +115,26 @@ def screenshot(driver: webdriver.Chrome, folder: str, name: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     assert driver.save_screenshot(str(path))
     return path
+
+
+@contextlib.contextmanager
+def slowed(driver: webdriver.Chrome, latency_ms: int) -> Iterator[None]:
+    """Within the block, every answer the browser waits for comes `latency_ms` late (Chrome's network emulation), as
+    on a busy venue network: long enough for staff to act while a request is in flight."""
+    normal = {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", normal | {"latency": latency_ms})
+    try:
+        yield
+    finally:
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions", normal)
+
+
+@contextlib.contextmanager
+def printing(driver: webdriver.Chrome) -> Iterator[None]:
+    """Within the block, the page is laid out as it prints (CSS media `print`), to read what a printed slip shows."""
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        yield
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})

@@ -20,6 +20,7 @@ from typing import Any
 
 import httpx
 import pytest
+import segno
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.action_chains import ActionChains
@@ -37,6 +38,9 @@ WAIT = 15  # seconds any one thing the page does may take
 POT_OF_GREED = main_with({"passcode": 55144522}, drop=1)  # the legal deck with Pot of Greed for a Magical Dimension
 PENALTY_WORDS = {"duel_forfeiture": "デュエルの敗北"}  # the words the Japanese page gives the penalties used here
 NEXT_DUEL = "次のデュエル"  # when a penalty found at registration applies (PR 1.C)
+CHECKING = "確認しています"  # what the verdict area says while a check is in flight
+NO_DECK = "このコードにはデッキがありません"  # what the page says of a scanned or pictured code that is no ydke link
+LOCAL_ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d")  # 2008-06-01T10:15:00+09:00
 RULE_CODE = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")  # how a rule code reads in a summary: forbidden_card
 # One read of everything the verdict shows: its state and heading, the overall penalty, each violation's parts and
 # each line of the checked text with its number and whether it is marked as offending.
@@ -69,6 +73,44 @@ control.dispatchEvent(new Event("input", {bubbles: true}));
 control.dispatchEvent(new Event("change", {bubbles: true}));
 """
 SHOWN = "const e = document.getElementById(arguments[0]); return Boolean(e && e.checkVisibility());"
+SELECTION = (
+    "const f = document.getElementById(arguments[0]); return [f.selectionStart, f.selectionEnd, f.value.length];"
+)
+TEXT = "const e = document.getElementById(arguments[0]); return e && e.checkVisibility() ? e.innerText.trim() : '';"
+# Count the requests the page's scripts start, wrapping fetch as the page finds it when it calls it.
+COUNT_FETCHES = """
+if (!window.deskFetches) {
+  const fetchAsGiven = window.fetch;
+  window.deskFetches = 0;
+  window.fetch = (...args) => {
+    window.deskFetches += 1;
+    return fetchAsGiven(...args);
+  };
+}
+"""
+# Note, from now on, every change of text in a live region (aria-live, role status or alert), and whether the region
+# was rendered, and not inert, at the frame before: a region that appears with its text, or changes inside a hidden
+# or inert element, is not announced by screen readers (they learn of a live region only once it is rendered).
+RECORD_ANNOUNCEMENTS = """
+window.announced = [];
+const live = "[aria-live], [role=status], [role=alert]";
+let rendered = new Set();
+const frame = () => {
+  const regions = Array.from(document.querySelectorAll(live));
+  rendered = new Set(regions.filter((r) => r.checkVisibility() && !r.closest("[inert]")));
+  requestAnimationFrame(frame);
+};
+frame();
+new MutationObserver((records) => {
+  for (const record of records) {
+    const node = record.target.nodeType === Node.ELEMENT_NODE ? record.target : record.target.parentElement;
+    const region = node && node.closest(live);
+    if (region && region.textContent.trim()) {
+      window.announced.push({text: region.textContent.trim(), rendered: rendered.has(region)});
+    }
+  }
+}).observe(document.body, {subtree: true, childList: true, characterData: true});
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +177,7 @@ class Decks:
     legal_text: str
     pot_text: str
     pot_ydke: str
+    legal_ydke: str
 
 
 class Desk:
@@ -214,6 +257,48 @@ class Desk:
         assert answer.status_code == 200, answer.text
         return Check(json.loads(post.body), answer.json(), answer.headers.get("Content-Language"))
 
+    def posts(self) -> list[dict[str, Any]]:
+        """The JSON bodies of the POST /v1/validate the page sent since the last look, in order."""
+        url = f"{self.origin}/v1/validate"
+        return [json.loads(r.body or "null") for r in sent_requests(self.driver) if (r.method, r.url) == ("POST", url)]
+
+    def ctrl_enter(self) -> None:
+        """Press Ctrl+Enter on whatever has the focus."""
+        ActionChains(self.driver).key_down(Keys.CONTROL).send_keys(Keys.ENTER).key_up(Keys.CONTROL).perform()
+
+    def value(self, element_id: str) -> str:
+        """The value of a form field."""
+        return str(self.driver.execute_script("return document.getElementById(arguments[0]).value;", element_id))
+
+    def text(self, element_id: str) -> str:
+        """The text an element shows (empty when it is not rendered)."""
+        return str(self.driver.execute_script(TEXT, element_id))
+
+    def selection(self, element_id: str) -> tuple[int, int, int]:
+        """A text field's selection start and end, and the length of its value."""
+        start, end, length = self.driver.execute_script(SELECTION, element_id)
+        return start, end, length
+
+    def marked(self, element_id: str) -> list[int]:
+        """The numbers of the lines marked as offending in a list of the verdict (#source or #roster-source)."""
+        script = "return Array.from(document.querySelectorAll(`#${arguments[0]} .offending`), (s) => +s.dataset.line);"
+        return list(self.driver.execute_script(script, element_id))
+
+    def count_fetches(self) -> None:
+        """From now on, count the requests the page's scripts start (window.deskFetches), to act while one is in
+        flight."""
+        self.driver.execute_script(COUNT_FETCHES)
+
+    def wait_until_fetching(self, count: int = 1) -> None:
+        """Wait until the page's scripts have started `count` requests since `count_fetches`."""
+        WebDriverWait(self.driver, WAIT).until(lambda d: d.execute_script("return window.deskFetches;") >= count)
+
+    def wait_for_state(self, state: str) -> Shown:
+        """Wait until the verdict shows `state`, then read it."""
+        script = "const v = document.getElementById('verdict'); return v && v.checkVisibility() && v.dataset.state;"
+        WebDriverWait(self.driver, WAIT).until(lambda d: d.execute_script(script) == state)
+        return self.verdict()
+
     def queue(self) -> list[list[str]]:
         """The cells of each `#queue tbody tr`, top to bottom."""
         rows = self.driver.find_elements(By.CSS_SELECTOR, "#queue tbody tr")
@@ -246,6 +331,14 @@ def qr_png(origin: str, link: str) -> bytes:
     return image.content
 
 
+def qr_svg(origin: str, link: str) -> bytes:
+    """The service's QR code of a ydke link, as it draws it by default: SVG."""
+    image = httpx.post(f"{origin}/v1/decks/convert", json={"ydke": link, "to": "qr"}, timeout=30)
+    assert (image.status_code, image.headers.get("Content-Type")) == (200, "image/svg+xml"), image.text
+    assert b"<svg" in image.content
+    return image.content
+
+
 def shown_as(violations: list[ShownViolation]) -> list[tuple[str, str | None, str | None]]:
     """Each violation shown as (code, message, remedy), to hold against the API's."""
     return [(v.code, v.message, v.remedy) for v in violations]
@@ -274,13 +367,14 @@ def chromium(tmp_path_factory: pytest.TempPathFactory, downloads: Path) -> Itera
 
 @pytest.fixture(scope="module")
 def decks(base_url: str) -> Decks:
-    """The legal deck and the one with Pot of Greed as Japanese text lists, and the latter as a ydke link."""
+    """The legal deck and the one with Pot of Greed as Japanese text lists and as ydke links."""
     legal = {"main": MAIN_40, "extra": EXTRA, "side": SIDE}
     pot = {"main": POT_OF_GREED, "extra": EXTRA, "side": SIDE}
     return Decks(
         legal_text=convert(base_url, {**legal, "to": "text", "names": "ja"}),
         pot_text=convert(base_url, {**pot, "to": "text", "names": "ja"}),
         pot_ydke=convert(base_url, {**pot, "to": "ydke"}),
+        legal_ydke=convert(base_url, {**legal, "to": "ydke"}),
     )
 
 
@@ -296,7 +390,7 @@ def test_a_legal_deck_pasted_as_a_text_list_is_legal(desk: Desk, decks: Decks) -
     desk.paste("submission", decks.legal_text)
     desk.driver.find_element(By.ID, "check").click()
     shown = desk.verdict()
-    focused = desk.focused_after_waiting_for("submission")
+    focused = desk.focused_after_waiting_for("verdict")  # the dialog, for a screen reader to read its name
     screenshot(desk.driver, "desk", "1-legal")
     check = desk.check_sent()
 
@@ -305,7 +399,7 @@ def test_a_legal_deck_pasted_as_a_text_list_is_legal(desk: Desk, decks: Decks) -
     assert (shown.state, shown.heading, shown.violations) == ("legal", "合法", [])
     assert [(line.number, line.text) for line in shown.lines] == list(enumerate(decks.legal_text.splitlines(), 1))
     assert shown.offending == []
-    assert focused == "submission"
+    assert focused == "verdict"
 
 
 def test_pot_of_greed_in_a_text_list_is_forbidden_on_its_line(desk: Desk, decks: Decks) -> None:
@@ -453,7 +547,7 @@ def test_the_desk_asks_no_host_but_the_service(desk: Desk, decks: Decks, base_ur
     errors = console_errors(desk.driver)
 
     assert (pasted.state, scanned.state) == ("illegal", "illegal")
-    assert f"{desk.origin}/static/vendor/jsqr/jsQR.js" in [r.url for r in sent]
+    assert f"{desk.origin}/static/vendor/jsqr-1.4.0/jsQR.js" in [r.url for r in sent]
     assert foreign(sent, desk.origin) == []
     assert errors == []
 
@@ -469,17 +563,21 @@ def test_a_ydke_link_typed_into_the_scan_field_is_checked_with_the_keyboard_alon
     assert desk.focused() == "scan", f"{tabs} presses of Tab never reached #scan"
     desk.keys(decks.pot_ydke, Keys.ENTER)
     shown = desk.verdict()
-    focused_on_verdict = desk.focused_after_waiting_for("scan")
+    focused_on_verdict = desk.focused_after_waiting_for("verdict")
     screenshot(desk.driver, "desk", "7-keyboard")
     desk.keys(Keys.ESCAPE)
     WebDriverWait(desk.driver, WAIT).until(lambda _: not desk.shown("verdict"))
     focused_after_closing = desk.focused_after_waiting_for("scan")
+    selected = desk.selection("scan")
     check = desk.check_sent()
 
     assert kept_date == EVENT
     assert check.body.get("ydke") == decks.pot_ydke
     assert (shown.state, shown.codes) == ("illegal", check.codes)
-    assert (focused_on_verdict, focused_after_closing) == ("scan", "scan")
+    # The verdict is a modal dialog: it has the focus while it is shown, and gives it back to #scan, the link
+    # selected for the next scan to replace.
+    assert (focused_on_verdict, focused_after_closing) == ("verdict", "scan")
+    assert selected == (0, len(decks.pot_ydke), len(decks.pot_ydke))
     assert len(desk.queue()) == 1
 
 
@@ -512,7 +610,17 @@ def test_the_queue_lists_checks_newest_first_and_exports_them_as_csv(desk: Desk,
     assert PENALTY_WORDS["duel_forfeiture"] in rows[0][3]
     assert exported.startswith(b"\xef\xbb\xbf")
     table = list(csv.reader(io.StringIO(exported.decode("utf-8-sig"), newline="")))
-    assert table == [header, *rows]
+    # The table's time column is the time of day; the file's, the full local date and time with its offset, so that
+    # the record of a day that runs past midnight, or is read elsewhere, stands on its own.
+    assert [row[1:] for row in table] == [header[1:], *(row[1:] for row in rows)]
+    assert table[0][0] == header[0]
+    offset = datetime.timedelta(minutes=-desk.driver.execute_script("return new Date().getTimezoneOffset();"))
+    for written, row in zip(table[1:], rows, strict=True):
+        assert LOCAL_ISO.fullmatch(written[0]), written[0]
+        when = datetime.datetime.fromisoformat(written[0])
+        assert when.utcoffset() == offset
+        assert when.date() == datetime.date.today()
+        assert when.strftime("%H:%M:%S") == row[0]
 
 
 def test_the_page_speaks_english_when_asked_and_keeps_the_choice(desk: Desk, decks: Decks) -> None:
@@ -540,3 +648,295 @@ def test_the_page_speaks_english_when_asked_and_keeps_the_choice(desk: Desk, dec
     assert shown.penalty is not None
     assert "Duel forfeiture" in shown.penalty
     assert not reopened, "switching the language brought back the verdict that had been closed"
+
+
+# ---- What a busy desk does: the next list, the next player, a scan during a check, pictures and codes that hold
+# no deck, errors in the registered list, the keyboard and screen readers, the records kept and the slip printed.
+
+
+def test_the_next_list_pasted_after_a_check_replaces_the_one_checked(desk: Desk, decks: Decks) -> None:
+    desk.paste("submission", decks.legal_text)
+    desk.ctrl_enter()
+    first = desk.verdict()
+    desk.keys(Keys.ESCAPE)
+    focused = desk.focused_after_waiting_for("submission")
+    selected = desk.selection("submission")
+    # Ctrl+V into the field with the focus, as staff paste the next player's list.
+    desk.driver.execute_cdp_cmd("Input.insertText", {"text": decks.pot_text})
+    desk.ctrl_enter()
+    second = desk.wait_for_state("illegal")
+    screenshot(desk.driver, "desk", "10-next-list")
+    posts = desk.posts()
+
+    assert (first.state, focused) == ("legal", "submission")
+    assert selected == (0, len(decks.legal_text), len(decks.legal_text))
+    assert [post.get("text") for post in posts] == [decks.legal_text, decks.pot_text]
+    assert (second.codes, len(second.lines)) == (["forbidden_card"], len(decks.pot_text.splitlines()))
+
+
+def test_each_check_is_recorded_under_the_player_typed_for_it_alone(desk: Desk, decks: Decks) -> None:
+    desk.paste("player", "山田 太郎")
+    desk.paste("submission", decks.legal_text)
+    desk.driver.find_element(By.ID, "check").click()
+    desk.verdict()
+    header = desk.text("verdict-player")
+    screenshot(desk.driver, "desk", "11-player-on-verdict")
+    desk.keys(Keys.ESCAPE)
+    desk.focused_after_waiting_for("submission")
+    left = desk.value("player")
+    desk.driver.execute_cdp_cmd("Input.insertText", {"text": decks.pot_text})
+    desk.ctrl_enter()
+    desk.wait_for_state("illegal")
+    unnamed = desk.text("verdict-player")
+    desk.close_verdict()
+
+    assert [row[1:3] for row in desk.queue()] == [["", "違反"], ["山田 太郎", "合法"]]
+    assert left == ""
+    assert "山田 太郎" in header
+    assert "山田 太郎" not in unnamed
+
+
+def test_the_player_is_the_one_typed_when_the_check_started(desk: Desk, decks: Decks) -> None:
+    desk.paste("player", "No. 1")
+    desk.paste("submission", decks.legal_text)
+    desk.count_fetches()
+    with browser.slowed(desk.driver, 1500):
+        desk.driver.find_element(By.ID, "check").click()
+        desk.wait_until_fetching()
+        # The next player's name, typed while the check is in flight.
+        desk.driver.execute_script(SET_VALUE, "player", "No. 2")
+        shown = desk.verdict()
+        header = desk.text("verdict-player")
+    desk.close_verdict()
+
+    assert shown.state == "legal"
+    assert [row[1:3] for row in desk.queue()] == [["No. 1", "合法"]]
+    assert "No. 1" in header
+    assert desk.value("player") == "No. 2"  # the next player's name is kept for the next check
+
+
+def test_a_code_scanned_during_a_check_is_kept_and_never_shown_the_first_verdict(desk: Desk, decks: Decks) -> None:
+    desk.count_fetches()
+    desk.driver.find_element(By.ID, "scan").click()
+    with browser.slowed(desk.driver, 1500):
+        desk.keys(decks.pot_ydke, Keys.ENTER)
+        desk.wait_until_fetching()
+        desk.keys(decks.legal_ydke, Keys.ENTER)  # the next player's code, while the first is checked
+        during = desk.text("verdict")
+        screenshot(desk.driver, "desk", "12-scan-during-a-check")
+        first = desk.wait_for_state("illegal")
+        screenshot(desk.driver, "desk", "12-first-verdict-next-code-kept")
+        # The first verdict is the first code's, and says that the second is kept unchecked.
+        assert desk.value("scan") == decks.legal_ydke
+        assert CHECKING in during
+        assert [post.get("ydke") for post in desk.posts()] == [decks.pot_ydke]
+        assert (first.codes, [line.text for line in first.lines]) == (["forbidden_card"], [decks.pot_ydke])
+        assert "Enter" in desk.text("verdict-notice")
+        # Screen readers are told both: the verdict, and the deck kept.
+        said = "const s = document.querySelector('#verdict [role=status]'); return s ? s.textContent : '';"
+        WebDriverWait(desk.driver, WAIT).until(lambda d: "違反" in d.execute_script(said))
+        assert "Enter" in desk.driver.execute_script(said)
+        desk.keys(Keys.ENTER)  # "press Enter again"
+        second = desk.wait_for_state("legal")
+        sent_second = desk.posts()
+    screenshot(desk.driver, "desk", "12-second-verdict")
+    desk.close_verdict()
+
+    assert [post.get("ydke") for post in sent_second] == [decks.legal_ydke]
+    assert [line.text for line in second.lines] == [decks.legal_ydke]
+    assert [row[2] for row in desk.queue()] == ["合法", "違反"]
+
+
+def test_the_next_code_scanned_over_a_verdict_is_checked_in_its_place(desk: Desk, decks: Decks) -> None:
+    desk.paste("scan", decks.pot_ydke)
+    desk.keys(Keys.ENTER)
+    first = desk.verdict()
+    desk.keys(decks.legal_ydke, Keys.ENTER)  # the scanner, with the verdict still shown and the page under it inert
+    second = desk.wait_for_state("legal")
+    posts = desk.posts()
+    desk.close_verdict()
+
+    assert first.state == "illegal"
+    assert [post.get("ydke") for post in posts] == [decks.pot_ydke, decks.legal_ydke]
+    assert [line.text for line in second.lines] == [decks.legal_ydke]
+    assert desk.value("scan") == decks.legal_ydke
+    assert [row[2] for row in desk.queue()] == ["合法", "違反"]
+
+
+def test_escape_during_a_check_stops_it_and_nothing_is_recorded(desk: Desk, decks: Decks) -> None:
+    desk.count_fetches()
+    desk.paste("player", "No. 1")
+    desk.paste("scan", decks.pot_ydke)
+    with browser.slowed(desk.driver, 1500):
+        desk.keys(Keys.ENTER)
+        desk.wait_until_fetching()
+        during = desk.text("verdict")
+        desk.keys(Keys.ESCAPE)
+        WebDriverWait(desk.driver, WAIT).until(lambda _: not desk.shown("verdict"))
+        focused = desk.focused_after_waiting_for("scan")
+        # Long enough for the answer to have come, had the request not been stopped.
+        with contextlib.suppress(TimeoutException):
+            WebDriverWait(desk.driver, 3).until(lambda _: desk.shown("verdict"))
+    reopened = desk.shown("verdict")
+
+    assert CHECKING in during
+    assert "No. 1" in during
+    assert (focused, reopened) == ("scan", False)
+    assert desk.queue() == []
+    assert desk.value("player") == "No. 1"  # the check was not made: its player is still to be checked
+
+
+def test_a_qr_code_drawn_as_svg_by_the_service_is_read_and_checked(
+    desk: Desk, decks: Decks, base_url: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "deck.svg"
+    path.write_bytes(qr_svg(base_url, decks.pot_ydke))
+
+    desk.driver.find_element(By.ID, "qr-file").send_keys(str(path))
+    shown = desk.verdict()
+    screenshot(desk.driver, "desk", "13-qr-code-svg")
+    words = desk.text("verdict")
+    scanned = desk.value("scan")
+    posts = desk.posts()
+
+    assert (shown.state, shown.codes) == ("illegal", ["forbidden_card"]), words
+    assert scanned == decks.pot_ydke
+    assert [post.get("ydke") for post in posts] == [decks.pot_ydke]
+
+
+def test_a_picture_that_cannot_be_read_leaves_no_earlier_link_to_check_again(
+    desk: Desk, decks: Decks, tmp_path: Path
+) -> None:
+    broken = tmp_path / "photo.png"
+    broken.write_bytes(b"\x89PNG\r\n\x1a\n not a picture")
+    desk.paste("player", "No. 1")
+    desk.paste("scan", decks.legal_ydke)
+    desk.keys(Keys.ENTER)
+    first = desk.verdict()
+    desk.close_verdict()
+    desk.paste("player", "No. 2")
+    desk.driver.find_element(By.ID, "qr-file").send_keys(str(broken))
+    failed = desk.verdict()
+    words = desk.text("error")
+    screenshot(desk.driver, "desk", "14-picture-unreadable")
+    desk.close_verdict()
+    left = desk.value("scan")
+    desk.driver.find_element(By.ID, "scan").click()
+    desk.keys(Keys.ENTER)  # what staff press next, out of habit
+    again = desk.verdict()
+    desk.close_verdict()
+
+    assert (first.state, failed.state, again.state) == ("legal", "error", "error")
+    assert "画像を読めません" in words
+    assert left == ""
+    assert [post.get("ydke") for post in desk.posts()] == [decks.legal_ydke]
+    assert [row[1:3] for row in desk.queue()] == [["No. 1", "合法"]]
+
+
+@pytest.mark.parametrize("code", ["https://example.com/entry/0042", "PLAYER-0042"])
+def test_a_code_that_holds_no_deck_is_said_so_and_never_checked(desk: Desk, code: str, tmp_path: Path) -> None:
+    picture = tmp_path / "code.png"
+    segno.make_qr(code).save(str(picture), kind="png", scale=8, border=4)
+
+    desk.paste("scan", code)
+    desk.keys(Keys.ENTER)
+    scanned = desk.verdict()
+    scanned_words = desk.text("verdict")
+    screenshot(desk.driver, "desk", "15-scanned-code-without-a-deck")
+    desk.close_verdict()
+    desk.driver.find_element(By.ID, "qr-file").send_keys(str(picture))
+    pictured = desk.verdict()
+    pictured_words = desk.text("verdict")
+    desk.close_verdict()
+
+    assert (scanned.state, pictured.state) == ("error", "error")
+    assert NO_DECK in scanned_words
+    assert NO_DECK in pictured_words
+    assert desk.posts() == []
+    assert desk.queue() == []
+
+
+def test_an_error_in_the_registered_list_is_marked_on_the_registered_list(desk: Desk, decks: Decks) -> None:
+    lines = decks.legal_text.splitlines()
+    bad = lines.index("3 ブラック・マジシャン") + 1
+    registered = "\n".join(["0 ブラック・マジシャン" if n == bad else line for n, line in enumerate(lines, 1)])
+    desk.paste("roster-registered", registered)
+    desk.paste("roster-presented", decks.legal_text)
+    desk.driver.find_element(By.ID, "roster-check").click()
+    shown = desk.verdict()
+    words = desk.text("error")
+    screenshot(desk.driver, "desk", "16-error-in-the-registered-list")
+    marked_registered = desk.marked("roster-source")
+
+    assert shown.state == "error"
+    assert shown.offending == []  # the presented deck has nothing wrong
+    assert desk.shown("roster-source")
+    assert marked_registered == [bad]
+    assert f"登録したリスト {bad}行目" in words
+    assert "提示されたデッキ" not in words
+
+
+def test_an_error_in_the_presented_deck_is_marked_on_it_and_named(desk: Desk, decks: Decks) -> None:
+    lines = decks.legal_text.splitlines()
+    bad = lines.index("3 ブラック・マジシャン") + 1
+    presented = "\n".join(["0 ブラック・マジシャン" if n == bad else line for n, line in enumerate(lines, 1)])
+    desk.paste("roster-registered", decks.legal_text)
+    desk.paste("roster-presented", presented)
+    desk.driver.find_element(By.ID, "roster-check").click()
+    shown = desk.verdict()
+    words = desk.text("error")
+    marked_registered = desk.marked("roster-source")
+
+    assert shown.state == "error"
+    assert shown.offending == [(bad, "0 ブラック・マジシャン")]
+    assert marked_registered == []
+    assert f"提示されたデッキ {bad}行目" in words
+
+
+def test_the_verdict_is_a_modal_dialog_that_keeps_the_focus_and_is_announced(desk: Desk, decks: Decks) -> None:
+    desk.driver.execute_script(RECORD_ANNOUNCEMENTS)
+    desk.paste("submission", decks.pot_text)
+    desk.driver.find_element(By.ID, "check").click()
+    shown = desk.verdict()
+    dialog = desk.driver.execute_script(
+        """const v = document.getElementById("verdict");
+        const label = document.getElementById(v.getAttribute("aria-labelledby") || "none");
+        return {role: v.getAttribute("role"), modal: v.getAttribute("aria-modal"), label: label && label.innerText,
+                page: [document.querySelector("main").inert, document.querySelector("header").inert]};"""
+    )
+    inside = "return Boolean(document.activeElement.closest('#verdict'));"
+    walked = []
+    for key in [Keys.TAB] * 8 + [Keys.SHIFT + Keys.TAB] * 8:
+        desk.keys(key)
+        walked.append((desk.focused(), desk.driver.execute_script(inside)))
+    screenshot(desk.driver, "desk", "17-dialog")
+    announced = desk.driver.execute_script("return window.announced;")
+    said = [a["text"] for a in announced if a["rendered"]]
+
+    assert shown.state == "illegal"
+    assert (dialog["role"], dialog["modal"], dialog["label"]) == ("dialog", "true", "違反")
+    assert dialog["page"] == [True, True]
+    assert [step for step in walked if not step[1]] == [], walked
+    assert any("違反" in words and PENALTY_WORDS["duel_forfeiture"] in words for words in said), announced
+
+
+def test_the_printed_slip_shows_the_checked_list_only_when_a_line_is_marked(desk: Desk, decks: Decks) -> None:
+    figure = "return document.getElementById('source').closest('figure').checkVisibility();"
+    desk.paste("scan", decks.pot_ydke)
+    desk.keys(Keys.ENTER)
+    by_link = desk.verdict()
+    with browser.printing(desk.driver):
+        link_printed = desk.driver.execute_script(figure)
+        screenshot(desk.driver, "desk", "18-slip-ydke")
+    desk.close_verdict()
+    desk.paste("submission", decks.pot_text)
+    desk.ctrl_enter()
+    by_text = desk.verdict()
+    with browser.printing(desk.driver):
+        text_printed = desk.driver.execute_script(figure)
+        screenshot(desk.driver, "desk", "18-slip-text")
+
+    assert (by_link.state, by_link.offending) == ("illegal", [])
+    assert not link_printed
+    assert (by_text.state, len(by_text.offending)) == ("illegal", 1)
+    assert text_printed

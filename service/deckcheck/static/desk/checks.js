@@ -1,17 +1,29 @@
 // Checks: a submitted deck, or a presented deck against its Deck Roster Sheet, sent to POST /v1/validate with the
-// event's settings; the verdict shown (or the error, in words), recorded in the queue, and the focus given back.
+// event's settings; one at a time, everything a check sends (the player too) read when it starts; the verdict
+// shown (or the error, in words) and recorded in the queue.
 
 import {$, DeskError} from "./common.js";
 import {lang, t} from "./words.js";
 import {eventFields} from "./settings.js";
-import {deckOnly, readDeck, readFile, readQrPicture} from "./reading.js";
-import {giveFocusBack, render, returnFocusTo, showError} from "./verdict.js";
+import {DECK_FIELDS, deckOnly, isDeckLink, readDeck, readFile, readQrPicture} from "./reading.js";
+import {closeVerdict, render, returnFocusTo, showChecking, showError, showNotice, verdictOpen} from "./verdict.js";
 import {record} from "./queue.js";
 
-let busy = false;
+const MAX_CODE_WORDS = 80; // characters of a code that holds no deck shown to staff
 
-/** The API's report on the request `body`; no answer, a refusal or an unreadable one as a DeskError. */
-async function validate(body) {
+let running = null; // the AbortController of the check in flight, or null
+let refused = null; // a check asked for while another ran: its deck is kept in its field, and Enter runs it
+
+/** Which list a field error of the request is about, by its loc: the registered list of a roster check
+ * (["body", "roster", …]), the deck checked (["body", "text" | "ydk" | "ydke" | "main" …]) or neither (a setting). */
+function listOf(loc) {
+  if (loc?.[1] === "roster") return "registered";
+  return DECK_FIELDS.includes(loc?.[1]) ? "deck" : null;
+}
+
+/** The API's report on the request `body`; no answer, a refusal or an unreadable one as a DeskError, with each
+ * error's line routed to the list it is in. */
+async function validate(body, signal) {
   const url = new URL("/v1/validate", location.href);
   let answer;
   try {
@@ -19,26 +31,36 @@ async function validate(body) {
       method: "POST",
       headers: {"Content-Type": "application/json", "Accept-Language": lang},
       body: JSON.stringify(body),
+      signal,
     });
-  } catch {
+  } catch (error) {
+    if (signal.aborted) throw error;
     throw new DeskError(t("unreachable", url.href));
   }
   const json = await answer.json().catch(() => null);
   if (answer.ok && json) return json;
   if (json?.detail) {
-    // A problem+json refusal: its detail, then each field error, with its line where it has one.
+    // A problem+json refusal: its detail, then each field error, with its line where it has one. With two lists
+    // (a roster check), each error names the list it is in, and its line is marked on that list alone.
     const errors = json.errors ?? [];
-    const each = errors.map((e) => (e.line ? t("at_line", e.line, e.msg) : e.msg));
+    const each = errors.map((e) => {
+      const words = e.line ? t("at_line", e.line, e.msg) : e.msg;
+      const list = body.roster ? listOf(e.loc) : null;
+      return list ? t("in_list", t(list === "registered" ? "in_registered" : "in_presented"), words) : words;
+    });
     const details = errors.some((e) => e.msg === json.detail) ? each : [json.detail, ...each]; // often one error
-    throw new DeskError(t("refused", answer.status), details, errors.map((e) => e.line).filter(Boolean));
+    const lines = (list) => errors.filter((e) => e.line && listOf(e.loc) === list).map((e) => e.line);
+    throw new DeskError(t("refused", answer.status), details, lines("deck"), lines("registered"));
   }
   throw new DeskError(t("bad_answer", answer.status));
 }
 
-/** Check the deck in #scan or #submission. */
+/** Check the deck in #scan or #submission. From #scan only a ydke link is a deck: a code that is anything else
+ * (a web address, a player's ID) is said to hold none, and nothing is sent. */
 export async function checkSubmission(from) {
   const input = from === "scan" ? $("scan") : $("submission");
   await run(input, () => {
+    if (from === "scan" && input.value.trim() && !isDeckLink(input.value)) throw noDeck(input.value);
     const deck = readDeck(input.value);
     // The event's settings win over a JSON request's own date, list, language or protectors: the desk judges its
     // event.
@@ -61,38 +83,85 @@ export async function checkRoster() {
   });
 }
 
-/** Make the request `prepare` describes, show the verdict (or the error), record it and give the focus back. */
+const noDeck = (code) => new DeskError(t("no_deck"), [t("code_holds", code.trim().slice(0, MAX_CODE_WORDS))]);
+
+/** Make the request `prepare` describes, show the verdict (or the error) and record it. One check runs at a time:
+ * one asked for meanwhile is refused in words, its deck left in its field for Enter to check once the verdict is
+ * shown, so that a verdict never stands over a deck submitted after it. */
 async function run(input, prepare) {
-  if (busy) return;
-  busy = true;
-  returnFocusTo(input);
-  $("status").textContent = t("checking");
-  let check;
-  try {
-    check = prepare();
-    check.report = await validate(check.body);
-    check.player = $("player").value.trim();
-    check.time = new Date().toISOString();
-    render(check);
-    record(check);
-  } catch (error) {
-    const problem = error instanceof DeskError ? error : new DeskError(String(error));
-    showError(problem.message, problem.details, {source: check?.source, lines: problem.lines});
-  } finally {
-    busy = false;
-    $("status").textContent = "";
-    giveFocusBack();
+  if (running) {
+    refused = () => run(input, prepare);
+    showNotice(t("busy_kept"));
+    return;
   }
+  refused = null;
+  returnFocusTo(input);
+  // Everything the check stands on is read now, the player with the rest: a name typed while the request is in
+  // flight is the next player's.
+  const check = {player: $("player").value.trim()};
+  try {
+    Object.assign(check, prepare());
+  } catch (error) {
+    show(error, check);
+    return;
+  }
+  const controller = new AbortController();
+  running = controller;
+  showChecking(check);
+  $("status").textContent = t("checking");
+  try {
+    check.report = await validate(check.body, controller.signal);
+    check.time = new Date().toISOString();
+    record(check);
+    // The name is on the record and the verdict now; one typed during the check is the next player's, and stays.
+    if ($("player").value.trim() === check.player) $("player").value = "";
+    render(check);
+  } catch (error) {
+    if (controller.signal.aborted) closeVerdict(); // stopped by staff: nothing shown, nothing recorded
+    else show(error, check);
+  } finally {
+    running = null;
+    $("status").textContent = "";
+  }
+  if (refused && verdictOpen()) showNotice(t("kept_waiting"));
 }
 
-/** Put the text of a QR code, from a picture or the camera, into #scan and check it. */
-export async function checkScanned(text) {
-  $("scan").value = text;
+/** Show what went wrong with `check`, with the lines it names in each list. */
+function show(error, check) {
+  const problem = error instanceof DeskError ? error : new DeskError(String(error));
+  const {source, rosterSource, player} = check;
+  showError(problem.message, problem.details, {source, lines: problem.lines, rosterSource,
+    rosterLines: problem.rosterLines, player});
+}
+
+/** Run the check refused while another ran; false when there is none. */
+export function checkRefused() {
+  const again = refused;
+  refused = null;
+  again?.();
+  return again !== null;
+}
+
+/** Close the verdict; while a check runs, stop it instead (nothing is shown or recorded of it). */
+export function closeCheck() {
+  refused = null;
+  if (running) running.abort();
+  else closeVerdict();
+}
+
+/** Check the text of a QR code from a picture or the camera, through #scan, if it is a deck. */
+export async function checkScanned(code) {
+  $("scan").value = "";
+  if (!isDeckLink(code)) throw noDeck(code);
+  $("scan").value = code.trim();
   await checkSubmission("scan");
 }
 
-/** Read the QR code in a picture into #scan and check it. */
+/** Read the QR code in a picture into #scan and check it. #scan is emptied first: after a picture that cannot be
+ * read, Enter must not check the link an earlier player's code left there. */
 export async function scanPicture(file) {
+  $("scan").value = "";
+  returnFocusTo($("scan"));
   await checkScanned(await readQrPicture(file));
 }
 
@@ -103,13 +172,12 @@ export async function openFile(file, target) {
   if (target === $("submission")) await checkSubmission("submission");
 }
 
-/** Run `task`; an error it throws is shown in words and the focus goes back to `input`. */
+/** Run `task`; an error it throws is shown in words, and closing it gives the focus to `input`. */
 export async function guard(task, input) {
   try {
     await task();
   } catch (error) {
     returnFocusTo(input);
-    showError(error instanceof DeskError ? error.message : String(error));
-    giveFocusBack();
+    show(error, {});
   }
 }

@@ -15,16 +15,27 @@ export function element(tag, className, text) {
 
 /** What went wrong with a check, in the page's words, shown over the page. */
 export class DeskError extends Error {
-  constructor(message, details = [], lines = []) {
+  constructor(message, details = [], lines = [], rosterLines = []) {
     super(message);
     this.details = details; // more lines of words
-    this.lines = lines; // source lines the error is about
+    this.lines = lines; // lines of the deck checked (presented, in a roster check) the error is about
+    this.rosterLines = rosterLines; // lines of the registered list (the Deck Roster Sheet) it is about
   }
 }
 
+const pad = (number) => String(number).padStart(2, "0");
 export const today = () => localDate(new Date());
-export const localDate = (when) =>
-  `${when.getFullYear()}-${String(when.getMonth() + 1).padStart(2, "0")}-${String(when.getDate()).padStart(2, "0")}`;
+export const localDate = (when) => `${when.getFullYear()}-${pad(when.getMonth() + 1)}-${pad(when.getDate())}`;
+
+/** An ISO timestamp as the local date and time with its offset from UTC, to the second (ISO 8601):
+ * 2008-06-01T10:15:00+09:00. A record read on another day, or in another time zone, still says when. */
+export function localDateTime(iso) {
+  const when = new Date(iso);
+  const east = -when.getTimezoneOffset(); // minutes ahead of UTC
+  const zone = `${east < 0 ? "-" : "+"}${pad(Math.floor(Math.abs(east) / 60))}:${pad(Math.abs(east) % 60)}`;
+  const time = `${pad(when.getHours())}:${pad(when.getMinutes())}:${pad(when.getSeconds())}`;
+  return `${localDate(when)}T${time}${zone}`;
+}
 
 /** The local time of an ISO timestamp, with its date when it is not today's. */
 export function timeWords(iso) {

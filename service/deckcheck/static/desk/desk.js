@@ -8,11 +8,12 @@
 // the camera), checks.js (the checks sent to the API), verdict.js (the verdict) and queue.js (the checks made).
 
 import {$} from "./common.js";
-import {applyWords, switchLanguage} from "./words.js";
+import {applyWords, switchLanguage, t} from "./words.js";
 import {fillBanlists, loadBanlists, readSettings, saveSettings} from "./settings.js";
 import {cameraOn, startCamera, stopCamera} from "./reading.js";
-import {checkRoster, checkScanned, checkSubmission, guard, openFile, scanPicture} from "./checks.js";
-import {closeVerdict, redrawVerdict} from "./verdict.js";
+import {checkRefused, checkRoster, checkScanned, checkSubmission, closeCheck, guard, openFile, scanPicture}
+  from "./checks.js";
+import {redrawVerdict, showNotice, verdictOpen} from "./verdict.js";
 import {clearQueue, exportQueue, renderQueue} from "./queue.js";
 
 /** Set the page in its language: its own words, the lists, the queue and the verdict shown. */
@@ -22,6 +23,48 @@ function applyLanguage() {
   renderQueue();
   redrawVerdict();
 }
+
+// While the verdict covers the page, keys typed with no field to take them are a code from the USB scanner (it
+// types the code, then Enter): they go into #scan, the first replacing what it held, and are shown on the verdict;
+// Enter checks the code (during a check it is refused, and kept). So the next deck is scanned without closing the
+// verdict, and a code scanned while a check runs is never lost nor added to the last one. Enter with nothing typed
+// checks a deck refused during the last check, if there is one.
+let typing = false; // keys have gone into #scan since the verdict last checked or refused a code
+document.addEventListener("keydown", (event) => {
+  // Keys for the verdict only: not the Enter in #scan that has just opened it.
+  if (!verdictOpen() || !(event.target === document.body || $("verdict").contains(event.target))) return;
+  if (event.isComposing || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.key.length === 1 && event.key !== " ") {
+    event.preventDefault();
+    $("scan").value = (typing ? $("scan").value : "") + event.key;
+    typing = true;
+    showNotice(t("typed", $("scan").value), false);
+  } else if (event.key === "Enter" && (typing || !event.target.closest("button"))) {
+    event.preventDefault();
+    if (!typing) checkRefused();
+    else {
+      typing = false;
+      checkSubmission("scan");
+    }
+  }
+});
+
+/** Close the verdict, or stop the check it says is running; what was typed meanwhile stays in #scan. */
+function closeOrStop() {
+  typing = false;
+  closeCheck();
+}
+
+// Tab goes round the dialog: from its last control (閉じる) back to the dialog itself, its first stop, and Shift+Tab
+// the other way. The page under it is inert; past the last control the browser would move the focus to its toolbar.
+$("verdict").addEventListener("keydown", (event) => {
+  if (event.key !== "Tab") return;
+  const [from, to] = event.shiftKey ? [$("verdict"), $("verdict-close")] : [$("verdict-close"), $("verdict")];
+  if (event.target === from) {
+    event.preventDefault();
+    to.focus({preventScroll: true});
+  }
+});
 
 const ctrlEnter = (event) => event.key === "Enter" && (event.ctrlKey || event.metaKey);
 
@@ -76,15 +119,16 @@ $("qr-file").addEventListener("change", (event) => {
 });
 $("camera").addEventListener("click", () => guard(() => startCamera(checkScanned), $("scan")));
 $("camera-stop").addEventListener("click", stopCamera);
-$("verdict-close").addEventListener("click", closeVerdict);
+$("verdict-close").addEventListener("click", closeOrStop);
 $("print").addEventListener("click", () => print());
 $("queue-export").addEventListener("click", exportQueue);
 $("queue-clear").addEventListener("click", clearQueue);
 document.addEventListener("keydown", (event) => {
   if (event.key !== "Escape") return;
   if (cameraOn()) stopCamera();
-  else if (!$("verdict").hidden) closeVerdict();
+  else if (verdictOpen()) closeOrStop();
 });
+
 // A file dropped anywhere is opened: into the roster field it was dropped on, else as a submission.
 document.addEventListener("dragover", (event) => {
   if (event.dataTransfer.types.includes("Files")) event.preventDefault();

@@ -1,7 +1,7 @@
 // The queue of checks made, newest first, kept in this browser (the service keeps nothing), and its export as a
 // CSV file for the event's records.
 
-import {$, KEYS, element, timeWords, today} from "./common.js";
+import {$, KEYS, element, localDateTime, timeWords, today} from "./common.js";
 import {penaltyWords, t} from "./words.js";
 
 const MAX_QUEUE = 1000; // rows kept; the oldest go first
@@ -24,10 +24,11 @@ export function record(check) {
   renderQueue();
 }
 
-/** One row's cells, the same on the screen and in the CSV file. */
-function queueCells(entry) {
+/** One row's cells, the same on the screen and in the CSV file but for the time: the screen gives the time of day
+ * (and the date when it is not today's), the file the full local date and time with its offset from UTC. */
+function queueCells(entry, time = timeWords) {
   const penalty = entry.penalty ? penaltyWords(entry.penalty, entry.applies_to) : "—";
-  return [timeWords(entry.time), entry.player, t(entry.state), penalty, entry.codes.join(" ")];
+  return [time(entry.time), entry.player, t(entry.state), penalty, entry.codes.join(" ")];
 }
 
 export function renderQueue() {
@@ -48,7 +49,7 @@ function csvCell(value) {
 
 export function exportQueue() {
   const header = ["col_time", "col_player", "col_verdict", "col_penalty", "col_codes"].map((key) => t(key));
-  const rows = [header, ...readQueue().map(queueCells)];
+  const rows = [header, ...readQueue().map((entry) => queueCells(entry, localDateTime))];
   const csv = rows.map((row) => row.map(csvCell).join(",")).join("\r\n") + "\r\n";
   // UTF-8 with a byte order mark: without it, spreadsheet software in Japan reads the file as Shift_JIS.
   const file = new Blob(["\ufeff", csv], {type: "text/csv;charset=utf-8"});

@@ -4,10 +4,15 @@
 import {$, DeskError} from "./common.js";
 import {t} from "./words.js";
 
-const JSQR_URL = "/static/vendor/jsqr/jsQR.js";
+const JSQR_URL = "/static/vendor/jsqr-1.4.0/jsQR.js";
 const MAX_FILE_BYTES = 1024 * 1024; // the service's body limit
 const MAX_QR_SIDE = 1600; // pixels: a photo is scaled down to this before jsQR reads it
-const DECK_FIELDS = ["main", "extra", "side", "ydk", "ydke", "text"];
+const SVG_SIDE = 1000; // pixels: the longer side an SVG is drawn at
+export const DECK_FIELDS = ["main", "extra", "side", "ydk", "ydke", "text"]; // a request's fields that hold its deck
+
+/** Whether a scanned or pictured code is a deck: only a ydke link is. Anything else a scanner or camera reads (a
+ * web address, a player's ID card) would otherwise go to the service as a text list, and come back 違反. */
+export const isDeckLink = (code) => /^ydke:\/\//i.test(code.trim());
 
 /** The request fields of a deck in any accepted form, and the text its line numbers refer to. */
 export function readDeck(raw) {
@@ -46,7 +51,7 @@ export async function readFile(file) {
 
 // ---- QR codes: from a picture or the camera ----
 
-let decoder = null; // a promise of a function from an image, bitmap or video to the text of a QR code in it, or null
+let decoder = null; // a promise of a function from a canvas or a video to the text of a QR code in it, or null
 
 async function makeDecoder() {
   // The browser's own BarcodeDetector where it reads QR codes (Chrome on Android, macOS, ChromeOS)…
@@ -62,34 +67,56 @@ async function makeDecoder() {
   }
   // …else jsQR, loaded only now. Its file is a UMD bundle: imported as a module, it sets self.jsQR.
   await import(JSQR_URL);
-  const canvas = document.createElement("canvas");
-  const context = canvas.getContext("2d", {willReadFrequently: true});
+  const frames = document.createElement("canvas"); // the camera's frames are drawn here, one after the other
   return (source) => {
-    const width = source.videoWidth || source.width;
-    const height = source.videoHeight || source.height;
-    const scale = Math.min(1, MAX_QR_SIDE / Math.max(width, height)); // a phone photo is far larger than needed
-    canvas.width = Math.round(width * scale);
-    canvas.height = Math.round(height * scale);
-    context.drawImage(source, 0, 0, canvas.width, canvas.height);
-    const pixels = context.getImageData(0, 0, canvas.width, canvas.height);
+    const canvas = source instanceof HTMLVideoElement ? drawn(source, source.videoWidth, source.videoHeight, frames)
+      : source;
+    const pixels = canvas.getContext("2d", {willReadFrequently: true}).getImageData(0, 0, canvas.width, canvas.height);
     return self.jsQR(pixels.data, canvas.width, canvas.height)?.data ?? null;
   };
 }
 
+/** `source` (a picture, or a frame of the camera's video) of `width` × `height` drawn on a canvas, on white (a
+ * transparent background would read as black) and no larger than MAX_QR_SIDE (a phone photo is far larger than
+ * needed). */
+function drawn(source, width, height, canvas = document.createElement("canvas")) {
+  const scale = Math.min(1, MAX_QR_SIDE / Math.max(width, height));
+  canvas.width = Math.round(width * scale);
+  canvas.height = Math.round(height * scale);
+  const context = canvas.getContext("2d", {willReadFrequently: true});
+  context.fillStyle = "#fff";
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.drawImage(source, 0, 0, canvas.width, canvas.height);
+  return canvas;
+}
+
+/** A canvas or a video, to the text of the QR code in it, or null. */
 const decodeQr = async (source) => (await (decoder ??= makeDecoder()))(source);
 
-/** The text of the QR code in a picture. */
+/** The text of the QR code in a picture. The picture is loaded as an <img> from a blob: URL (which the page's
+ * policy allows) and drawn on a canvas, not read by createImageBitmap(): that rejects SVG, the form the service
+ * draws QR codes in by default, and an <img> decodes every format the browser shows. */
 export async function readQrPicture(file) {
-  let picture;
+  const url = URL.createObjectURL(file);
   try {
-    picture = await createImageBitmap(file);
-  } catch {
-    throw new DeskError(t("bad_image"));
+    const picture = new Image();
+    picture.src = url;
+    try {
+      await picture.decode();
+    } catch {
+      throw new DeskError(t("bad_image"));
+    }
+    // An SVG is drawn SVG_SIDE wide, whatever size it gives (one with a viewBox alone gets 150 pixels): drawn
+    // larger, a vector picture loses nothing, and each module of its code gets pixels enough.
+    const {naturalWidth: width, naturalHeight: height} = picture;
+    const scale = file.type === "image/svg+xml" && width ? SVG_SIDE / Math.max(width, height) : 1;
+    const canvas = drawn(picture, width * scale || SVG_SIDE, height * scale || SVG_SIDE);
+    const text = await decodeQr(canvas);
+    if (!text) throw new DeskError(t("no_qr"));
+    return text;
+  } finally {
+    URL.revokeObjectURL(url);
   }
-  const text = await decodeQr(picture);
-  picture.close();
-  if (!text) throw new DeskError(t("no_qr"));
-  return text;
 }
 
 let stream = null; // the camera's, while it is on

@@ -1,23 +1,28 @@
-// The verdict over the page after a check: its state, penalty and violations beside the list checked with the
-// offending lines marked, or an error in words; and where the focus goes back to, so the next list can be read
-// while the verdict is still shown.
+// The verdict over the page: a modal dialog that says a check is running, then its state, penalty and violations
+// beside the list checked with the offending lines marked, or an error in words; what screen readers are told of
+// it; and where the focus goes back to once it is closed.
 
 import {$, element, timeWords} from "./common.js";
 import {WORDS, lang, penaltyWords, t} from "./words.js";
 
+const PAGE = () => [document.querySelector("body > header"), document.querySelector("main")]; // under the dialog
+const SAY_AFTER = 100; // ms: how long the live region is on screen before its text changes, so that it is announced
+
 let shown = null; // what the verdict shows, to draw it again in the other language
-let returnTo = $("submission"); // the input the focus goes back to after a check
+let returnTo = $("submission"); // the input the focus goes back to when the verdict is closed
+let saying = 0; // the timer of the next words for the live region
+let unsaid = []; // the words it will say then
 
 /** Make `input` the one the focus goes back to. */
 export function returnFocusTo(input) {
   returnTo = input;
 }
 
-/** Focus the input the check came from, without scrolling the page under the verdict; a scanned link is selected,
- * so that the next scan replaces it. */
-export function giveFocusBack() {
+/** Focus the input the last check came from, with its whole content selected: the next paste or scan replaces the
+ * list checked instead of being added to it (a scanner types into the field, and a paste goes where the caret is). */
+function giveFocusBack() {
   returnTo.focus({preventScroll: true});
-  if (returnTo === $("scan")) returnTo.select();
+  returnTo.select();
 }
 
 /** The lines of `text` as Python's str.splitlines() gives them, which is how the service numbers them. */
@@ -35,16 +40,68 @@ function fillSource(pre, text, offending) {
   );
 }
 
-/** Bring the first offending line of each list into view, once both lists are filled and have their room. */
-function showOffending() {
+/** Fill both lists: the one checked (the presented deck of a roster check) and, if there is one, the registered
+ * list; the registered list's box first, as it changes the room the other has. */
+function fillSources(source, lines, rosterSource, rosterLines) {
+  $("source").closest("figure").hidden = !source; // an error before any list was read (a picture, a code) has none
+  $("roster-source-box").hidden = rosterSource === undefined;
+  $("source-caption").textContent = t(rosterSource === undefined ? "source" : "roster_presented");
+  fillSource($("source"), source, lines);
+  fillSource($("roster-source"), rosterSource, rosterLines);
+  // Bring the first offending line of each list into view, now that both have their room.
   for (const pre of [$("source"), $("roster-source")]) pre.querySelector(".offending")?.scrollIntoView({block: "center"});
 }
 
+/** Show the dialog in `state` over the page, which is made inert (Tab, clicks and screen readers stay in the
+ * dialog), and put the focus in it unless it is there already. */
 function openVerdict(state) {
   const verdict = $("verdict");
   verdict.dataset.state = state;
-  verdict.hidden = false;
-  verdict.scrollTop = 0;
+  if (verdict.hidden) {
+    verdict.hidden = false;
+    verdict.scrollTop = 0;
+    for (const part of PAGE()) part.inert = true;
+  }
+  if (!verdict.contains(document.activeElement)) verdict.focus({preventScroll: true});
+  $("verdict-close").textContent = t(state === "checking" ? "stop_check" : "close");
+  unsaid = []; // what the dialog showed before and was not said yet is gone from it
+  showNotice("");
+}
+
+/** Tell screen readers `words` through the dialog's live region, after what it has still to say. Its text changes
+ * a moment after the dialog is shown: a live region that appears together with its text, or changes while hidden,
+ * is not announced. */
+function say(words) {
+  unsaid.push(words);
+  clearTimeout(saying);
+  saying = setTimeout(() => {
+    if (!$("verdict").hidden) $("verdict-said").textContent = unsaid.join(" ");
+    unsaid = [];
+  }, SAY_AFTER);
+}
+
+/** A note over the verdict for staff (a deck kept unchecked, the code being typed); "" takes it away. */
+export function showNotice(words, announce = true) {
+  $("verdict-notice").textContent = words;
+  $("verdict-notice").hidden = !words;
+  if (words && announce) say(words);
+}
+
+const playerWords = (player) => (player ? t("player_named", player) : t("player_none"));
+
+/** Say that the check of `check.player`'s deck is running, with the lists sent: the verdict shown before is gone. */
+export function showChecking(check) {
+  shown = null;
+  openVerdict("checking");
+  $("verdict-heading").textContent = t("checking");
+  $("verdict-penalty").textContent = "";
+  $("verdict-player").textContent = playerWords(check.player);
+  $("verdict-meta").textContent = "";
+  $("error").hidden = true;
+  $("notes").replaceChildren();
+  $("violations").replaceChildren();
+  fillSources(check.source, [], check.rosterSource, []);
+  say(`${t("checking")} ${playerWords(check.player)}`);
 }
 
 export function render(check) {
@@ -55,19 +112,18 @@ export function render(check) {
   openVerdict(state);
   $("verdict-heading").textContent = t(state);
   $("verdict-penalty").textContent = penaltyWords(report.penalty, worst?.penalty_applies_to);
-  // Who, when and what against: enough for a printed slip to stand on its own.
-  const meta = [check.player, timeWords(check.time), report.date, report.banlist?.name ?? "—"];
+  // Whose deck, when and against what: enough for a printed slip to stand on its own.
+  $("verdict-player").textContent = playerWords(check.player);
+  const meta = [timeWords(check.time), report.date, report.banlist?.name ?? "—"];
   if (check.kind === "roster") meta.push(t("duel_n", check.body.duel), t(`phase_${check.body.phase}`));
   meta.push(t("counts", report.counts.main, report.counts.extra, report.counts.side));
-  $("verdict-meta").textContent = meta.filter(Boolean).join(" · ");
+  $("verdict-meta").textContent = meta.join(" · ");
   $("error").hidden = true;
   $("notes").replaceChildren(...report.ruleset.notes.map((note) => element("li", "", note.message)));
   $("violations").replaceChildren(...report.violations.map(violationItem));
-  $("source-caption").textContent = t(check.kind === "roster" ? "roster_presented" : "source");
-  $("roster-source-box").hidden = check.kind !== "roster"; // first: it changes the room the other list has
-  fillSource($("source"), check.source, report.violations.flatMap((v) => v.lines));
-  fillSource($("roster-source"), check.rosterSource, report.violations.flatMap((v) => v.roster_lines));
-  showOffending();
+  fillSources(check.source, report.violations.flatMap((v) => v.lines), check.rosterSource,
+    report.violations.flatMap((v) => v.roster_lines));
+  say([t(state), $("verdict-penalty").textContent, $("verdict-player").textContent].join(lang === "ja" ? "。" : ". "));
 }
 
 function violationItem(v) {
@@ -104,27 +160,35 @@ function rosterDetails(v) {
   return box;
 }
 
-/** Show an error in words, over the page, with the source lines it names. */
-export function showError(message, details = [], {source, lines = []} = {}) {
+/** Show an error in words, over the page, with the lines it names in the list checked and, for a roster check,
+ * in the registered list; `player`, when the check had one. */
+export function showError(message, details = [], {source, lines = [], rosterSource, rosterLines = [], player} = {}) {
   shown = null;
   openVerdict("error");
   $("verdict-heading").textContent = t("error");
   $("verdict-penalty").textContent = "";
+  $("verdict-player").textContent = player ? playerWords(player) : "";
   $("verdict-meta").textContent = "";
   $("error").replaceChildren(element("p", "", message), ...details.map((line) => element("p", "detail", line)));
   $("error").hidden = false;
   $("notes").replaceChildren();
   $("violations").replaceChildren();
-  $("source-caption").textContent = t("source");
-  $("roster-source-box").hidden = true;
-  fillSource($("source"), source, lines);
-  showOffending();
+  fillSources(source, lines, rosterSource, rosterLines);
+  say([t("error"), message].join(lang === "ja" ? "。" : ". "));
 }
 
+/** Take the dialog away, give the page back and the focus to the input the last check came from. */
 export function closeVerdict() {
+  if ($("verdict").hidden) return;
+  clearTimeout(saying);
+  unsaid = [];
+  $("verdict-said").textContent = ""; // so that the same words are announced again next time
   $("verdict").hidden = true;
+  for (const part of PAGE()) part.inert = false;
   giveFocusBack();
 }
+
+export const verdictOpen = () => !$("verdict").hidden;
 
 /** Draw the verdict shown again, in the language now chosen. */
 export function redrawVerdict() {

@@ -20,7 +20,9 @@ export const WORDS = {
     phase: "確認の時点", phase_registration: "受付", phase_between_duels: "デュエルの間", phase_during_duel: "デュエル中",
     roster_check: "照合する", queue_heading: "確認の記録", queue_export: "CSV に書き出す", queue_clear: "記録を消す",
     queue_confirm: "確認の記録をすべて消しますか？", col_time: "時刻", col_player: "プレイヤー", col_verdict: "判定",
-    col_penalty: "罰則", col_codes: "内容", source: "確認したリスト", verdict_hint: "次のリストはそのまま読み取れます。",
+    col_penalty: "罰則", col_codes: "内容", source: "確認したリスト",
+    verdict_hint: "次のコードはこのまま読み取れます。Esc で閉じると確認した欄に戻り、内容が選択されているので、" +
+      "貼り付けると置き換わります。",
     print: "結果を印刷", close: "閉じる（Esc）", switch_to: "English",
     legal: "合法", illegal: "違反", error: "確認できませんでした", no_penalty: "罰則なし",
     next_duel: "次のデュエル", current_duel: "このデュエル", penalty_with_time: "{0}（{1}）",
@@ -35,6 +37,12 @@ export const WORDS = {
     at_line: "{0}行目：{1}", empty: "デッキが入力されていません。", bad_json: "JSON として読めません：{0}",
     too_big: "ファイルが大きすぎます（1 MiB まで）。", no_qr: "画像に QR コードが見つかりません。",
     bad_image: "画像を読めません。", camera_failed: "カメラを使えません：{0}", lists_failed: "リストを読み込めません。",
+    player_named: "プレイヤー：{0}", player_none: "プレイヤー名なし", stop_check: "確認をやめる（Esc）",
+    no_deck: "このコードにはデッキがありません。", code_holds: "読み取った内容：{0}", typed: "読み取り欄：{0}",
+    in_registered: "登録したリスト", in_presented: "提示されたデッキ", in_list: "{0} {1}",
+    busy_kept: "前の確認がまだ終わっていません。いま出されたデッキは確認せずに欄に残しました。" +
+      "結果が出てから Enter をもう一度押してください。",
+    kept_waiting: "確認中に出されたデッキはまだ確認していません（欄に残してあります）。Enter で確認します。",
   },
   en: {
     title: "deckcheck desk", settings: "Event settings", date: "Event date", format: "Format",
@@ -53,7 +61,9 @@ export const WORDS = {
     phase_during_duel: "During a duel", roster_check: "Compare", queue_heading: "Checks made",
     queue_export: "Export CSV", queue_clear: "Clear", queue_confirm: "Delete every check recorded?", col_time: "Time",
     col_player: "Player", col_verdict: "Verdict", col_penalty: "Penalty", col_codes: "Problems", source: "Checked list",
-    verdict_hint: "The next list can be scanned right away.", print: "Print result", close: "Close (Esc)",
+    verdict_hint: "Scan the next code right away. Esc returns to the field checked, its content selected" +
+      ": pasting replaces it.",
+    print: "Print result", close: "Close (Esc)",
     switch_to: "日本語", legal: "Legal", illegal: "Illegal", error: "Could not check", no_penalty: "No penalty",
     next_duel: "next duel", current_duel: "this duel", penalty_with_time: "{0} ({1})",
     caution: "Caution", warning: "Warning", duel_forfeiture: "Duel forfeiture", match_forfeiture: "Match forfeiture",
@@ -67,6 +77,12 @@ export const WORDS = {
     empty: "No deck was entered.", bad_json: "Not readable as JSON: {0}", too_big: "The file is too large (1 MiB at most).",
     no_qr: "No QR code was found in the picture.", bad_image: "The picture cannot be read.",
     camera_failed: "The camera cannot be used: {0}", lists_failed: "The lists cannot be loaded.",
+    player_named: "Player: {0}", player_none: "No player given", stop_check: "Stop checking (Esc)",
+    no_deck: "This code holds no deck.", code_holds: "The code reads: {0}", typed: "Scanner field: {0}",
+    in_registered: "Registered list", in_presented: "Presented deck", in_list: "{0}, {1}",
+    busy_kept: "The previous check has not finished. The deck just given was not checked and is kept in its " +
+      "field: press Enter again once the result is shown.",
+    kept_waiting: "The deck given during this check is not checked yet (it is kept in its field). Enter checks it.",
   },
 };
 
