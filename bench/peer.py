@@ -1,0 +1,267 @@
+"""Time deckcheck's batch verdict against ydeck's on the same decks: `python -m bench.peer [--decks N] [--rounds R]`.
+
+ydeck (npm, TypeScript on Node; pinned by bench/peer/package-lock.json, installed by `npm ci` into the git-ignored
+bench/peer/node_modules) parses ydke links and validates a deck against an "allow vector": main 40–60, extra and side
+0–15 cards, and copies per card (aliases counted under the card they name) against the list, a card the vector
+leaves out (Forbidden, or unknown) being allowed none. deckcheck's fast verdict checks more: those sizes and copies
+counted per *name*, and also card placement, the card types in force, printing dates, languages and protectors.
+
+One corpus of decks (bench/corpus.py: real cards, one deck in ten broken on purpose) is judged against the OCG list
+in force on 2008-09-01, which ydeck gets converted into its index and allow vector (`ydeck_cards`). Each round runs
+bench/peer/run.mjs (ydeck, timed by Node's clock) and this process (deckcheck, as `deckcheck recheck` reads a ydke
+line: `ydke_copies`, `tally_copies`, `within_limits`) in turn, alternating which goes first, both pinned to one core;
+each side reports the best of three passes, for parse + verdict and for the verdict on decks parsed beforehand.
+Prints decks/s (best and median round) and the ratios deckcheck / ydeck, then whether the two agree where they check
+the same rules. Run by hand, never as a timed test. Needs Node and npm; says so and stops without them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from bench.corpus import Corpus
+from deckcheck import Context, Report, load_data, validate
+from deckcheck.data import Banlist, CardIndex
+from deckcheck.formats import parse_ydke, ydke_copies
+from deckcheck.rules import tally_copies, within_limits
+
+PEER = Path(__file__).resolve().parent / "peer"
+DAY = dt.date(2008, 9, 1)
+PASSES = 3
+# The rules both sides check, as deckcheck names them; ydeck's errors are mapped onto these by `ydeck_findings`.
+SHARED = frozenset(
+    {
+        "main_deck_too_small",
+        "main_deck_too_large",
+        "extra_deck_too_large",
+        "side_deck_too_large",
+        "too_many_copies",
+        "forbidden_card",
+        "limited_card_exceeded",
+        "semi_limited_card_exceeded",
+        "unknown_card",
+    }
+)
+CHECKS = """\
+ydeck checks: main 40–60, extra and side at most 15 cards, copies per card (aliases counted under their card)
+  against the list, passcodes it knows. deckcheck checks those (copies per name), and card placement, the card
+  types in force, printing dates, languages and protectors. Ratios are deckcheck / ydeck."""
+_LIMIT_CODES = {0: "forbidden_card", 1: "limited_card_exceeded", 2: "semi_limited_card_exceeded", 3: "too_many_copies"}
+Finding = tuple[str, int | None]  # a rule code and the name (CardIndex.name_id) or unknown passcode it is about
+
+
+def ydeck_cards(cards: CardIndex, banlist: Banlist) -> list[tuple[int, str, int, int]]:
+    """ydeck's card index for `banlist`: every passcode deckcheck knows, its English name, its alias (the passcode
+    copies of its name count under, which ydeck's allow vector gets as -1; 0 for that passcode itself) and the
+    copies the list allows of its name."""
+    rows = []
+    for passcode, card in sorted(cards.by_passcode.items()):
+        name = cards.name_id(card.passcode)
+        rows.append((passcode, card.name_en, 0 if passcode == name else name, banlist.name_limit(name)))
+    return rows
+
+
+def ydeck_findings(errors: Iterable[dict[str, Any]], cards: CardIndex) -> set[Finding]:
+    """ydeck's errors for one deck as deckcheck's findings: a size error by section and bound, a limit error by the
+    copies allowed (0: Forbidden, or no card deckcheck knows)."""
+    found: set[Finding] = set()
+    for error in errors:
+        if error["type"] == "size":
+            bound = "small" if error["actual"] < error.get("min", 0) else "large"
+            found.add((f"{error['target']}_deck_too_{bound}", None))
+        elif error["target"] not in cards.by_passcode:
+            found.add(("unknown_card", error["target"]))
+        else:
+            found.add((_LIMIT_CODES[error["max"]], error["target"]))
+    return found
+
+
+def deckcheck_findings(report: Report, cards: CardIndex) -> set[Finding]:
+    """The findings of deckcheck's report on the rules ydeck checks too, each card by its name."""
+    found: set[Finding] = set()
+    for violation in report.violations:
+        if violation.code not in SHARED:
+            continue
+        if not violation.cards:
+            found.add((violation.code, None))
+        for ref in violation.cards:
+            card = None if ref.passcode is None else cards.by_passcode.get(ref.passcode)
+            found.add((violation.code, ref.passcode if card is None else cards.name_id(card.passcode)))
+    return found
+
+
+def agreement(ydeck: Sequence[set[Finding]], deckcheck: Sequence[set[Finding]]) -> Counter[str]:
+    """How the two sides' findings compare, deck by deck."""
+    tally: Counter[str] = Counter()
+    for theirs, ours in zip(ydeck, deckcheck, strict=True):
+        if theirs == ours:
+            tally["both valid" if not ours else "both invalid, same findings"] += 1
+        elif theirs <= ours:
+            tally["deckcheck finds more" if theirs else "deckcheck invalid, ydeck valid"] += 1
+        else:
+            tally["ydeck finds what deckcheck does not"] += 1
+    return tally
+
+
+def install() -> str | None:
+    """Install the pinned ydeck into bench/peer/node_modules; the reason it cannot be, if it cannot."""
+    missing = [tool for tool in ("node", "npm") if shutil.which(tool) is None]
+    if missing:
+        return f"{' and '.join(missing)} not found: the peer benchmark needs Node 20 and npm"
+    installed = PEER / "node_modules" / "ydeck" / "package.json"
+    wanted = orjson.loads((PEER / "package.json").read_bytes())["dependencies"]["ydeck"]
+    if installed.exists() and orjson.loads(installed.read_bytes())["version"] == wanted:
+        return None
+    done = subprocess.run(
+        ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+        check=False,
+        cwd=PEER,
+        capture_output=True,
+        text=True,
+    )
+    return None if done.returncode == 0 else f"npm ci failed in {PEER}: {done.stderr.strip()}"
+
+
+def run_ydeck(folder: Path, *args: str) -> Any:
+    """One run of bench/peer/run.mjs over the files in `folder`, its JSON answer."""
+    done = subprocess.run(["node", str(PEER / "run.mjs"), str(folder), *args], capture_output=True, check=True)
+    return orjson.loads(done.stdout)
+
+
+def run_deckcheck(links: Sequence[str], context: Context) -> dict[str, float]:
+    """deckcheck's figures of one round, decks/s of the best pass, as run.mjs gives ydeck's."""
+    banlist = context.banlist
+
+    def verdicts(decks: Iterable[Any], read: Callable[[Any], Any]) -> int:
+        legal = 0
+        for deck in decks:
+            counted = tally_copies(read(deck), context)
+            legal += counted is not None and within_limits(counted[0], banlist)
+        return legal
+
+    def best(run: Callable[[], int]) -> float:
+        seconds = float("inf")
+        for _ in range(PASSES):
+            start = time.perf_counter()
+            run()
+            seconds = min(seconds, time.perf_counter() - start)
+        return len(links) / seconds
+
+    parsed = [ydke_copies(link) for link in links]
+    return {
+        "parse_validate": best(lambda: verdicts(links, ydke_copies)),
+        "validate": best(lambda: verdicts(parsed, lambda copies: copies)),
+    }
+
+
+def _pin_to_one_core() -> str:
+    """Pin this process, and so the Node processes it starts, to one core where the system allows it."""
+    if not hasattr(os, "sched_setaffinity"):
+        return "not pinned"
+    core = min(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {core})
+    return f"both pinned to core {core}"
+
+
+def _report_speed(runs: dict[str, list[dict[str, Any]]]) -> None:
+    labels = (("parse_validate", "parse ydke + verdict"), ("validate", "verdict, pre-parsed"))
+    print(
+        f"{'decks/s':<22}{'ydeck best':>12}{'median':>10}{'deckcheck best':>16}{'median':>10}{'ratio best':>12}"
+        f"{'median':>8}"
+    )
+    for key, label in labels:
+        theirs = [run[key] for run in runs["ydeck"]]
+        ours = [run[key] for run in runs["deckcheck"]]
+        best, median = max(ours) / max(theirs), statistics.median(ours) / statistics.median(theirs)
+        print(
+            f"{label:<22}{max(theirs):>12,.0f}{statistics.median(theirs):>10,.0f}{max(ours):>16,.0f}"
+            f"{statistics.median(ours):>10,.0f}{best:>12.2f}{median:>8.2f}"
+        )
+
+
+def _report_agreement(folder: Path, links: Sequence[str], context: Context) -> None:
+    """Compare ydeck's errors with deckcheck's full reports, deck by deck, and name every deck they disagree on."""
+    cards = context.cards
+    errors = dict(run_ydeck(folder, "1", "--errors"))
+    reports = [validate(parse_ydke(link), context) for link in links]
+    theirs = [ydeck_findings(errors.get(number, ()), cards) for number in range(len(links))]
+    ours = [deckcheck_findings(report, cards) for report in reports]
+    fast = sum(
+        counted is not None and within_limits(counted[0], context.banlist)
+        for counted in (tally_copies(ydke_copies(link), context) for link in links)
+    )
+    print(
+        f"verdicts: ydeck valid {len(links) - len(errors):,}; deckcheck legal {sum(r.legal for r in reports):,} "
+        f"(engine), {fast:,} (fast verdict)"
+    )
+    print("agreement on the rules both check (sizes; copies per name against the list; passcodes known), in decks:")
+    for label, count in sorted(agreement(theirs, ours).items()):
+        print(f"  {label:<40}{count:>8,}")
+    within = sum(1 for t, o in zip(theirs, ours, strict=True) if t and t <= o)
+    print(f"  ydeck invalid {len(errors):,}; of these deckcheck illegal with the same findings or more: {within:,}")
+    outside = [r for r, o in zip(reports, ours, strict=True) if not r.legal and not o]
+    codes = Counter(v.code for r in outside for v in r.violations)
+    print(f"  deckcheck illegal only for rules ydeck does not check: {len(outside):,} ({', '.join(sorted(codes))})")
+    differ = [(n, t, o) for n, (t, o) in enumerate(zip(theirs, ours, strict=True)) if t != o]
+    for number, t, o in differ[:20]:
+        print(f"  differ, deck {number + 1}: ydeck {sorted(t, key=str)}, deckcheck {sorted(o, key=str)}")
+
+
+def main() -> None:
+    """Build the corpus, install ydeck, time both sides in alternating rounds, print the figures and the agreement."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--decks", type=int, default=20_000)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    if (problem := install()) is not None:
+        print(f"skipped: {problem}")
+        return
+    data = load_data()
+    banlist = data.banlists.in_force(DAY)
+    assert banlist is not None
+    context = Context(DAY, banlist, data.cards)
+    links = [deck.ydke() for deck in Corpus(data).decks(args.decks)]
+    pinned = _pin_to_one_core()
+    with tempfile.TemporaryDirectory(prefix="deckcheck-peer-") as tmp:
+        folder = Path(tmp)
+        (folder / "links.txt").write_text("\n".join(links) + "\n")
+        (folder / "cards.json").write_bytes(orjson.dumps(ydeck_cards(data.cards, banlist)))
+        runs: dict[str, list[dict[str, Any]]] = {"ydeck": [], "deckcheck": []}
+        sides: list[tuple[str, Callable[[], dict[str, Any]]]] = [
+            ("ydeck", lambda: run_ydeck(folder, str(PASSES))),
+            ("deckcheck", lambda: run_deckcheck(links, context)),
+        ]
+        for round_number in range(args.rounds):
+            for name, measure in sides[:: 1 if round_number % 2 == 0 else -1]:
+                runs[name].append(measure())
+        node = runs["ydeck"][0]["node"]
+        print(
+            f"{args.decks:,} corpus decks against {banlist.id} on {DAY}, {args.rounds} rounds of best-of-{PASSES} "
+            f"passes, {pinned}; python {sys.version.split()[0]}, node {node}, ydeck {_ydeck_version()}"
+        )
+        print(CHECKS)
+        _report_speed(runs)
+        _report_agreement(folder, links, context)
+
+
+def _ydeck_version() -> str:
+    """The version of ydeck installed in bench/peer/node_modules."""
+    return str(orjson.loads((PEER / "node_modules" / "ydeck" / "package.json").read_bytes())["version"])
+
+
+if __name__ == "__main__":
+    main()
