@@ -36,6 +36,7 @@ from deckcheck.rules.fast import _TCG_LANGUAGES, _protectors_ok, card_table
 Bools = npt.NDArray[np.bool_]
 Ints = npt.NDArray[np.int64]
 _SECTION_BITS = np.array([1, 2, 4], dtype=np.uint8)  # main, extra, side: as card_table's section bits
+_NO_LIMIT = 127
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -48,6 +49,45 @@ class CardArrays:
     bits: npt.NDArray[np.uint8]  # the sections the card may stand in
     tcg: Bools  # printed in the TCG by the day
     name_ids: tuple[int, ...]  # the CardIndex.name_id of each dense name index
+    lookup: _Lookup  # passcode -> card, by hashing
+
+
+_MULTIPLIERS = (0x9E3779B1, 0x85EBCA6B, 0xC2B2AE35, 0x27D4EB2F, 0x165667B1, 0xD3A2646C, 0xFD7046C5, 0xB55A4F09)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Lookup:
+    """Two multiplicative hash tables of card indexes (`empty` where none): every card in the first table's slot
+    of its passcode or, where another card took that slot, in the second's, whose multiplier is chosen so that no
+    two of those cards share a slot. A hit is checked against the card's passcode, so unknown passcodes miss."""
+
+    first: Ints
+    second: Ints
+    multiplier: np.uint32
+    shifts: tuple[np.uint32, np.uint32]
+    empty: int
+
+
+def _build_lookup(passcodes: npt.NDArray[np.uint32]) -> _Lookup:
+    count = len(passcodes)
+    bits = max(int(count * 16).bit_length(), 8)
+    first = np.full(1 << bits, count, dtype=np.int64)
+    slots = _hash(passcodes, np.uint32(_MULTIPLIERS[0]), np.uint32(32 - bits))
+    first[slots[::-1]] = np.arange(count)[::-1]  # the lowest card of a slot keeps it
+    losers = np.flatnonzero(first[slots] != np.arange(count))
+    for extra in range(max(int(len(losers) * len(losers)).bit_length(), 4), 31):
+        for multiplier in _MULTIPLIERS[1:]:
+            hashed = _hash(passcodes[losers], np.uint32(multiplier), np.uint32(32 - extra))
+            if len(np.unique(hashed)) == len(losers):
+                second = np.full(1 << extra, count, dtype=np.int64)
+                second[hashed] = losers
+                shifts = (np.uint32(32 - bits), np.uint32(32 - extra))
+                return _Lookup(first, second, np.uint32(multiplier), shifts, count)
+    raise AssertionError("no multiplier separates the passcodes")  # pragma: no cover
+
+
+def _hash(codes: npt.NDArray[np.uint32], multiplier: np.uint32, shift: np.uint32) -> npt.NDArray[np.uint32]:
+    return (codes * multiplier) >> shift  # wraps modulo 2**32
 
 
 @lru_cache(maxsize=32)
@@ -59,15 +99,16 @@ def card_arrays(cards: CardIndex, day: dt.date, fmt: Format) -> CardArrays:
     names, dense = np.unique(np.array([f[0] for _, f in rows], dtype=np.int64), return_inverse=True)
     bits = np.array([f[1] for _, f in rows], dtype=np.uint8)
     tcg = np.array([f[2] for _, f in rows], dtype=np.bool_)
-    return CardArrays(passcodes, dense.astype(np.int64), bits, tcg, tuple(int(n) for n in names))
+    names_of = tuple(int(n) for n in names)
+    return CardArrays(passcodes, dense.astype(np.int64), bits, tcg, names_of, _build_lookup(passcodes))
 
 
 @lru_cache(maxsize=64)
 def name_limits(arrays: CardArrays, banlist: Banlist | None) -> Ints:
-    """Copies allowed per dense name: three, or fewer as `banlist` says (a whitelist allows none it leaves out)."""
-    if banlist is None:
-        return np.full(len(arrays.name_ids), MAX_COPIES, dtype=np.int64)
-    return np.array([min(MAX_COPIES, banlist.name_limit(n)) for n in arrays.name_ids], dtype=np.int64)
+    """Copies allowed per dense name: three, or fewer as `banlist` says (a whitelist allows none it leaves out);
+    one more entry, for the padding of `_sorted_names`, that no count reaches."""
+    limits = [MAX_COPIES if banlist is None else min(MAX_COPIES, banlist.name_limit(n)) for n in arrays.name_ids]
+    return np.array([*limits, _NO_LIMIT], dtype=np.int8)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,23 +179,31 @@ def verdict(chunk: Chunk, context: Context, banlists: Sequence[Banlist | None] |
     if context.roster is not None or not _protectors_ok({context.default_language}, context):
         return [np.zeros(decks, dtype=np.bool_) for _ in lists]
     arrays = card_arrays(context.cards, context.date, context.format)
-    ok = _deck_ok(chunk, arrays, context.default_language in _TCG_LANGUAGES)
-    deck_of_run, name_of_run, run_copies = _copies_per_name(chunk, arrays, ok)
+    card, known = _cards(chunk.codes, arrays)
+    ok = _deck_ok(chunk, arrays, card, known, context.default_language in _TCG_LANGUAGES)
+    names = _sorted_names(chunk, arrays, card, ok)
+    # Sorted rows: a name held more than L times holds one cell equal to the cell L before it.
+    same = [names[:, step:] == names[:, :-step] for step in range(1, MAX_COPIES + 1)]
+    rows = np.flatnonzero(ok)
     verdicts = []
     for banlist in lists:
-        over = run_copies > name_limits(arrays, banlist)[name_of_run]
-        verdicts.append(ok & (np.bincount(deck_of_run[over], minlength=decks) == 0))
+        limits = name_limits(arrays, banlist)[names]
+        over = (limits == 0).any(axis=1)
+        for step, equal in enumerate(same, 1):
+            over |= (equal & (limits[:, step:] == step)).any(axis=1)
+        legal = np.zeros(decks, dtype=np.bool_)
+        legal[rows] = ~over
+        verdicts.append(legal)
     return verdicts
 
 
-def _deck_ok(chunk: Chunk, arrays: CardArrays, tcg_language: bool) -> Bools:
+def _deck_ok(chunk: Chunk, arrays: CardArrays, card: Ints, known: Bools, tcg_language: bool) -> Bools:
     """Every rule but the list's, per deck: readable, section sizes, every passcode
     in the table, placed where it may stand, and printed in the TCG where the language asks for it."""
     decks = chunk.decks
     sizes = chunk.lengths.reshape(decks, 3)
     ok = chunk.readable & (sizes[:, 0] >= MAIN_MIN) & (sizes[:, 0] <= MAIN_MAX)
     ok &= (sizes[:, 1] <= EXTRA_MAX) & (sizes[:, 2] <= SIDE_MAX)
-    card, known = _cards(chunk.codes, arrays)
     section = np.repeat(np.tile(_SECTION_BITS, decks), chunk.lengths)
     good = known & (arrays.bits[card] & section != 0)
     if tcg_language:
@@ -166,29 +215,36 @@ def _deck_ok(chunk: Chunk, arrays: CardArrays, tcg_language: bool) -> Bools:
 
 def _cards(codes: npt.NDArray[np.uint32], arrays: CardArrays) -> tuple[Ints, Bools]:
     """The card index of each passcode (0 where unknown) and whether it is known."""
+    table = arrays.lookup
     if len(arrays.passcodes) == 0:
         return np.zeros(len(codes), dtype=np.int64), np.zeros(len(codes), dtype=np.bool_)
-    index = np.searchsorted(arrays.passcodes, codes)
-    np.minimum(index, len(arrays.passcodes) - 1, out=index)
-    known = arrays.passcodes[index] == codes
-    return np.where(known, index, 0).astype(np.int64, copy=False), known
+    padded = np.append(arrays.passcodes, np.uint32(0))  # the passcode of `empty`: a hit on it is checked apart
+    card = table.first[_hash(codes, np.uint32(_MULTIPLIERS[0]), table.shifts[0])]
+    known = (padded[card] == codes) & (card != table.empty)
+    if not known.all():
+        missed = np.flatnonzero(~known)
+        again = table.second[_hash(codes[missed], table.multiplier, table.shifts[1])]
+        card[missed] = again
+        known[missed] = (padded[again] == codes[missed]) & (again != table.empty)
+    card[~known] = 0
+    return card, known
 
 
-def _copies_per_name(chunk: Chunk, arrays: CardArrays, ok: Bools) -> tuple[Ints, Ints, Ints]:
-    """(deck, dense name, copies) of each name held by a deck still in question, by a sort of deck * names + name."""
+def _sorted_names(chunk: Chunk, arrays: CardArrays, card: Ints, ok: Bools) -> npt.NDArray[np.uint16 | np.int32]:
+    """One row per deck still in question: the dense name of each of its copies, sorted, padded at the end with a
+    name of no card."""
     decks = chunk.decks
     per_deck = chunk.lengths.reshape(decks, 3).sum(axis=1)
+    rows = np.flatnonzero(ok)
+    width = int(per_deck[rows].max()) if len(rows) else 0
+    pad = len(arrays.name_ids)
+    dtype = np.uint16 if pad < 2**16 else np.int32
+    names = np.full((len(rows), max(width, 1)), pad, dtype=dtype)
     keep = np.repeat(ok, per_deck)
-    card, _known = _cards(chunk.codes[keep], arrays)
-    names = max(len(arrays.name_ids), 1)
-    deck = np.repeat(np.arange(decks, dtype=np.int64), per_deck)[keep]
-    wide = decks * names >= 2**32
-    key = deck * names + arrays.name[card]
-    key = np.sort(key if wide else key.astype(np.uint32)).astype(np.int64, copy=False)
-    if len(key) == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty
-    starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
-    copies = np.diff(np.append(starts, len(key)))
-    run = key[starts]
-    return run // names, run % names, copies
+    starts = np.cumsum(per_deck) - per_deck
+    row_of = np.cumsum(ok) - 1  # the row of each deck still in question
+    deck = np.repeat(np.arange(decks), per_deck)[keep]
+    position = np.flatnonzero(keep) - starts[deck]
+    names[row_of[deck], position] = arrays.name[card[keep]]
+    names.sort(axis=1)
+    return names
