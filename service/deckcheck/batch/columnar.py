@@ -230,7 +230,7 @@ def _cards(codes: npt.NDArray[np.uint32], arrays: CardArrays) -> tuple[Ints, Boo
     return card, known
 
 
-def _sorted_names(chunk: Chunk, arrays: CardArrays, card: Ints, ok: Bools) -> npt.NDArray[np.uint16 | np.int32]:
+def _sorted_names(chunk: Chunk, arrays: CardArrays, card: Ints, ok: Bools) -> npt.NDArray[np.int32]:
     """One row per deck still in question: the dense name of each of its copies, sorted, padded at the end with a
     name of no card."""
     decks = chunk.decks
@@ -238,13 +238,15 @@ def _sorted_names(chunk: Chunk, arrays: CardArrays, card: Ints, ok: Bools) -> np
     rows = np.flatnonzero(ok)
     width = int(per_deck[rows].max()) if len(rows) else 0
     pad = len(arrays.name_ids)
-    dtype = np.uint16 if pad < 2**16 else np.int32
-    names = np.full((len(rows), max(width, 1)), pad, dtype=dtype)
-    keep = np.repeat(ok, per_deck)
+    width = max(width, 1)
+    # Each copy's cell, row by row; the copies of the other decks all land in a scratch tail after the rows.
+    scratch = len(rows) * width
     starts = np.cumsum(per_deck) - per_deck
-    row_of = np.cumsum(ok) - 1  # the row of each deck still in question
-    deck = np.repeat(np.arange(decks), per_deck)[keep]
-    position = np.flatnonzero(keep) - starts[deck]
-    names[row_of[deck], position] = arrays.name[card[keep]]
+    base = np.full(decks, scratch, dtype=np.int64)
+    base[rows] = np.arange(len(rows), dtype=np.int64) * width
+    cells = np.arange(len(chunk.codes), dtype=np.int64) + np.repeat(base - starts, per_deck)
+    flat = np.full(scratch + int(per_deck.max()), pad, dtype=np.int32)
+    flat[cells] = arrays.name[card]
+    names = flat[:scratch].reshape(len(rows), width)
     names.sort(axis=1)
     return names
