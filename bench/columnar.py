@@ -19,7 +19,8 @@ import numpy as np
 from bench.corpus import Corpus
 from bench.peer import DAY, _pin_to_one_core
 from deckcheck import Context, load_data
-from deckcheck.batch.columnar import card_arrays, decode, name_limits, verdict
+from deckcheck.batch.chunk import decode
+from deckcheck.batch.columnar import card_arrays, name_limits, verdict
 from deckcheck.formats import ydke_copies
 from deckcheck.rules import tally_copies, within_limits
 

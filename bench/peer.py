@@ -8,11 +8,13 @@ counted per *name*, and also card placement, the card types in force, printing d
 
 One corpus of decks (bench/corpus.py: real cards, one deck in ten broken on purpose) is judged against the OCG list
 in force on 2008-09-01, which ydeck gets converted into its index and allow vector (`ydeck_cards`). Each round runs
-bench/peer/run.mjs (ydeck, timed by Node's clock) and this process (deckcheck, as `deckcheck recheck` reads a ydke
-line: `ydke_copies`, `tally_copies`, `within_limits`) in turn, alternating which goes first, both pinned to one core;
+bench/peer/run.mjs (ydeck, timed by Node's clock) and this process twice (deckcheck's per-deck fast path, as
+`deckcheck recheck` reads a ydke line: `ydke_copies`, `tally_copies`, `within_limits`; and the columnar verdict,
+batch/columnar.py, on the corpus as one chunk) in turn, alternating the order, all pinned to one core;
 each side reports the best of three passes, for parse + verdict and for the verdict on decks parsed beforehand.
-Prints decks/s (best and median round) and the ratios deckcheck / ydeck, then whether the two agree where they check
-the same rules. Run by hand, never as a timed test. Needs Node and npm; says so and stops without them.
+Prints decks/s (best and median round) and the ratios of each deckcheck side to ydeck, then whether ydeck and
+deckcheck agree where they check the same rules. Run by hand, never as a timed test. Needs Node and npm; says so
+and stops without them.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ import orjson
 
 from bench.corpus import Corpus
 from deckcheck import Context, Report, load_data, validate
+from deckcheck.batch.chunk import decode
+from deckcheck.batch.columnar import card_arrays, name_limits, verdict
 from deckcheck.data import Banlist, CardIndex
 from deckcheck.formats import parse_ydke, ydke_copies
 from deckcheck.rules import tally_copies, within_limits
@@ -59,7 +63,7 @@ SHARED = frozenset(
 CHECKS = """\
 ydeck checks: main 40–60, extra and side at most 15 cards, copies per card (aliases counted under their card)
   against the list, passcodes it knows. deckcheck checks those (copies per name), and card placement, the card
-  types in force, printing dates, languages and protectors. Ratios are deckcheck / ydeck."""
+  types in force, printing dates, languages and protectors. Ratios are each deckcheck side / ydeck."""
 _LIMIT_CODES = {0: "forbidden_card", 1: "limited_card_exceeded", 2: "semi_limited_card_exceeded", 3: "too_many_copies"}
 Finding = tuple[str, int | None]  # a rule code and the name (CardIndex.name_id) or unknown passcode it is about
 
@@ -153,19 +157,32 @@ def run_deckcheck(links: Sequence[str], context: Context) -> dict[str, float]:
             legal += counted is not None and within_limits(counted[0], banlist)
         return legal
 
-    def best(run: Callable[[], int]) -> float:
-        seconds = float("inf")
-        for _ in range(PASSES):
-            start = time.perf_counter()
-            run()
-            seconds = min(seconds, time.perf_counter() - start)
-        return len(links) / seconds
-
     parsed = [ydke_copies(link) for link in links]
     return {
-        "parse_validate": best(lambda: verdicts(links, ydke_copies)),
-        "validate": best(lambda: verdicts(parsed, lambda copies: copies)),
+        "parse_validate": _best(len(links), lambda: verdicts(links, ydke_copies)),
+        "validate": _best(len(links), lambda: verdicts(parsed, lambda copies: copies)),
     }
+
+
+def run_columnar(links: Sequence[str], context: Context) -> dict[str, float]:
+    """The columnar verdict's figures of one round (batch/columnar.py, the whole corpus as one chunk), decks/s of
+    the best pass; the card arrays and list limits built beforehand, once per (date, list), as a recheck does."""
+    name_limits(card_arrays(context.cards, context.date, context.format), context.banlist)
+    chunk = decode(links)
+    return {
+        "parse_validate": _best(len(links), lambda: int(verdict(decode(links), context)[0].sum())),
+        "validate": _best(len(links), lambda: int(verdict(chunk, context)[0].sum())),
+    }
+
+
+def _best(decks: int, run: Callable[[], int]) -> float:
+    """Decks/s of the fastest of PASSES runs."""
+    seconds = float("inf")
+    for _ in range(PASSES):
+        start = time.perf_counter()
+        run()
+        seconds = min(seconds, time.perf_counter() - start)
+    return decks / seconds
 
 
 def _pin_to_one_core() -> str:
@@ -174,23 +191,22 @@ def _pin_to_one_core() -> str:
         return "not pinned"
     core = min(os.sched_getaffinity(0))
     os.sched_setaffinity(0, {core})
-    return f"both pinned to core {core}"
+    return f"pinned to core {core}"
 
 
 def _report_speed(runs: dict[str, list[dict[str, Any]]]) -> None:
+    """Decks/s of each side, best and median round, and each deckcheck side's ratios to ydeck."""
     labels = (("parse_validate", "parse ydke + verdict"), ("validate", "verdict, pre-parsed"))
-    print(
-        f"{'decks/s':<22}{'ydeck best':>12}{'median':>10}{'deckcheck best':>16}{'median':>10}{'ratio best':>12}"
-        f"{'median':>8}"
-    )
+    print(f"{'decks/s':<22}{'side':<20}{'best':>12}{'median':>12}{'/ ydeck best':>14}{'median':>8}")
     for key, label in labels:
         theirs = [run[key] for run in runs["ydeck"]]
-        ours = [run[key] for run in runs["deckcheck"]]
-        best, median = max(ours) / max(theirs), statistics.median(ours) / statistics.median(theirs)
-        print(
-            f"{label:<22}{max(theirs):>12,.0f}{statistics.median(theirs):>10,.0f}{max(ours):>16,.0f}"
-            f"{statistics.median(ours):>10,.0f}{best:>12.2f}{median:>8.2f}"
-        )
+        for side, figures in runs.items():
+            ours = [run[key] for run in figures]
+            line = f"{label:<22}{side:<20}{max(ours):>12,.0f}{statistics.median(ours):>12,.0f}"
+            if side != "ydeck":
+                ratio = statistics.median(ours) / statistics.median(theirs)
+                line += f"{max(ours) / max(theirs):>14.2f}{ratio:>8.2f}"
+            print(line)
 
 
 def _report_agreement(folder: Path, links: Sequence[str], context: Context) -> None:
@@ -206,7 +222,7 @@ def _report_agreement(folder: Path, links: Sequence[str], context: Context) -> N
     )
     print(
         f"verdicts: ydeck valid {len(links) - len(errors):,}; deckcheck legal {sum(r.legal for r in reports):,} "
-        f"(engine), {fast:,} (fast verdict)"
+        f"(engine), {fast:,} (fast verdict), {int(verdict(decode(links), context)[0].sum()):,} (columnar)"
     )
     print("agreement on the rules both check (sizes; copies per name against the list; passcodes known), in decks:")
     for label, count in sorted(agreement(theirs, ours).items()):
@@ -222,7 +238,8 @@ def _report_agreement(folder: Path, links: Sequence[str], context: Context) -> N
 
 
 def main() -> None:
-    """Build the corpus, install ydeck, time both sides in alternating rounds, print the figures and the agreement."""
+    """Build the corpus, install ydeck, time the three sides in alternating rounds, print the figures and the
+    agreement."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decks", type=int, default=20_000)
     parser.add_argument("--rounds", type=int, default=5)
@@ -240,11 +257,12 @@ def main() -> None:
         folder = Path(tmp)
         (folder / "links.txt").write_text("\n".join(links) + "\n")
         (folder / "cards.json").write_bytes(orjson.dumps(ydeck_cards(data.cards, banlist)))
-        runs: dict[str, list[dict[str, Any]]] = {"ydeck": [], "deckcheck": []}
         sides: list[tuple[str, Callable[[], dict[str, Any]]]] = [
             ("ydeck", lambda: run_ydeck(folder, str(PASSES))),
-            ("deckcheck", lambda: run_deckcheck(links, context)),
+            ("per-deck fast path", lambda: run_deckcheck(links, context)),
+            ("columnar", lambda: run_columnar(links, context)),
         ]
+        runs: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in sides}
         for round_number in range(args.rounds):
             for name, measure in sides[:: 1 if round_number % 2 == 0 else -1]:
                 runs[name].append(measure())

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from bench.corpus import Corpus
 from deckcheck import Context, Data, validate
-from deckcheck.batch.columnar import decode, verdict
+from deckcheck.batch.chunk import decode
+from deckcheck.batch.columnar import verdict
 from deckcheck.formats import DeckFormatError, deck_of, ydke_copies
 from deckcheck.rules import tally_copies, within_limits
 from deckcheck.rules.fast import card_table
@@ -130,3 +131,51 @@ def test_an_empty_chunk_and_a_context_the_fast_path_refuses(data: Data) -> None:
     link = _link([UNLIMITED * 3 + [83764718], [], []], 0)
     assert verdict(decode([link]), context)[0].tolist() == [True]
     assert verdict(decode([link]), refused)[0].tolist() == [False]
+
+
+@st.composite
+def pieces(draw: st.DrawFn) -> str:
+    """A section as a site might write it, or a broken one: random passcodes in either alphabet, padded or not,
+    then perhaps a few characters changed, cut or added."""
+    codes = draw(st.lists(st.integers(0, 2**32 - 1), max_size=5))
+    odd_bytes = draw(st.sampled_from([b"", b"", b"", b"", b"", b"\x01", b"\x01\x02"]))  # no whole passcode
+    raw = struct.pack(f"<{len(codes)}I", *codes) + odd_bytes
+    text = base64.b64encode(raw).decode()
+    if draw(st.booleans()):
+        text = text.replace("+", "-").replace("/", "_")
+    padding = draw(st.sampled_from([None, None, None, 0, 1, 2, 3, 4]))  # None: as written
+    text = text.rstrip("=") + "=" * (text.count("=") if padding is None else padding)
+    for _ in range(draw(st.sampled_from([0, 0, 0, 0, 0, 1, 2]))):
+        at = draw(st.integers(0, len(text)))
+        odd = draw(st.sampled_from([*"A+/-_=!:. \n\tzé", "\x00", "\u00a0", "", "AA", "=A"]))
+        text = text[:at] + odd + text[at + draw(st.integers(0, 1)) :]
+    return text
+
+
+@settings(max_examples=500, deadline=None)
+@given(case=st.data())
+def test_decode_reads_what_ydke_copies_reads(case: st.DataObject) -> None:
+    """Malformed links among good ones: `decode` reads a link exactly where `ydke_copies` does, to the same
+    passcodes, and marks the others unreadable, with empty sections."""
+    links = []
+    for _ in range(case.draw(st.integers(0, 5))):
+        parts = [case.draw(pieces()) for _ in range(case.draw(st.sampled_from([3, 3, 3, 3, 3, 3, 4, 2])))]
+        prefix = case.draw(st.sampled_from(["ydke://"] * 8 + [" ydke://", "ydke:/", "YDKE://", ""]))
+        link = prefix + "!".join(parts) + case.draw(st.sampled_from(["!", "!", "", "!!", " \n", "\u2003"]))
+        links.append(link)
+    chunk = decode(links)
+    offset = 0
+    for number, link in enumerate(links):
+        try:
+            sections: list[list[int]] | None = [sorted(s.elements()) for s in ydke_copies(link)]
+        except DeckFormatError:
+            sections = None
+        event(f"readable {sections is not None}")
+        counts = chunk.lengths[3 * number : 3 * number + 3].tolist()
+        got = []
+        for length in counts:
+            got.append(sorted(chunk.codes[offset : offset + length].tolist()))
+            offset += length
+        assert bool(chunk.readable[number]) == (sections is not None), link
+        assert got == (sections or [[], [], []]), link
+    assert offset == len(chunk.codes)

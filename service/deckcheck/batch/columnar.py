@@ -1,7 +1,7 @@
 """A columnar verdict for a chunk of ydke links: every deck of the chunk decided at once, in numpy.
 
-First step of issue 12, item 1; not wired into the CLI or the API yet. `decode` reads a chunk of links into flat
-arrays (every passcode of every section of every deck, one after the other, and the length of each section);
+First step of issue 12, item 1; not wired into the CLI or the API yet. chunk.py's `decode` reads a chunk of links into
+flat arrays (every passcode of every section of every deck, one after the other, and the length of each section);
 `verdict` decides for every deck the rules the per-deck fast path (rules/fast.py, `tally_copies` then
 `within_limits`) decides: section sizes, placement (extra-deck cards in the extra deck only), the card types in
 force and the printings of the format by the day (both through `card_table`), printings in the TCG for a TCG
@@ -18,7 +18,6 @@ sends every deck to the engine.
 
 from __future__ import annotations
 
-import binascii
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,11 +26,11 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
+from deckcheck.batch.chunk import Chunk
 from deckcheck.data import MAX_COPIES, Banlist, CardIndex
-from deckcheck.formats.ydke import YDKE_PREFIX, _b64
 from deckcheck.model import Context, Format
 from deckcheck.rules.checks import EXTRA_MAX, MAIN_MAX, MAIN_MIN, SIDE_MAX
-from deckcheck.rules.fast import _TCG_LANGUAGES, _protectors_ok, card_table
+from deckcheck.rules.fast import TCG_LANGUAGE_SET, card_table, protectors_ok
 
 Bools = npt.NDArray[np.bool_]
 Ints = npt.NDArray[np.int64]
@@ -111,63 +110,6 @@ def name_limits(arrays: CardArrays, banlist: Banlist | None) -> Ints:
     return np.array([*limits, _NO_LIMIT], dtype=np.int8)
 
 
-@dataclass(frozen=True, slots=True)
-class Chunk:
-    """A chunk of decks as flat arrays: `codes` holds every passcode (one per copy), deck by deck, main, extra
-    then side; `lengths[3 * d + s]` is the number of copies in section s of deck d. `readable` is False for a
-    deck whose link could not be read (its sections are empty)."""
-
-    codes: npt.NDArray[np.uint32]
-    lengths: Ints
-    readable: Bools
-
-    @property
-    def decks(self) -> int:
-        return len(self.readable)
-
-
-def decode(links: Sequence[str]) -> Chunk:
-    """Read a chunk of ydke links into flat arrays: each section's base64 decoded at C speed, every passcode read
-    at once by `frombuffer` on the joined bytes."""
-    raw: list[bytes] = []
-    readable = np.ones(len(links), dtype=np.bool_)
-    empty = (b"", b"", b"")
-    for number, link in enumerate(links):
-        sections = _sections(link)
-        if sections is None:
-            readable[number] = False
-            sections = empty
-        raw.extend(sections)
-    lengths = np.fromiter((len(r) // 4 for r in raw), dtype=np.int64, count=len(raw))
-    codes = np.frombuffer(b"".join(raw), dtype="<u4").astype(np.uint32, copy=False)
-    return Chunk(codes, lengths, readable)
-
-
-def _sections(link: str) -> tuple[bytes, bytes, bytes] | None:
-    """The three sections' bytes, or None where `ydke_copies` would raise (the engine path gives the error)."""
-    body = link.strip()
-    if not body.startswith(YDKE_PREFIX):
-        return None
-    parts = body[len(YDKE_PREFIX) :].split("!")
-    if len(parts) == 4 and parts[3] == "":
-        parts.pop()
-    if len(parts) != 3:
-        return None
-    out: list[bytes] = []
-    for part in parts:
-        try:
-            data = binascii.a2b_base64(part, strict_mode=True)
-        except binascii.Error:
-            try:
-                data = _b64(part)  # url-safe or unpadded: the slow path ydke_copies takes
-            except ValueError:
-                return None
-        if len(data) % 4:
-            return None
-        out.append(data)
-    return out[0], out[1], out[2]
-
-
 def verdict(chunk: Chunk, context: Context, banlists: Sequence[Banlist | None] | None = None) -> list[Bools]:
     """For each list of `banlists` (by default the context's own), whether each deck of the chunk is certainly
     legal on the context's date, format and languages. False is "needs the engine". The copies per name are
@@ -176,11 +118,11 @@ def verdict(chunk: Chunk, context: Context, banlists: Sequence[Banlist | None] |
     decks = chunk.decks
     if decks == 0:
         return [np.zeros(0, dtype=np.bool_) for _ in lists]
-    if context.roster is not None or not _protectors_ok({context.default_language}, context):
+    if context.roster is not None or not protectors_ok({context.default_language}, context):
         return [np.zeros(decks, dtype=np.bool_) for _ in lists]
     arrays = card_arrays(context.cards, context.date, context.format)
     card, known = _cards(chunk.codes, arrays)
-    ok = _deck_ok(chunk, arrays, card, known, context.default_language in _TCG_LANGUAGES)
+    ok = _deck_ok(chunk, arrays, card, known, context.default_language in TCG_LANGUAGE_SET)
     names = _sorted_names(chunk, arrays, card, ok)
     # Sorted rows: a name held more than L times holds one cell equal to the cell L before it.
     same = [names[:, step:] == names[:, :-step] for step in range(1, MAX_COPIES + 1)]

@@ -21,8 +21,8 @@ from deckcheck.rules.checks import EXTRA_MAX, MAIN_MAX, MAIN_MIN, SIDE_MAX
 from deckcheck.rules.eras import OCG_LANGUAGES, TCG_LANGUAGES, printed_in, ruleset_for, types_in_force
 
 _MAIN, _EXTRA, _SIDE = 1, 2, 4  # the sections a card may stand in, as bits
-_TCG_LANGUAGES = frozenset(TCG_LANGUAGES)
-_LANGUAGES = {"ocg": frozenset(OCG_LANGUAGES), "tcg": _TCG_LANGUAGES}  # the languages each format allows
+TCG_LANGUAGE_SET = frozenset(TCG_LANGUAGES)  # the languages whose cards must be printed in the TCG
+_LANGUAGES = {"ocg": frozenset(OCG_LANGUAGES), "tcg": TCG_LANGUAGE_SET}  # the languages each format allows
 # passcode -> (name id, section bits, printed in the TCG by the day); cards no deck may hold on the day are absent
 # (and so is None, the passcode of an entry given by name only).
 Table = dict[int | None, tuple[int, int, bool]]
@@ -81,10 +81,10 @@ def tally(deck: Deck, context: Context) -> Tally | None:
     if None in languages:
         languages.discard(None)
         languages.add(default)
-    if not languages.isdisjoint(_TCG_LANGUAGES) and not _printed_in_tcg(deck, table, default):
+    if not languages.isdisjoint(TCG_LANGUAGE_SET) and not _printed_in_tcg(deck, table, default):
         return None
     sizes = (totals[0], totals[1], totals[2])
-    return (held, sizes) if _sizes_ok(sizes) and _protectors_ok(languages, context) else None
+    return (held, sizes) if _sizes_ok(sizes) and protectors_ok(languages, context) else None
 
 
 def _printed_in_tcg(deck: Deck, table: Table, default: str) -> bool:
@@ -92,7 +92,7 @@ def _printed_in_tcg(deck: Deck, table: Table, default: str) -> bool:
     the few decks that hold such cards. Every entry is in `table` by now."""
     for entries in (deck.main, deck.extra, deck.side):
         for passcode, _name, _count, language, _lines in entries:
-            if (language or default) in _TCG_LANGUAGES and not table[passcode][2]:
+            if (language or default) in TCG_LANGUAGE_SET and not table[passcode][2]:
                 return False
     return True
 
@@ -108,10 +108,10 @@ def tally_copies(copies: Copies, context: Context) -> Tally | None:
             if facts is None or not facts[1] & bit:
                 return None
             held[facts[0]] = held.get(facts[0], 0) + count
-    if context.default_language in _TCG_LANGUAGES and not all(table[p][2] for section in copies for p in section):
+    if context.default_language in TCG_LANGUAGE_SET and not all(table[p][2] for section in copies for p in section):
         return None  # a card in a TCG language before its TCG printing
     sizes = (copies[0].total(), copies[1].total(), copies[2].total())
-    ok = _sizes_ok(sizes) and _protectors_ok({context.default_language}, context)
+    ok = _sizes_ok(sizes) and protectors_ok({context.default_language}, context)
     return (held, sizes) if ok and context.roster is None else None
 
 
@@ -125,7 +125,9 @@ def _sizes_ok(sizes: tuple[int, int, int]) -> bool:
     return MAIN_MIN <= sizes[0] <= MAIN_MAX and sizes[1] <= EXTRA_MAX and sizes[2] <= SIDE_MAX
 
 
-def _protectors_ok(languages: set[str | None], context: Context) -> bool:
+def protectors_ok(languages: set[str | None], context: Context) -> bool:
+    """Whether cards in these languages pass the format's languages and the context's protectors without the
+    engine: every language allowed, one language or opaque-backed protectors, uniform protectors if any."""
     if not languages <= _LANGUAGES[context.format]:
         return False
     protectors = context.protectors

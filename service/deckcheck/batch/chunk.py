@@ -1,0 +1,177 @@
+"""A chunk of ydke links read into flat arrays at once, in numpy: the input of the columnar verdict (columnar.py).
+
+`decode` joins the chunk's links into one buffer and reads every link in a handful of vector operations: a 256-entry
+table maps each byte to its base64 value (standard and url-safe alphabets) or marks it as padding or as no base64
+at all; the few bytes that are not plain base64 (the `!` separators, `=` padding, url-safe characters, anything
+else) are located once and tell each link's sections and whether each section reads; the characters of every
+readable section are gathered (the prefix and the `!` left out), every 4-character group becomes a 24-bit word, and
+every four words of a section, 12 bytes, three little-endian uint32 passcodes, by shifts.
+
+A link reads exactly where `ydke_copies` (formats/ydke.py) reads it: the `ydke://` prefix after stripping
+whitespace, three sections (a fourth, empty one allowed), each section standard base64 as `binascii.a2b_base64`
+reads it in strict mode, or base64 of either alphabet with at most two `=` whose data characters are not one past a
+multiple of 4, and a whole number of passcodes in each section.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from deckcheck.formats.ydke import YDKE_PREFIX
+
+Bools = npt.NDArray[np.bool_]
+Ints = npt.NDArray[np.int64]
+Bytes = npt.NDArray[np.uint8]
+Words = npt.NDArray[np.uint32]
+
+_STANDARD = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+_URL_SAFE = 64  # added to the value of `-` and `_`: the value is the byte's low 6 bits
+_PADDING = 128  # `=`
+_NOT_BASE64 = 255  # anything else, `!` included
+_TABLE = bytearray([_NOT_BASE64]) * 256
+for _value, _char in enumerate(_STANDARD):
+    _TABLE[_char] = _value
+_TABLE[ord("-")], _TABLE[ord("_")], _TABLE[ord("=")] = 62 + _URL_SAFE, 63 + _URL_SAFE, _PADDING
+_PREFIX = np.frombuffer(YDKE_PREFIX.encode("ascii"), dtype=np.uint8)
+_BANG = ord("!")
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A chunk of decks as flat arrays: `codes` holds every passcode (one per copy), deck by deck, main, extra
+    then side; `lengths[3 * d + s]` is the number of copies in section s of deck d. `readable` is False for a
+    deck whose link could not be read (its sections are empty)."""
+
+    codes: npt.NDArray[np.uint32]
+    lengths: Ints
+    readable: Bools
+
+    @property
+    def decks(self) -> int:
+        return len(self.readable)
+
+
+def decode(links: Sequence[str]) -> Chunk:
+    """Read a chunk of ydke links into flat arrays, every link at once."""
+    count = len(links)
+    text = [link.strip() for link in links]
+    ascii_only = np.ones(count, dtype=np.bool_)
+    joined = "".join(text)
+    if not joined.isascii():  # a link with a character past ASCII does not read: no section may hold one
+        ascii_only = np.fromiter((t.isascii() for t in text), dtype=np.bool_, count=count)
+        text = [t if ok else "" for t, ok in zip(text, ascii_only, strict=True)]
+        joined = "".join(text)
+    size = np.fromiter(map(len, text), dtype=np.int64, count=count)
+    end = np.cumsum(size)
+    start = end - size
+    raw = joined.encode("ascii")
+    value = np.frombuffer(raw.translate(_TABLE), dtype=np.uint8)
+    chars = np.frombuffer(raw, dtype=np.uint8)
+    prefixed = ascii_only & (size >= len(_PREFIX))
+    heads = np.minimum(start[:, None] + np.arange(len(_PREFIX)), max(len(raw) - 1, 0))
+    prefixed &= (chars[heads] == _PREFIX).all(axis=1) if len(raw) else False
+    odd = np.flatnonzero(value >= _URL_SAFE)  # every byte that is not standard base64: few
+    is_bang = chars[odd] == _BANG
+    bang = odd[is_bang]
+    split, starts, ends = _sections(bang, start, end, prefixed)
+    read, data = _sections_read(odd[~is_bang], value, starts, ends)
+    readable = np.asarray((split & read).reshape(count, 3).all(axis=1), dtype=np.bool_)
+    keep = np.repeat(readable, size) if not readable.all() else np.ones(len(value), dtype=np.bool_)
+    keep[(start[readable, None] + np.arange(len(_PREFIX))).ravel()] = False
+    keep[bang] = False
+    sections = np.repeat(readable, 3)
+    return _passcodes(value[keep], np.where(sections, ends - starts, 0), np.where(sections, data, 0), readable)
+
+
+def _sections(bang: Ints, start: Ints, end: Ints, prefixed: Bools) -> tuple[Bools, Ints, Ints]:
+    """Whether each link splits into three sections (the same for its three), and each section's start and end in
+    the buffer, deck by deck; a link that does not split gets three empty sections at its start."""
+    count = len(start)
+    bangs = np.bincount(np.searchsorted(end, bang, side="right"), minlength=count)
+    at = np.cumsum(bangs) - bangs  # each link's first `!` in `bang`
+    padded = np.append(bang, np.full(3, -1, dtype=np.int64))
+    last = padded[at + 2] == end - 1
+    split = prefixed & ((bangs == 2) | ((bangs == 3) & last))
+    one, two = np.where(split, padded[at], start), np.where(split, padded[at + 1], start)
+    starts = np.stack([np.where(split, start + len(_PREFIX), start), one + split, two + split], axis=1)
+    ends = np.stack([one, two, np.where(split, end - (bangs == 3), start)], axis=1)
+    return np.repeat(split, 3), starts.ravel(), ends.ravel()
+
+
+def _sections_read(odd: Ints, value: Bytes, starts: Ints, ends: Ints) -> tuple[Bools, Ints]:
+    """Whether each section reads, and its data characters (before its padding), from the positions of the bytes
+    that are not standard base64, `!` aside. Only those inside a section count: the prefix lies outside."""
+    sections = len(starts)
+    part = np.searchsorted(starts, odd, side="right") - 1
+    inside = (part >= 0) & (odd < ends[np.maximum(part, 0)])
+    odd, part = odd[inside], part[inside]
+    kind = value[odd]
+    is_pad = kind == _PADDING
+    padding = np.bincount(part[is_pad], minlength=sections)
+    url_safe = np.bincount(part[kind < _PADDING], minlength=sections) > 0
+    data = ends - starts - padding
+    # Padding anywhere but at the end, and bytes of no base64, spoil a section.
+    spoilt = (is_pad & (odd < starts[part] + data[part])) | (kind == _NOT_BASE64)
+    rest = data % 4
+    ok = (rest != 1) & (np.bincount(part[spoilt], minlength=sections) == 0)
+    ok &= (padding <= 2) | ((rest == 0) & (data > 0) & ~url_safe)  # more padding only as a2b_base64 reads it
+    return ok & (_byte_count(data) % 4 == 0), data
+
+
+def _byte_count(data: Ints) -> Ints:
+    """The bytes that `data` base64 characters (no padding) stand for."""
+    return 3 * (data // 4) + np.maximum(data % 4 - 1, 0)
+
+
+def _passcodes(chars: Bytes, lengths: Ints, data: Ints, readable: Bools) -> Chunk:
+    """Decode the characters of every readable section, one after the other (`lengths` of each, of which `data`
+    before the padding; 0 for the others), and read the bytes as little-endian passcodes. 16 characters are 12
+    bytes, 3 passcodes: each section is padded to whole blocks of 16, each block's four 4-character groups become
+    four 24-bit words, and their bytes three passcodes, by shifts."""
+    groups = (lengths + 3) // 4
+    slots = _heads(groups * 4, lengths)
+    if slots is not None:  # unpadded sections: each section's characters in whole groups
+        spread = np.zeros(len(slots), dtype=np.uint8)
+        spread[slots] = chars
+        chars = spread
+    quads = chars.view(">u4").astype(np.uint32)  # a group's characters, first in the high byte
+    quads &= np.uint32(0x3F3F3F3F)  # each character's value: its low 6 bits (`=` counts 0, its bytes go)
+    halves = (quads & np.uint32(0x003F003F)) | ((quads >> 2) & np.uint32(0x0FC00FC0))  # two 12-bit halves
+    word: Words = ((halves & np.uint32(0xFFF)) | ((halves >> 4) & np.uint32(0xFFF000))).astype(np.uint32, copy=False)
+    blocks = (groups + 3) // 4
+    slots = _heads(blocks * 4, groups)
+    if slots is not None:  # each section's words in whole blocks of four
+        spread_words = np.zeros(len(slots), dtype=np.uint32)
+        spread_words[slots] = word
+        word = spread_words
+    w = word.reshape(-1, 4)
+    codes = np.empty((len(w), 3), dtype=np.uint32)  # each passcode's 4 bytes read big-endian, then swapped
+    codes[:, 0] = (w[:, 0] << 8) | (w[:, 1] >> 16)
+    codes[:, 1] = (w[:, 1] << 16) | (w[:, 2] >> 8)
+    codes[:, 2] = (w[:, 2] << 24) | w[:, 3]
+    wanted = _byte_count(data) // 4
+    flat = codes.byteswap().ravel()
+    kept = _heads(blocks * 3, wanted)
+    return Chunk(flat if kept is None else flat[kept], wanted, readable)
+
+
+def _heads(sizes: Ints, heads: Ints) -> Bools | None:
+    """Over segments of `sizes` one after the other, True on the first `heads` of each; None if that is all."""
+    tails = _tails(sizes, heads)
+    if len(tails) == 0:
+        return None
+    mask = np.ones(int(sizes.sum()), dtype=np.bool_)
+    mask[tails] = False
+    return mask
+
+
+def _tails(sizes: Ints, heads: Ints) -> Ints:
+    """Over segments of `sizes` one after the other, the positions past the first `heads` of each."""
+    tails = sizes - heads
+    within = np.arange(int(tails.sum())) - np.repeat(np.cumsum(tails) - tails, tails)
+    positions: Ints = np.repeat(np.cumsum(sizes), tails) - 1 - within
+    return positions
