@@ -55,17 +55,22 @@ class Caching:
         """The strong ETag of a representation: the data version, then what the request chose, if anything."""
         return '"' + "-".join((self.version, *variant)) + '"'
 
-    def answer(self, request: Request, etag: str, vary: Sequence[str] = ()) -> Response | None:
+    def answer(
+        self, request: Request, etag: str, vary: Sequence[str] = (), *, cache_control: str | None = None
+    ) -> Response | None:
         """304 Not Modified when the request's If-None-Match names `etag` (or is `*`); None when the representation
         must be sent."""
         if not _matches(request.headers.get("if-none-match"), etag):
             return None
-        return self.keep(Response(status_code=304), etag, vary)
+        return self.keep(Response(status_code=304), etag, vary, cache_control=cache_control)
 
-    def keep(self, response: Response, etag: str, vary: Sequence[str] = ()) -> Response:
-        """`response` with its validator, its freshness and the request headers it was chosen by."""
+    def keep(
+        self, response: Response, etag: str, vary: Sequence[str] = (), *, cache_control: str | None = None
+    ) -> Response:
+        """`response` with its validator, its freshness (`cache_control`; by default the read-only answers' own)
+        and the request headers it was chosen by."""
         response.headers["ETag"] = etag
-        response.headers["Cache-Control"] = self.cache_control
+        response.headers["Cache-Control"] = cache_control or self.cache_control
         if vary:
             response.headers["Vary"] = ", ".join(vary)
         return response

@@ -103,10 +103,11 @@ def build_pages_router(caching: Caching, title: str, openapi_url: str) -> APIRou
     etag = caching.etag()
 
     def answer(request: Request, asset: Asset, cache_control: str, csp: str | None = None) -> Response:
-        response = caching.answer(request, etag)  # a 304 when the browser's copy is this release's
+        # A 304 when the browser's copy is this release's.
+        response = caching.answer(request, etag, cache_control=cache_control)
         if response is None:
-            response = caching.keep(Response(asset.body, media_type=asset.media_type), etag)
-        response.headers["Cache-Control"] = cache_control
+            body = Response(asset.body, media_type=asset.media_type)
+            response = caching.keep(body, etag, cache_control=cache_control)
         response.headers["X-Content-Type-Options"] = "nosniff"
         if csp is not None:
             response.headers["Content-Security-Policy"] = csp
