@@ -37,11 +37,12 @@ import orjson
 
 from bench.corpus import Corpus
 from deckcheck import Context, Report, load_data, validate
+from deckcheck.batch import Rechecker, RecheckSetup
 from deckcheck.batch.chunk import decode
-from deckcheck.batch.columnar import card_arrays, name_limits, verdict
+from deckcheck.batch.columnar import verdict
+from deckcheck.batch.facts import card_arrays, name_limits
 from deckcheck.data import Banlist, CardIndex
-from deckcheck.formats import parse_ydke, ydke_copies
-from deckcheck.rules import tally_copies, within_limits
+from deckcheck.formats import parse_ydke
 
 PEER = Path(__file__).resolve().parent / "peer"
 DAY = dt.date(2008, 9, 1)
@@ -146,32 +147,23 @@ def run_ydeck(folder: Path, *args: str) -> Any:
     return orjson.loads(done.stdout)
 
 
-def run_deckcheck(links: Sequence[str], context: Context) -> dict[str, float]:
-    """deckcheck's figures of one round, decks/s of the best pass, as run.mjs gives ydeck's."""
-    banlist = context.banlist
-
-    def verdicts(decks: Iterable[Any], read: Callable[[Any], Any]) -> int:
-        legal = 0
-        for deck in decks:
-            counted = tally_copies(read(deck), context)
-            legal += counted is not None and within_limits(counted[0], banlist)
-        return legal
-
-    parsed = [ydke_copies(link) for link in links]
-    return {
-        "parse_validate": _best(len(links), lambda: verdicts(links, ydke_copies)),
-        "validate": _best(len(links), lambda: verdicts(parsed, lambda copies: copies)),
-    }
-
-
-def run_columnar(links: Sequence[str], context: Context) -> dict[str, float]:
+def run_columnar(links: Sequence[str], context: Context, lines: Sequence[bytes]) -> dict[str, float]:
     """The columnar verdict's figures of one round (batch/columnar.py, the whole corpus as one chunk), decks/s of
-    the best pass; the card arrays and list limits built beforehand, once per (date, list), as a recheck does."""
+    the best pass; the card arrays and list limits built beforehand, once per (date, list), as a recheck does. And
+    the recheck's own path, NDJSON lines in and result lines out, in chunks of 2,000 (Rechecker.check_lines)."""
     name_limits(card_arrays(context.cards, context.date, context.format), context.banlist)
     chunk = decode(links)
+    checker = Rechecker(load_data(), RecheckSetup(context.date, context.banlist))
+
+    def recheck() -> int:
+        return sum(
+            checker.check_lines(first + 1, lines[first : first + 2000])[1].legal for first in range(0, len(lines), 2000)
+        )
+
     return {
         "parse_validate": _best(len(links), lambda: int(verdict(decode(links), context)[0].sum())),
         "validate": _best(len(links), lambda: int(verdict(chunk, context)[0].sum())),
+        "recheck_lines": _best(len(lines), recheck),
     }
 
 
@@ -207,6 +199,9 @@ def _report_speed(runs: dict[str, list[dict[str, Any]]]) -> None:
                 ratio = statistics.median(ours) / statistics.median(theirs)
                 line += f"{max(ours) / max(theirs):>14.2f}{ratio:>8.2f}"
             print(line)
+    recheck = [run["recheck_lines"] for run in runs["columnar"]]
+    print(f"{'recheck lines':<22}{'columnar':<20}{max(recheck):>12,.0f}{statistics.median(recheck):>12,.0f}")
+    print("  (NDJSON lines in, result lines out: reading each line's JSON and writing each result line included)")
 
 
 def _report_agreement(folder: Path, links: Sequence[str], context: Context) -> None:
@@ -216,13 +211,9 @@ def _report_agreement(folder: Path, links: Sequence[str], context: Context) -> N
     reports = [validate(parse_ydke(link), context) for link in links]
     theirs = [ydeck_findings(errors.get(number, ()), cards) for number in range(len(links))]
     ours = [deckcheck_findings(report, cards) for report in reports]
-    fast = sum(
-        counted is not None and within_limits(counted[0], context.banlist)
-        for counted in (tally_copies(ydke_copies(link), context) for link in links)
-    )
     print(
         f"verdicts: ydeck valid {len(links) - len(errors):,}; deckcheck legal {sum(r.legal for r in reports):,} "
-        f"(engine), {fast:,} (fast verdict), {int(verdict(decode(links), context)[0].sum()):,} (columnar)"
+        f"(engine), {int(verdict(decode(links), context)[0].sum()):,} (columnar)"
     )
     print("agreement on the rules both check (sizes; copies per name against the list; passcodes known), in decks:")
     for label, count in sorted(agreement(theirs, ours).items()):
@@ -251,7 +242,8 @@ def main() -> None:
     banlist = data.banlists.in_force(DAY)
     assert banlist is not None
     context = Context(DAY, banlist, data.cards)
-    links = [deck.ydke() for deck in Corpus(data).decks(args.decks)]
+    corpus = list(Corpus(data).decks(args.decks))
+    links, lines = [deck.ydke() for deck in corpus], [deck.line() for deck in corpus]
     pinned = _pin_to_one_core()
     with tempfile.TemporaryDirectory(prefix="deckcheck-peer-") as tmp:
         folder = Path(tmp)
@@ -259,8 +251,7 @@ def main() -> None:
         (folder / "cards.json").write_bytes(orjson.dumps(ydeck_cards(data.cards, banlist)))
         sides: list[tuple[str, Callable[[], dict[str, Any]]]] = [
             ("ydeck", lambda: run_ydeck(folder, str(PASSES))),
-            ("per-deck fast path", lambda: run_deckcheck(links, context)),
-            ("columnar", lambda: run_columnar(links, context)),
+            ("columnar", lambda: run_columnar(links, context, lines)),
         ]
         runs: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in sides}
         for round_number in range(args.rounds):

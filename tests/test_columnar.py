@@ -1,4 +1,5 @@
-"""The columnar verdict (batch/columnar.py) held to the per-deck fast path and the engine, deck by deck."""
+"""The columnar verdict (batch/columnar.py) held to the engine, deck by deck, and ydke links read in numpy
+(batch/chunk.py) held to the reader of single links."""
 
 from __future__ import annotations
 
@@ -14,9 +15,8 @@ from bench.corpus import Corpus
 from deckcheck import Context, Data, validate
 from deckcheck.batch.chunk import decode
 from deckcheck.batch.columnar import verdict
+from deckcheck.batch.facts import card_arrays
 from deckcheck.formats import DeckFormatError, deck_of, ydke_copies
-from deckcheck.rules import tally_copies, within_limits
-from deckcheck.rules.fast import card_table
 from tests.cases import UNLIMITED
 
 DAYS = (dt.date(2008, 9, 1), dt.date(2019, 6, 1))
@@ -64,33 +64,32 @@ def links(draw: st.DrawFn, safe: tuple[list[int], list[int]], real: list[int]) -
 def pools(data: Data) -> tuple[tuple[list[int], list[int]], list[int]]:
     """Cards any deck of the test may hold three of, for the main and the extra deck; and every real card."""
     real = sorted(data.cards.by_passcode)
-    tables = [card_table(data.cards, day, fmt) for day in DAYS for fmt in ("ocg", "tcg")]
+    arrays = [card_arrays(data.cards, day, fmt) for day in DAYS for fmt in ("ocg", "tcg")]
+    # passcode -> (the sections it may stand in, as bits; printed in the TCG by the day)
+    tables = [{int(p): (int(b), bool(t)) for p, b, t in zip(a.passcodes, a.bits, a.tcg, strict=True)} for a in arrays]
     limits = [b for day in DAYS for fmt in ("ocg", "tcg") for b in data.banlists.of_format(fmt)]
     names = {p: data.cards.name_id(p) for p in real}
     everywhere = [
-        p for p in real if all(p in t and t[p][2] for t in tables) and all(b.name_limit(names[p]) == 3 for b in limits)
+        p for p in real if all(p in t and t[p][1] for t in tables) and all(b.name_limit(names[p]) == 3 for b in limits)
     ]
     once = {names[p]: p for p in reversed(everywhere)}  # one passcode a name: the copies rule stays the pool's
-    main = sorted(p for p in once.values() if tables[0][p][1] & 1)
-    extra = sorted(p for p in once.values() if tables[0][p][1] & 2)
+    main = sorted(p for p in once.values() if tables[0][p][0] & 1)
+    extra = sorted(p for p in once.values() if tables[0][p][0] & 2)
     return (main, extra), real
 
 
-def _fast(link: str, context: Context, before: Context) -> tuple[bool, bool]:
-    """The recheck's ydke path today: the tally, then each list; a link that cannot be read is an error line."""
+def _engine(link: str, context: Context, before: Context) -> tuple[bool, bool]:
+    """The engine's verdict on a link under each list; a link that cannot be read is an error line."""
     try:
-        copies = ydke_copies(link)
+        deck = deck_of(ydke_copies(link))
     except DeckFormatError:
         return False, False
-    counted = tally_copies(copies, context)
-    if counted is None:
-        return False, False
-    return within_limits(counted[0], context.banlist), within_limits(counted[0], before.banlist)
+    return validate(deck, context).legal, validate(deck, before).legal
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(case=st.data(), day=st.sampled_from(DAYS), fmt=st.sampled_from(["ocg", "ocg", "tcg"]))
-def test_columnar_verdict_is_the_fast_path_and_the_engine(
+def test_columnar_verdict_is_the_engines(
     data: Data, pools: tuple[tuple[list[int], list[int]], list[int]], case: st.DataObject, day: dt.date, fmt: str
 ) -> None:
     safe, real = pools
@@ -103,11 +102,9 @@ def test_columnar_verdict_is_the_fast_path_and_the_engine(
     before = Context(day, previous, data.cards, default_language=language, format=fmt)  # type: ignore[arg-type]
     legal_now, legal_before = verdict(decode(chunk), context, [now, previous])
     for number, link in enumerate(chunk):
-        fast = _fast(link, context, before)
-        event(f"legal now {fast[0]}, before {fast[1]}")
-        assert (bool(legal_now[number]), bool(legal_before[number])) == fast, link
-        if fast[0]:  # what the columnar path calls legal, the engine does too; the rest goes to the engine
-            assert validate(deck_of(ydke_copies(link)), context).legal
+        engine = _engine(link, context, before)
+        event(f"legal now {engine[0]}, before {engine[1]}")
+        assert (bool(legal_now[number]), bool(legal_before[number])) == engine, link
 
 
 def test_the_corpus(data: Data) -> None:
@@ -124,7 +121,7 @@ def test_the_corpus(data: Data) -> None:
     assert got[0].sum() > 200
 
 
-def test_an_empty_chunk_and_a_context_the_fast_path_refuses(data: Data) -> None:
+def test_an_empty_chunk_and_a_language_the_format_refuses(data: Data) -> None:
     context = Context(DAYS[0], None, data.cards)
     assert [len(v) for v in verdict(decode([]), context)] == [0]
     refused = Context(DAYS[0], None, data.cards, default_language="zh")  # a language no OCG event allows

@@ -11,10 +11,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from deckcheck import Context, Data, Deck, Entry, Protectors, validate
-from deckcheck.data import make_banlist
-from deckcheck.formats import deck_of
-from deckcheck.rules import RULES, legal_counts, render, tally_copies, within_limits
-from deckcheck.rules.engine import _findings, full_report, list_change_report_of_copies, ruleset_of
+from deckcheck.batch.chunk import decode
+from deckcheck.batch.columnar import verdict
+from deckcheck.batch.entries import entries_chunk
+from deckcheck.data import Banlist, make_banlist
+from deckcheck.formats import deck_of, write_ydke
+from deckcheck.rules import RULES, render
+from deckcheck.rules.engine import _findings, ruleset_of
 from tests.cases import CASES, MAIN_40, UNLIMITED
 from tests.golden import run_case
 
@@ -174,18 +177,23 @@ def _with_list(partial: Context, data: Data, use_list: bool = True) -> Context:
     return replace(partial, cards=data.cards, banlist=banlist)
 
 
+def _columnar(deck: Deck, context: Context, lists: list[Banlist | None] | None = None) -> list[bool]:
+    """The columnar verdict (batch/columnar.py) on one deck given as entries, for each list."""
+    return [bool(v[0]) for v in verdict(entries_chunk([deck]), context, lists)]
+
+
 @settings(max_examples=400, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(case=near_legal(), use_list=st.booleans())
-def test_fast_path_agrees_with_the_full_engine(data: Data, case: tuple[Deck, Context], use_list: bool) -> None:
+def test_columnar_verdict_agrees_with_the_full_engine(data: Data, case: tuple[Deck, Context], use_list: bool) -> None:
     deck, partial = case
     context = _with_list(partial, data, use_list)
     full = list(_findings(deck, context, ruleset_of(context)))
-    assert (legal_counts(deck, context) is not None) == (not full)
+    assert _columnar(deck, context) == [not full]
 
 
 @settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(case=near_legal(), allowed=st.dictionaries(st.sampled_from(_EDGE_CARDS), st.integers(0, 3), max_size=8))
-def test_fast_path_agrees_with_the_full_engine_under_a_whitelist(
+def test_columnar_verdict_agrees_with_the_full_engine_under_a_whitelist(
     data: Data, case: tuple[Deck, Context], allowed: dict[int, int]
 ) -> None:
     """EDOPro's `$whitelist`: a card the list does not name is forbidden, by either path."""
@@ -195,12 +203,13 @@ def test_fast_path_agrees_with_the_full_engine_under_a_whitelist(
     whitelist = make_banlist("w", "w", "OCG", dates=(None, None), limits=limits, cards=data.cards, whitelist=True)
     context = replace(partial, cards=data.cards, banlist=whitelist)
     full = list(_findings(deck, context, ruleset_of(context)))
-    assert (legal_counts(deck, context) is not None) == (not full)
+    assert _columnar(deck, context) == [not full]
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(case=near_legal())
-def test_ydke_fast_path_agrees_with_the_full_engine(data: Data, case: tuple[Deck, Context]) -> None:
+def test_columnar_verdict_on_a_ydke_link_agrees_with_the_full_engine(data: Data, case: tuple[Deck, Context]) -> None:
+    """The same deck as a link: every card in the default language, and the current and previous list at once."""
     deck, partial = case
     copies = tuple(Counter[int]() for _ in range(3))
     for counter, entries in zip(copies, (deck.main, deck.extra, deck.side), strict=True):
@@ -208,40 +217,9 @@ def test_ydke_fast_path_agrees_with_the_full_engine(data: Data, case: tuple[Deck
             counter[entry.passcode] += entry.count  # type: ignore[index]
     context = _with_list(partial, data)
     as_deck = deck_of(copies)  # type: ignore[arg-type]
-    # The recheck's ydke path: the tally, then the list's limits.
-    tallied = tally_copies(copies, context)  # type: ignore[arg-type]
-    fast = tallied[1] if tallied is not None and within_limits(tallied[0], context.banlist) else None
-    assert fast == legal_counts(as_deck, context)
-    assert (fast is not None) == (not list(_findings(as_deck, context, ruleset_of(context))))
-
-
-# (card, copies) that one of OCG 2008.03 and 2008.09 allows and the other does not, or that both allow.
-_LIST_CHANGES = [(40737112, 1), (70828912, 1), (23557835, 1), (56570271, 1), (57953380, 3), (65192027, 3)]
-_LIST_CHANGES += [(70095154, 2), (32807846, 2), (32807846, 3), (71413901, 1), (13892510, 1), (83764718, 1)]
-
-
-@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
-@given(
-    swaps=st.lists(st.tuples(st.integers(0, 12), st.sampled_from(_LIST_CHANGES)), max_size=4),
-    forward=st.booleans(),
-    extra=st.booleans(),
-)
-def test_list_change_report_agrees_with_the_full_engine(
-    data: Data, swaps: list[tuple[int, tuple[int, int]]], forward: bool, extra: bool
-) -> None:
-    main = Counter(dict.fromkeys(UNLIMITED, 3) | {83764718: 1})
-    for index, (passcode, count) in swaps:
-        del main[UNLIMITED[index]]
-        main[passcode] += count
-    if main.total() < 40:
-        main[55713623] += 40 - main.total()
-    if 70095154 in main:  # Cyber Dragon by its alternate passcode: copies count on the canonical card
-        main[70095155] = main.pop(70095154)
-    copies = (main, Counter({35809262: 1} if extra else {}), Counter({89631140: 1}))
-    day = dt.date(2008, 9, 1)
-    lists = ("ocg-2008-03-01", "ocg-2008-09-01") if forward else ("ocg-2008-09-01", "ocg-2008-03-01")
-    before, after = (Context(day, data.banlists.get(i), data.cards) for i in lists)
-    if full_report(deck_of(copies), before).legal:
-        tallied = tally_copies(copies, after)
-        assert tallied is not None
-        assert list_change_report_of_copies(copies, tallied, after) == full_report(deck_of(copies), after)
+    lists = data.banlists.of_format(context.format)
+    previous = lists[max(0, lists.index(context.banlist) - 1)] if context.banlist in lists else None
+    link = write_ydke(as_deck, data.cards)
+    got = [bool(v[0]) for v in verdict(decode([link]), context, [context.banlist, previous])]
+    engine = [validate(as_deck, replace(context, banlist=banlist)).legal for banlist in (context.banlist, previous)]
+    assert got == engine

@@ -17,7 +17,7 @@ from deckcheck.api.metrics import Metrics
 from deckcheck.api.problems import problem
 from deckcheck.api.recheck_io import Disconnected, Held, HeldTooLarge, ndjson_batches
 from deckcheck.api.responses import RECHECK_PROBLEMS, AcceptLanguage, pick_language
-from deckcheck.batch import BatchSpec, Rechecker, Summary, check_chunk
+from deckcheck.batch import BatchSpec, Rechecker, Summary
 from deckcheck.data import Data
 from deckcheck.model import Format
 from deckcheck.wire import JAPAN, IsoDate
@@ -79,7 +79,7 @@ class _RecheckResponse(StreamingResponse):
         try:
             async for first, batch in ndjson_batches(receive):
                 # Admitted at the start, the recheck then queues each chunk like any check: never refused midway.
-                out, part = await self.admission.run(None, partial(check_chunk, self.checker, first, batch))
+                out, part = await self.admission.run(None, partial(self.checker.check_lines, first, batch))
                 self._count(part)
                 summary.merge(part)
                 if self.held is None:

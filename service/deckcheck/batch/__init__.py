@@ -5,7 +5,7 @@ from deckcheck.batch.files import deck_lines
 from deckcheck.batch.recheck import MAX_LINE_BYTES, Rechecker
 from deckcheck.batch.spec import BatchSpec, RecheckSetup
 from deckcheck.batch.summary import Summary
-from deckcheck.batch.workers import check_chunk, default_workers, run_batch
+from deckcheck.batch.workers import default_workers, run_batch
 
 __all__ = [
     "MAX_LINE_BYTES",
@@ -13,7 +13,6 @@ __all__ = [
     "RecheckSetup",
     "Rechecker",
     "Summary",
-    "check_chunk",
     "deck_lines",
     "default_workers",
     "run_batch",

@@ -1,4 +1,5 @@
-"""A chunk of ydke links read into flat arrays at once, in numpy: the input of the columnar verdict (columnar.py).
+"""Chunks of decks as flat arrays, the input of the columnar verdict (columnar.py): ydke links read at once in numpy,
+and decks given as entries.
 
 `decode` joins the chunk's links into one buffer and reads every link in a handful of vector operations: a 256-entry
 table maps each byte to its base64 value (standard and url-safe alphabets) or marks it as padding or as no base64
@@ -44,11 +45,15 @@ _BANG = ord("!")
 class Chunk:
     """A chunk of decks as flat arrays: `codes` holds every passcode (one per copy), deck by deck, main, extra
     then side; `lengths[3 * d + s]` is the number of copies in section s of deck d. `readable` is False for a
-    deck whose link could not be read (its sections are empty)."""
+    deck that could not be read, or holds what only the engine can judge (its sections are empty). `languages`,
+    where the decks give languages, holds each copy's printed language as an index into `tags` (None: the
+    default language); without it every copy stands in the default language."""
 
     codes: npt.NDArray[np.uint32]
     lengths: Ints
     readable: Bools
+    languages: npt.NDArray[np.uint16] | None = None
+    tags: tuple[str | None, ...] = ()
 
     @property
     def decks(self) -> int:

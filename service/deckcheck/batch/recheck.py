@@ -6,27 +6,25 @@ counts (and the first ids of decks a list change made illegal), so memory stays 
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
 import orjson
 from pydantic import ValidationError
 
+from deckcheck.batch.chunk import Chunk, decode
+from deckcheck.batch.columnar import verdict
+from deckcheck.batch.entries import entries_chunk
+from deckcheck.batch.lines import Quick, quick
 from deckcheck.batch.spec import RecheckSetup
-from deckcheck.batch.summary import Outcome
+from deckcheck.batch.summary import Outcome, Summary
 from deckcheck.data import Data
 from deckcheck.errors import RequestError
 from deckcheck.formats import DeckFormatError, deck_of, ydke_copies
 from deckcheck.limits import ID_RANGE, MAX_ID_CHARS, copies_limit_errors
-from deckcheck.model import Context, Copies, Deck, Protectors, Report
-from deckcheck.rules import (
-    full_report,
-    legal_report,
-    list_change_report_of_copies,
-    tally_copies,
-    validate,
-    within_limits,
-)
+from deckcheck.model import Context, Deck, Protectors, Report
+from deckcheck.rules import validate
 from deckcheck.wire import DEFAULT_LANGUAGES, RecheckLine, deck_from, limit_errors, read_errors, violations_json
 
 MAX_LINE_BYTES = 1024 * 1024
@@ -44,66 +42,132 @@ class Rechecker:
         self.context = Context(setup.date, setup.banlist, data.cards, default_language=language, format=setup.format)
         self.before = None if setup.previous is None else replace(self.context, banlist=setup.previous)
 
-    def _contexts(self, line: RecheckLine) -> tuple[Context, Context | None]:
-        """The batch's contexts, with the deck's own protectors and default language where it gives them."""
-        if line.protectors is None and line.default_language is None:
+    def _contexts(self, protectors: Protectors | None, language: str | None) -> tuple[Context, Context | None]:
+        """The batch's contexts, with a deck's own protectors and default language (a primary subtag) where it
+        gives either."""
+        if protectors is None and language is None:
             return self.context, self.before
-        protectors = None if line.protectors is None else Protectors(**line.protectors.model_dump())
-        language = (line.default_language or self.context.default_language).split("-")[0].lower()
+        language = language or self.context.default_language
         now = replace(self.context, protectors=protectors, default_language=language)
         return now, None if self.before is None else replace(
             self.before, protectors=protectors, default_language=language
         )
 
+    def check_lines(self, first: int, lines: Sequence[bytes | None]) -> tuple[bytes, Summary]:
+        """The result lines of consecutive input lines numbered from `first`, and their summary (None stands for a
+        line too long to keep). The plain lines are judged together by the columnar verdict: the legal ones are
+        answered from it, the others by the engine with the previous list's verdict taken from it where it is
+        exact; every other line by the engine, line by line."""
+        out: list[bytes | None] = [None] * len(lines)
+        pending: dict[int, tuple[Quick, tuple[Context, Context | None], bool | None]] = {}
+        groups: dict[tuple[bool, Protectors | None, str | None], list[tuple[int, Quick]]] = {}
+        for index, raw in enumerate(lines):
+            plain = None if raw is None or len(raw) > MAX_LINE_BYTES else quick(raw)
+            if plain is not None:
+                key = (isinstance(plain.deck, str), plain.protectors, plain.language)
+                groups.setdefault(key, []).append((index, plain))
+        for (links, protectors, language), members in groups.items():
+            contexts = self._contexts(protectors, language)
+            decks = [plain.deck for _, plain in members]
+            if links:
+                chunk = decode([deck for deck in decks if isinstance(deck, str)])
+            else:
+                chunk = entries_chunk([deck for deck in decks if not isinstance(deck, str)])
+            for row, was_legal in self._answer_legal(first, members, chunk, contexts, out):
+                index, plain = members[row]
+                pending[index] = plain, contexts, was_legal
+        summary = Summary()
+        for index, raw in enumerate(lines):
+            if out[index] is not None:
+                summary.add_legal()
+                continue
+            if index in pending:
+                plain, contexts, was_legal = pending[index]
+                out[index], outcome = self._judge(first + index, plain.id, plain.deck, contexts, was_legal)
+            else:
+                out[index], outcome = self.check(first + index, raw)
+            summary.add(outcome)
+        return b"".join(answer for answer in out if answer is not None), summary
+
+    def _answer_legal(
+        self,
+        first: int,
+        members: list[tuple[int, Quick]],
+        chunk: Chunk,
+        contexts: tuple[Context, Context | None],
+        out: list[bytes | None],
+    ) -> Iterator[tuple[int, bool | None]]:
+        """Fill in the result lines of the decks of `chunk` (the lines of `members`) that break no rule; yield the
+        row of every other deck, with its verdict under the previous list where the columnar verdict's is exact
+        (a deck read whole breaks a rule besides the list's under both lists, or the list's alone)."""
+        now, before = contexts
+        lists = [now.banlist] if before is None else [now.banlist, before.banlist]
+        verdicts = verdict(chunk, now, lists)
+        sizes = chunk.lengths.reshape(-1, 3).tolist()
+        legal_before = None if before is None else verdicts[1].tolist()
+        readable = chunk.readable.tolist()
+        for row, legal in enumerate(verdicts[0].tolist()):
+            if not legal:
+                yield row, None if legal_before is None or not readable[row] else legal_before[row]
+                continue
+            index, plain = members[row]
+            main, extra, side = sizes[row]
+            result: dict[str, Any] = {
+                "line": first + index,
+                "id": plain.id,
+                "legal": True,
+                "penalty": None,
+                "counts": {"main": main, "extra": extra, "side": side},
+                "violations": [],
+            }
+            if legal_before is not None:
+                result |= {"legal_before": legal_before[row], "newly_illegal": False}
+            out[index] = orjson.dumps(result) + b"\n"
+
     def check(self, number: int, raw: bytes | None) -> tuple[bytes, Outcome]:
-        """The result line (with its newline) for input line `number`, and its outcome for the summary.
-        `raw` is None for a line that was longer than MAX_LINE_BYTES and was not kept."""
+        """The result line (with its newline) for input line `number`, and its outcome for the summary, from the
+        engine. `raw` is None for a line that was longer than MAX_LINE_BYTES and was not kept."""
         try:
             line = self._parse(raw)
-            # A ydke link is read straight into copies per card: a legal deck never needs its entries built.
-            copies = None if line.ydke is None else ydke_copies(line.ydke)
         except _LineError as exc:
             return self._error(number, exc.id, exc.errors)
-        except DeckFormatError as exc:
-            return self._error(number, line.id, read_errors(exc, "ydke", ()).errors)
-        if copies is not None and (past := copies_limit_errors(copies)):
-            return self._error(number, line.id, limit_errors(past, None, ("ydke",)).errors)
-        contexts = self._contexts(line)
-        if copies is None:
+        protectors = None if line.protectors is None else Protectors(**line.protectors.model_dump())
+        language = None if line.default_language is None else line.default_language.split("-")[0].lower()
+        contexts = self._contexts(protectors, language)
+        if line.ydke is not None:
+            return self._judge(number, line.id, line.ydke, contexts)
+        try:
+            deck = deck_from(line, self.data, ())
+        except RequestError as exc:  # a .ydk or text source that cannot be read, or a deck past the bounds
+            return self._error(number, line.id, exc.errors)
+        return self._judge(number, line.id, deck, contexts)
+
+    def _judge(
+        self,
+        number: int,
+        deck_id: str | int,
+        source: str | Deck,
+        contexts: tuple[Context, Context | None],
+        was_legal: bool | None = None,
+    ) -> tuple[bytes, Outcome]:
+        """The engine's result line on a deck given as a ydke link or read already; `was_legal` is the verdict
+        under the previous list where it is known."""
+        now, before = contexts
+        if isinstance(source, str):
+            # A ydke link is read straight into copies per card, the bounds checked on those.
             try:
-                deck = deck_from(line, self.data, ())
-            except RequestError as exc:  # a .ydk or text source that cannot be read
-                return self._error(number, line.id, exc.errors)
-            return self._report(number, line.id, deck, contexts)
-        return self._check_copies(number, line.id, copies, contexts)
-
-    def _check_copies(
-        self, number: int, deck_id: str | int, copies: Copies, contexts: tuple[Context, Context | None]
-    ) -> tuple[bytes, Outcome]:
-        """The result line of a deck given as a ydke link, read as copies per card."""
-        now, before = contexts
-        # Both lists judge the same date, protectors and languages: one tally serves both.
-        counted = tally_copies(copies, now)
-        was_legal = None if before is None else counted is not None and within_limits(counted[0], before.banlist)
-        if counted is not None and within_limits(counted[0], now.banlist):
-            return self._result(number, deck_id, None, legal_report(counted[1], now), was_legal)
-        if was_legal and counted is not None:
-            # A deck legal under the previous list can only break the copy rules under the new one.
-            report = list_change_report_of_copies(copies, counted, now)
-            return self._result(number, deck_id, None, report, was_legal)
-        deck = deck_of(copies)
-        return self._result(number, deck_id, deck, full_report(deck, now), was_legal)
-
-    def _report(
-        self, number: int, deck_id: str | int, deck: Deck, contexts: tuple[Context, Context | None]
-    ) -> tuple[bytes, Outcome]:
-        """The result line of a deck given as entries (JSON lists, .ydk or text)."""
-        now, before = contexts
-        was_legal = None if before is None else validate(deck, before).legal
-        return self._result(number, deck_id, deck, validate(deck, now), was_legal)
+                copies = ydke_copies(source)
+            except DeckFormatError as exc:
+                return self._error(number, deck_id, read_errors(exc, "ydke", ()).errors)
+            if past := copies_limit_errors(copies):
+                return self._error(number, deck_id, limit_errors(past, None, ("ydke",)).errors)
+            source = deck_of(copies)
+        if before is not None and was_legal is None:
+            was_legal = validate(source, before).legal
+        return self._result(number, deck_id, source, validate(source, now), was_legal)
 
     def _result(
-        self, number: int, deck_id: str | int, deck: Deck | None, report: Report, was_legal: bool | None
+        self, number: int, deck_id: str | int, deck: Deck, report: Report, was_legal: bool | None
     ) -> tuple[bytes, Outcome]:
         """The result line of a report, as /v1/validate gives it, with what the previous list said."""
         result = {

@@ -53,6 +53,11 @@ class Summary:
                 self.newly_illegal.append(outcome.id)
             self.causes.update(outcome.causes)
 
+    def add_legal(self) -> None:
+        """Count one legal line."""
+        self.lines += 1
+        self.legal += 1
+
     def merge(self, other: Summary) -> None:
         """Add the counts of the batch part that follows this one."""
         self.lines += other.lines

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
@@ -27,19 +27,7 @@ def _start_worker(spec: BatchSpec, data_dir: Path) -> None:
 
 def _check_chunk(first: int, lines: list[bytes]) -> tuple[bytes, Summary]:
     assert _WORKER is not None
-    return check_chunk(_WORKER, first, lines)
-
-
-def check_chunk(checker: Rechecker, first: int, lines: Sequence[bytes | None]) -> tuple[bytes, Summary]:
-    """The result lines of consecutive input lines numbered from `first`, and their summary (None stands for a
-    line too long to keep)."""
-    summary = Summary()
-    out = []
-    for offset, raw in enumerate(lines):
-        line, outcome = checker.check(first + offset, raw)
-        summary.add(outcome)
-        out.append(line)
-    return b"".join(out), summary
+    return _WORKER.check_lines(first, lines)
 
 
 def _chunks(lines: Iterable[bytes]) -> Iterator[tuple[int, list[bytes]]]:
@@ -78,7 +66,7 @@ def run_batch(
 
     if workers <= 1:
         for first, chunk in _chunks(lines):
-            finish(*check_chunk(checker, first, chunk))
+            finish(*checker.check_lines(first, chunk))
         return summary
     window: deque[Future[tuple[bytes, Summary]]] = deque()
     with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(spec, data_dir)) as pool:

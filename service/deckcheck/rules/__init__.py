@@ -1,16 +1,8 @@
 """The rule engine: `validate(deck, context) -> Report`, one small check per rule, the registry of codes with their
 citations and penalties, and the messages in Japanese and English."""
 
-from deckcheck.rules.engine import (
-    answer_notes,
-    full_report,
-    legal_report,
-    list_change_report_of_copies,
-    resolve_entry,
-    validate,
-)
+from deckcheck.rules.engine import answer_notes, legal_report, resolve_entry, validate
 from deckcheck.rules.eras import SEEDS_RULESET, era_starts, eras, ruleset_for
-from deckcheck.rules.fast import legal_counts, tally_copies, within_limits
 from deckcheck.rules.messages import note_text, render
 from deckcheck.rules.registry import PENALTIES, RULES, Rule
 
@@ -22,15 +14,10 @@ __all__ = [
     "answer_notes",
     "era_starts",
     "eras",
-    "full_report",
-    "legal_counts",
     "legal_report",
-    "list_change_report_of_copies",
     "note_text",
     "render",
     "resolve_entry",
     "ruleset_for",
-    "tally_copies",
     "validate",
-    "within_limits",
 ]

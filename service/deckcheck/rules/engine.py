@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
-from deckcheck.data import MAX_COPIES, Banlist, Card, CardIndex
-from deckcheck.model import SECTIONS, Context, Copies, Deck, Entry, Finding, Loc, Report, Ruleset, Violation
+from deckcheck.data import Banlist, Card, CardIndex
+from deckcheck.model import SECTIONS, Context, Deck, Entry, Finding, Loc, Report, Ruleset, Violation
 from deckcheck.rules import printings
-from deckcheck.rules.checks import CHECKS, Line, copy_finding, resolved
+from deckcheck.rules.checks import CHECKS, Line, resolved
 from deckcheck.rules.eras import ruleset_for, types_in_force
-from deckcheck.rules.fast import Tally, card_table, legal_counts
 from deckcheck.rules.registry import RULES, SEVERITY
 from deckcheck.rules.roster import check_roster
 
@@ -98,24 +97,17 @@ def _violation(finding: Finding, context: Context) -> Violation:
 
 def validate(deck: Deck, context: Context) -> Report:
     """Check `deck` against every deck rule in force in `context` and report every violation, in a fixed order."""
-    sizes = legal_counts(deck, context)
-    if sizes is not None:
-        return legal_report(sizes, context)
-    return full_report(deck, context)
+    ruleset = ruleset_of(context)
+    return _report(deck.counts(), context, ruleset, _findings(deck, context, ruleset))
 
 
 def legal_report(sizes: tuple[int, int, int], context: Context) -> Report:
-    """The report on a deck of these section sizes that breaks no rule."""
+    """The report on a deck of these section sizes that breaks no rule: what `validate` answers for a deck the
+    columnar verdict (batch/columnar.py) found legal."""
     counts: dict[str, int] = dict(zip(SECTIONS, sizes, strict=True))
     ruleset = ruleset_of(context)
     notes = answer_notes(ruleset, context.banlist)
     return Report(True, None, counts, context.date, context.banlist, ruleset, (), notes)
-
-
-def full_report(deck: Deck, context: Context) -> Report:
-    """`validate` without the fast answer for legal decks: for callers that already know the deck needs rules."""
-    ruleset = ruleset_of(context)
-    return _report(deck.counts(), context, ruleset, _findings(deck, context, ruleset))
 
 
 def ruleset_of(context: Context) -> Ruleset:
@@ -126,35 +118,6 @@ def ruleset_of(context: Context) -> Ruleset:
 def answer_notes(ruleset: Ruleset, banlist: Banlist | None) -> tuple[str, ...]:
     """The ruleset's notes, and one more when no list was in force: then only the three-copy rule held copies."""
     return ruleset.notes if banlist is not None else (*ruleset.notes, "no_list_in_force")
-
-
-def list_change_report_of_copies(copies: Copies, tallied: Tally, context: Context) -> Report:
-    """The report on a deck given as copies per passcode (a ydke link) that broke no rule under another list on
-    the same date and with the same protectors and languages. Only the copy rules read the list, so only they can
-    find anything, and only for the cards the tally holds beyond their new limit. Entry positions are those
-    `deck_of(copies)` gives."""
-    held, sizes = tallied
-    banlist = context.banlist
-    limits = {} if banlist is None else banlist.by_name
-    unlisted = MAX_COPIES if banlist is None else banlist.unlisted
-    over = {name for name, n in held.items() if n > MAX_COPIES or n > limits.get(name, unlisted)}
-    locs: dict[int, list[Loc]] = {name: [] for name in over}
-    cards: dict[int, dict[Card, int]] = {name: {} for name in over}
-    if over:
-        table = card_table(context.cards, context.date, context.format)
-        by_passcode = context.cards.by_passcode
-        for section, counter in zip(SECTIONS, copies, strict=True):
-            for index, (passcode, count) in enumerate(counter.items()):
-                name = table[passcode][0]
-                if name in locs:
-                    locs[name].append((section, index))
-                    card = by_passcode[passcode]
-                    cards[name][card] = cards[name].get(card, 0) + count
-    findings = (
-        copy_finding(tuple(cards[name].items()), tuple(where), banlist, context.cards) for name, where in locs.items()
-    )
-    ruleset = ruleset_of(context)
-    return _report(dict(zip(SECTIONS, sizes, strict=True)), context, ruleset, findings)
 
 
 def _report(counts: dict[str, int], context: Context, ruleset: Ruleset, findings: Iterable[Finding]) -> Report:

@@ -1,0 +1,102 @@
+"""Recheck lines read for the columnar verdict without the request models.
+
+Nearly every stored deck is a plain line: an id and a ydke link, or an id and lists of entries by passcode. `quick`
+reads such a line with orjson alone and keeps it only where the request models (wire/requests.py, RecheckLine)
+would read the same deck with no error (at most MAX_ENTRIES entries of at most MAX_COUNT copies a section: within
+every bound of limits.py); anything else (another form, a name, a field or value the models would
+refuse or read differently) is None, and the line takes the models' path, which gives its error or its report.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NamedTuple
+
+import orjson
+
+from deckcheck.limits import ID_RANGE, MAX_COUNT, MAX_ENTRIES, MAX_ID_CHARS
+from deckcheck.model import Deck, Entry, Protectors
+from deckcheck.wire.requests import LANGUAGE_PATTERN, MAX_SOURCE_CHARS
+
+_SECTIONS = ("main", "extra", "side")
+_PROTECTORS = frozenset({"used", "opaque_back", "uniform"})
+_LANGUAGE = re.compile(LANGUAGE_PATTERN)
+_PASSCODE_MAX = 999_999_999
+_ENTRY = frozenset({"passcode", "count", "language"})
+_KNOWN = frozenset({"id", "ydke", *_SECTIONS, "protectors", "default_language"})
+
+
+class Quick(NamedTuple):
+    """A plain line: its id, its deck (a ydke link, or entries), and what it says of protectors and language (the
+    primary language subtag, lowercased)."""
+
+    id: str | int
+    deck: str | Deck
+    protectors: Protectors | None
+    language: str | None
+
+
+def quick(raw: bytes) -> Quick | None:
+    """The plain line `raw` is, or None."""
+    try:
+        value = orjson.loads(raw)
+        return _plain(value) if type(value) is dict else None
+    except (orjson.JSONDecodeError, _NotPlain):
+        return None
+
+
+class _NotPlain(Exception):
+    """A line the models must read."""
+
+
+def _plain(value: dict[str, Any]) -> Quick:
+    if not value.keys() <= _KNOWN:
+        raise _NotPlain
+    deck_id = _id(value.get("id"))
+    sections = [_entries(value.get(name, [])) for name in _SECTIONS]
+    ydke = value.get("ydke")
+    if ydke is not None and (type(ydke) is not str or len(ydke) > MAX_SOURCE_CHARS or any(sections)):
+        raise _NotPlain
+    protectors = _protectors(value.get("protectors"))
+    language = value.get("default_language")
+    language = None if language is None else _language(language)
+    return Quick(deck_id, Deck(*sections) if ydke is None else ydke, protectors, language)
+
+
+def _id(deck_id: Any) -> str | int:
+    if type(deck_id) is str and len(deck_id) <= MAX_ID_CHARS:
+        return deck_id
+    if type(deck_id) is int and ID_RANGE[0] <= deck_id <= ID_RANGE[1]:
+        return deck_id
+    raise _NotPlain
+
+
+def _entries(value: Any) -> tuple[Entry, ...]:
+    if type(value) is not list or len(value) > MAX_ENTRIES:
+        raise _NotPlain
+    entries = []
+    for item in value:
+        if type(item) is not dict or not item.keys() <= _ENTRY:
+            raise _NotPlain
+        passcode, count, language = item.get("passcode"), item.get("count", 1), item.get("language")
+        if type(passcode) is not int or not 0 <= passcode <= _PASSCODE_MAX:
+            raise _NotPlain
+        if type(count) is not int or not 1 <= count <= MAX_COUNT:
+            raise _NotPlain
+        entries.append(Entry(passcode, None, count, None if language is None else _language(language)))
+    return tuple(entries)
+
+
+def _protectors(value: Any) -> Protectors | None:
+    if value is None:
+        return None
+    if type(value) is not dict or not value.keys() <= _PROTECTORS or any(type(v) is not bool for v in value.values()):
+        raise _NotPlain
+    return Protectors(**value)
+
+
+def _language(tag: Any) -> str:
+    """The primary subtag of a language tag, lowercased, as the models read it."""
+    if type(tag) is not str or _LANGUAGE.fullmatch(tag) is None:
+        raise _NotPlain
+    return tag.split("-")[0].lower()
