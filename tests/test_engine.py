@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from deckcheck import Context, Data, Deck, Entry, Protectors, validate
+from deckcheck.batch import validate_all
 from deckcheck.batch.chunk import decode
 from deckcheck.batch.columnar import verdict
 from deckcheck.batch.entries import entries_chunk
@@ -204,6 +205,14 @@ def test_columnar_verdict_agrees_with_the_full_engine_under_a_whitelist(
     context = replace(partial, cards=data.cards, banlist=whitelist)
     full = list(_findings(deck, context, ruleset_of(context)))
     assert _columnar(deck, context) == [not full]
+
+
+@settings(max_examples=100, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@given(cases=st.lists(near_legal(), min_size=1, max_size=6), use_list=st.booleans())
+def test_reports_on_many_decks_are_the_engines(data: Data, cases: list[tuple[Deck, Context]], use_list: bool) -> None:
+    """`validate_all` (`deckcheck validate` over many files): the same reports as `validate`, deck by deck."""
+    decks = [(deck, _with_list(partial, data, use_list)) for deck, partial in cases]
+    assert validate_all(decks) == [validate(deck, context) for deck, context in decks]
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)

@@ -18,7 +18,7 @@ from typing import IO, TYPE_CHECKING, Any
 import orjson
 import uvicorn
 
-from deckcheck.batch import default_workers
+from deckcheck.batch import default_workers, validate_all
 from deckcheck.cli_banlist import add_banlist_parser, run_banlist
 from deckcheck.cli_decks import READ_ERRORS, add_qr_parser, deck_request, run_qr, why
 from deckcheck.cli_output import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, exit_quietly_on_closed_pipe, words
@@ -26,7 +26,7 @@ from deckcheck.cli_recheck import run_recheck
 from deckcheck.config import ConfigError, Settings, load_settings
 from deckcheck.data import Data, load_data
 from deckcheck.errors import DataError
-from deckcheck.rules import validate
+from deckcheck.model import Context, Deck
 from deckcheck.wire import ValidateRequest, context_for, deck_from, report_json
 
 if TYPE_CHECKING:
@@ -174,17 +174,20 @@ def _request(source: str, args: argparse.Namespace) -> ValidateRequest:
 
 
 def _validate(args: argparse.Namespace, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
-    results: list[dict[str, Any]] = []
+    read: list[tuple[str, Deck, Context]] = []
     failed = False
     for source in args.files:
         try:
             body = _request(source, args)
-            deck, context = deck_from(body, data), context_for(body, data)
+            read.append((source, deck_from(body, data), context_for(body, data)))
         except READ_ERRORS as exc:
             print(f"deckcheck: {source}: {why(exc)}", file=stderr)
             failed = True
-            continue
-        results.append({"file": source, **report_json(validate(deck, context), args.lang, deck, context.roster)})
+    reports = validate_all([(deck, context) for _, deck, context in read])
+    results = [
+        {"file": source, **report_json(report, args.lang, deck, context.roster)}
+        for (source, deck, context), report in zip(read, reports, strict=True)
+    ]
     if args.json:
         stdout.write(orjson.dumps(results, option=orjson.OPT_INDENT_2).decode() + "\n")
     else:

@@ -3,6 +3,7 @@ order, and a summary of what a list change broke; in this process or in worker p
 
 from deckcheck.batch.files import deck_lines
 from deckcheck.batch.recheck import MAX_LINE_BYTES, Rechecker
+from deckcheck.batch.reports import validate_all
 from deckcheck.batch.spec import BatchSpec, RecheckSetup
 from deckcheck.batch.summary import Summary
 from deckcheck.batch.workers import default_workers, run_batch
@@ -16,4 +17,5 @@ __all__ = [
     "deck_lines",
     "default_workers",
     "run_batch",
+    "validate_all",
 ]

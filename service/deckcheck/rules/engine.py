@@ -101,13 +101,13 @@ def validate(deck: Deck, context: Context) -> Report:
     return _report(deck.counts(), context, ruleset, _findings(deck, context, ruleset))
 
 
-def legal_report(sizes: tuple[int, int, int], context: Context) -> Report:
+def legal_report(counts: dict[str, int], context: Context) -> Report:
     """The report on a deck of these section sizes that breaks no rule: what `validate` answers for a deck the
-    columnar verdict (batch/columnar.py) found legal."""
-    counts: dict[str, int] = dict(zip(SECTIONS, sizes, strict=True))
+    columnar verdict (batch/columnar.py) found legal, without running the checks again."""
     ruleset = ruleset_of(context)
-    notes = answer_notes(ruleset, context.banlist)
-    return Report(True, None, counts, context.date, context.banlist, ruleset, (), notes)
+    return Report(
+        True, None, counts, context.date, context.banlist, ruleset, (), answer_notes(ruleset, context.banlist)
+    )
 
 
 def ruleset_of(context: Context) -> Ruleset:
