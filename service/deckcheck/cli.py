@@ -55,13 +55,32 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--lang", choices=("en", "ja"), default="en", help="language of the report and its messages")
     check.add_argument("--json", action="store_true", help="print JSON for machines")
     recheck = commands.add_parser("recheck", help="recheck many decks against one list")
-    recheck.add_argument("paths", nargs="+", type=Path, help="NDJSON files, deck files or folders of them")
+    recheck.add_argument(
+        "paths",
+        nargs="+",
+        help="NDJSON files, deck files or folders of them; with --dask, Parquet and NDJSON files "
+        "or folders of them, as paths or fsspec URLs",
+    )
     recheck.add_argument("--banlist", help="list id or inline list JSON (default: the list in force on --date)")
     recheck.add_argument("--previous", help="the list before, to learn which decks the change made illegal")
     recheck.add_argument("--date", type=_date, help="event date (default: today in Japan)")
     recheck.add_argument("--lang", choices=("en", "ja"), default="en", help="language of messages, progress, summary")
-    recheck.add_argument("--out", type=Path, help="write NDJSON results here instead of standard output")
-    recheck.add_argument("--workers", type=_positive, default=1, help=f"processes (this machine: {default_workers()})")
+    recheck.add_argument(
+        "--out", help="write NDJSON results here instead of standard output; with --dask, the folder (path or URL)"
+    )
+    recheck.add_argument("--workers", type=_positive, help=f"processes (default 1; this machine: {default_workers()})")
+    recheck.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="check on a Dask cluster: tcp://SCHEDULER:8786, or local[:N] for N worker processes here "
+        "(needs deckcheck[dask])",
+    )
+    recheck.add_argument(
+        "--results-format",
+        choices=("parquet", "ndjson"),
+        default="parquet",
+        help="with --dask: the form of each partition's results file",
+    )
     recheck.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
     for command in (check, recheck):
         command.add_argument(

@@ -20,6 +20,7 @@ from rich.progress import BarColumn, GetTimeCallable, Progress, ProgressColumn, 
 from rich.text import Text
 
 from deckcheck.batch import BatchSpec, Rechecker, Summary, deck_lines, run_batch
+from deckcheck.cli_cluster import run_on_dask
 from deckcheck.cli_output import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, indented, table, words
 from deckcheck.config import Settings
 from deckcheck.data import Data
@@ -38,12 +39,19 @@ def run_recheck(args: argparse.Namespace, settings: Settings, data: Data, stdout
     except (RequestError, ValidationError) as exc:
         print(f"deckcheck: {exc}", file=stderr)
         return EXIT_ERROR
-    missing = [str(p) for p in args.paths if not p.exists()]
+    if args.dask is not None:
+        started = time.monotonic()
+        summary = run_on_dask(args, settings, checker, spec, stderr)
+        return (
+            EXIT_ERROR if summary is None else finish(summary, checker, args.lang, stderr, time.monotonic() - started)
+        )
+    paths = [Path(p) for p in args.paths]
+    missing = [str(p) for p in paths if not p.exists()]
     if missing:
         print(f"deckcheck: no such file or folder: {', '.join(missing)}", file=stderr)
         return EXIT_ERROR
-    sink = args.out.open("wb") if args.out else None
-    write = sink.write if sink else _text_writer(stdout)
+    sink: IO[bytes] | None = Path(args.out).open("wb") if args.out else None  # noqa: SIM115 - closed below
+    write: Callable[[bytes], Any] = sink.write if sink else _text_writer(stdout)
     started = time.monotonic()
     # Progress only for a person watching: on a terminal, or when asked for; never in a pipe or a log by default,
     # nor on the terminal the results themselves are written to, where the two would mix.
@@ -52,12 +60,12 @@ def run_recheck(args: argparse.Namespace, settings: Settings, data: Data, stdout
     try:
         with shown or contextlib.nullcontext():
             if shown:
-                shown.count(args.paths)
+                shown.count(paths)
             summary = run_batch(
-                deck_lines(args.paths),
+                deck_lines(paths),
                 checker=checker,
                 spec=spec,
-                workers=args.workers,
+                workers=args.workers or 1,
                 write=write,
                 progress=shown.advance if shown else _unseen,
                 data_dir=settings.data_dir,
@@ -73,7 +81,12 @@ def run_recheck(args: argparse.Namespace, settings: Settings, data: Data, stdout
     finally:
         if sink:
             sink.close()
-    _print_summary(summary, checker, args.lang, stderr, time.monotonic() - started)
+    return finish(summary, checker, args.lang, stderr, time.monotonic() - started)
+
+
+def finish(summary: Summary, checker: Rechecker, lang: str, stderr: IO[str], seconds: float) -> int:
+    """Print the summary table; the exit code of the recheck."""
+    _print_summary(summary, checker, lang, stderr, seconds)
     if summary.errors:
         return EXIT_ERROR
     return EXIT_ILLEGAL if summary.illegal else EXIT_OK

@@ -55,10 +55,20 @@ class Rechecker:
 
     def check_lines(self, first: int, lines: Sequence[bytes | None]) -> tuple[bytes, Summary]:
         """The result lines of consecutive input lines numbered from `first`, and their summary (None stands for a
-        line too long to keep). The plain lines are judged together by the columnar verdict: the legal ones are
+        line too long to keep)."""
+        summary = Summary()
+        out = []
+        for line, outcome in self.results(first, lines):
+            out.append(line)
+            summary.add(outcome)
+        return b"".join(out), summary
+
+    def results(self, first: int, lines: Sequence[bytes | None]) -> list[tuple[bytes, Outcome]]:
+        """The result line and outcome of each of consecutive input lines numbered from `first` (None stands for
+        a line too long to keep). The plain lines are judged together by the columnar verdict: the legal ones are
         answered from it, the others by the engine with the previous list's verdict taken from it where it is
         exact; every other line by the engine, line by line."""
-        out: list[bytes | None] = [None] * len(lines)
+        out: list[tuple[bytes, Outcome] | None] = [None] * len(lines)
         pending: dict[int, tuple[Quick, tuple[Context, Context | None], bool | None]] = {}
         groups: dict[tuple[bool, Protectors | None, str | None], list[tuple[int, Quick]]] = {}
         for index, raw in enumerate(lines):
@@ -76,18 +86,15 @@ class Rechecker:
             for row, was_legal in self._answer_legal(first, members, chunk, contexts, out):
                 index, plain = members[row]
                 pending[index] = plain, contexts, was_legal
-        summary = Summary()
         for index, raw in enumerate(lines):
             if out[index] is not None:
-                summary.add_legal()
                 continue
             if index in pending:
                 plain, contexts, was_legal = pending[index]
-                out[index], outcome = self._judge(first + index, plain.id, plain.deck, contexts, was_legal)
+                out[index] = self._judge(first + index, plain.id, plain.deck, contexts, was_legal)
             else:
-                out[index], outcome = self.check(first + index, raw)
-            summary.add(outcome)
-        return b"".join(answer for answer in out if answer is not None), summary
+                out[index] = self.check(first + index, raw)
+        return [answer for answer in out if answer is not None]
 
     def _answer_legal(
         self,
@@ -95,7 +102,7 @@ class Rechecker:
         members: list[tuple[int, Quick]],
         chunk: Chunk,
         contexts: tuple[Context, Context | None],
-        out: list[bytes | None],
+        out: list[tuple[bytes, Outcome] | None],
     ) -> Iterator[tuple[int, bool | None]]:
         """Fill in the result lines of the decks of `chunk` (the lines of `members`) that break no rule; yield the
         row of every other deck, with its verdict under the previous list where the columnar verdict's is exact
@@ -120,9 +127,11 @@ class Rechecker:
                 "counts": {"main": main, "extra": extra, "side": side},
                 "violations": [],
             }
+            was_legal = None
             if legal_before is not None:
-                result |= {"legal_before": legal_before[row], "newly_illegal": False}
-            out[index] = orjson.dumps(result) + b"\n"
+                was_legal = legal_before[row]
+                result |= {"legal_before": was_legal, "newly_illegal": False}
+            out[index] = orjson.dumps(result) + b"\n", Outcome("legal", plain.id, legal_before=was_legal)
 
     def check(self, number: int, raw: bytes | None) -> tuple[bytes, Outcome]:
         """The result line (with its newline) for input line `number`, and its outcome for the summary, from the
@@ -179,12 +188,18 @@ class Rechecker:
             "violations": violations_json(report, self.setup.lang, deck),
         }
         codes = tuple(v.code for v in report.violations)
-        outcome = Outcome("legal" if report.legal else "illegal", deck_id, codes)
+        newly = was_legal is True and not report.legal
         if was_legal is not None:
-            newly = was_legal and not report.legal
             result |= {"legal_before": was_legal, "newly_illegal": newly}
-            if newly:
-                outcome = Outcome("illegal", deck_id, codes, True, _causes(report))
+        outcome = Outcome(
+            "legal" if report.legal else "illegal",
+            deck_id,
+            codes,
+            newly_illegal=newly,
+            causes=_causes(report) if newly else (),
+            penalty=report.penalty,
+            legal_before=was_legal,
+        )
         return orjson.dumps(result) + b"\n", outcome
 
     def _parse(self, raw: bytes | None) -> RecheckLine:

@@ -22,6 +22,8 @@ class Outcome:
     codes: tuple[str, ...] = ()
     newly_illegal: bool = False
     causes: tuple[int, ...] = ()
+    penalty: str | None = None
+    legal_before: bool | None = None  # under the previous list, where the recheck has one
 
 
 @dataclass(slots=True)
@@ -52,11 +54,6 @@ class Summary:
             if len(self.newly_illegal) < KEPT_NEWLY_ILLEGAL_IDS:
                 self.newly_illegal.append(outcome.id)
             self.causes.update(outcome.causes)
-
-    def add_legal(self) -> None:
-        """Count one legal line."""
-        self.lines += 1
-        self.legal += 1
 
     def merge(self, other: Summary) -> None:
         """Add the counts of the batch part that follows this one."""

@@ -49,7 +49,7 @@ def run_batch(
     checker: Rechecker,
     spec: BatchSpec,
     workers: int,
-    write: Callable[[bytes], None],
+    write: Callable[[bytes], object],
     progress: Callable[[int], None],
     data_dir: Path,
 ) -> Summary:

@@ -1,0 +1,190 @@
+"""Rechecks past one machine: a store of decks in Parquet or NDJSON files (local paths or any fsspec URL) rechecked
+on a Dask cluster, each partition by the columnar path in a worker, the results written as one Parquet (or NDJSON)
+file per partition, and the partitions' summaries merged in order into the summary a local run gives.
+
+A partition is a row group of a Parquet file or a block of about BLOCK_BYTES of an NDJSON file, cut at line ends.
+Lines are numbered across the whole store in the order of the sources (a folder's files sorted by name), as a local
+run numbers them: Parquet row groups know their rows from the file's footer; NDJSON blocks are counted first, by
+the workers. Every partition is read and written in chunks, so a worker holds one chunk of results at a time (and
+one block of an NDJSON file). Needs the `dask` extra.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from itertools import accumulate
+from pathlib import Path
+from typing import Literal
+
+import fsspec
+import pyarrow as pa
+import pyarrow.parquet as pq
+from dask.distributed import Client, LocalCluster, as_completed
+from fsspec.utils import read_block
+
+from deckcheck.batch.partition import CHUNK_ROWS, check_lines, check_table, checker_for
+from deckcheck.batch.spec import BatchSpec
+from deckcheck.batch.summary import Summary
+
+BLOCK_BYTES = 32 * 1024 * 1024
+PARQUET_SUFFIXES = (".parquet", ".pq")
+NDJSON_SUFFIXES = (".ndjson", ".jsonl")
+ResultsFormat = Literal["parquet", "ndjson"]
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One partition of the store: a row group of a Parquet file, or a byte block of an NDJSON file."""
+
+    url: str
+    row_group: int | None = None
+    offset: int = 0
+    length: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """What every partition's task needs besides its partition: the settings, where the data and the results go."""
+
+    spec: BatchSpec
+    out: str  # a folder URL
+    digest: str  # of the data the client judges by: every worker must hold the same
+    results: ResultsFormat = "parquet"
+    data_dir: Path | None = None  # None: each worker's package's own
+    block_bytes: int = BLOCK_BYTES
+
+
+class DataMismatch(RuntimeError):
+    """A worker holds other card data or lists than the client: its verdicts would not be the client's."""
+
+
+@contextmanager
+def connect(address: str) -> Iterator[Client]:
+    """A client of the cluster at `address`, or of a LocalCluster for `local` (one worker process a core) or
+    `local:N` (N of them), closed with the LocalCluster when done."""
+    if address != "local" and not address.startswith("local:"):
+        with Client(address) as client:
+            yield client
+        return
+    count = address.partition(":")[2]
+    workers = int(count) if count else None
+    with (
+        LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):
+        yield client
+
+
+def write_summary(out: str, line: bytes) -> str:
+    """Write the summary line beside the results, as `_summary.json` (a name readers of a Parquet dataset skip);
+    return its URL."""
+    fs, folder = fsspec.core.url_to_fs(out)
+    target = f"{folder.rstrip('/')}/_summary.json"
+    with fs.open(target, "wb") as f:
+        f.write(line)
+    return str(fs.unstrip_protocol(target))
+
+
+def recheck_on_dask(client: Client, sources: Sequence[str], job: Job) -> Summary:
+    """Recheck every deck of `sources` on the cluster, write one results file per partition under `job.out`
+    (part-00000.parquet …) and return the merged summary."""
+    parts = plan(sources, job.block_bytes)
+    counts = client.gather(client.map(count_rows, parts, pure=False))
+    firsts = list(accumulate(counts, initial=1))[: len(parts)]
+    fs, folder = fsspec.core.url_to_fs(job.out)
+    fs.makedirs(folder, exist_ok=True)
+    futures = client.map(check_part, parts, firsts, range(len(parts)), job=job, pure=False)
+    summaries: dict[int, Summary] = {}
+    for future, summary in as_completed(futures, with_results=True):
+        summaries[futures.index(future)] = summary
+    merged = Summary()
+    for index in range(len(parts)):
+        merged.merge(summaries[index])
+    return merged
+
+
+def plan(sources: Sequence[str], block_bytes: int = BLOCK_BYTES) -> list[Part]:
+    """The partitions of the store, in order: each source a file or a folder of .parquet and .ndjson files."""
+    parts: list[Part] = []
+    for url in _files(sources):
+        fs, path = fsspec.core.url_to_fs(url)
+        if url.lower().endswith(PARQUET_SUFFIXES):
+            with fs.open(path, "rb") as f:
+                groups = pq.ParquetFile(f).metadata.num_row_groups
+            parts += [Part(url, row_group=group) for group in range(groups)]
+        else:
+            size = fs.size(path)
+            parts += [Part(url, offset=offset, length=block_bytes) for offset in range(0, size, block_bytes)]
+    return parts
+
+
+def _files(sources: Sequence[str]) -> Iterator[str]:
+    for source in sources:
+        fs, path = fsspec.core.url_to_fs(source)
+        if not fs.isdir(path):
+            if not source.lower().endswith(PARQUET_SUFFIXES + NDJSON_SUFFIXES):
+                raise ValueError(f"{source}: a store of decks is .parquet or .ndjson (.jsonl) files")
+            yield source
+            continue
+        for found in sorted(fs.find(path)):
+            if found.lower().endswith(PARQUET_SUFFIXES + NDJSON_SUFFIXES):
+                yield fs.unstrip_protocol(found)
+
+
+def count_rows(part: Part) -> int:
+    """The decks of one partition."""
+    fs, path = fsspec.core.url_to_fs(part.url)
+    with fs.open(path, "rb") as f:
+        if part.row_group is not None:
+            return int(pq.ParquetFile(f).metadata.row_group(part.row_group).num_rows)
+        return len(_block_lines(read_block(f, part.offset, part.length, delimiter=b"\n")))
+
+
+def check_part(part: Part, first: int, index: int, *, job: Job) -> Summary:
+    """Recheck one partition in a worker, write its results file, and return its summary."""
+    checker = checker_for(job.spec, job.data_dir)
+    if checker.data.digest != job.digest:
+        raise DataMismatch(f"a worker judges by data {checker.data.digest[:16]}, the client by {job.digest[:16]}")
+    fs, folder = fsspec.core.url_to_fs(job.out)
+    target = f"{folder.rstrip('/')}/part-{index:05d}.{job.results}"
+    summary = Summary()
+    writer: pq.ParquetWriter | None = None
+    with fs.open(target, "wb") as sink:
+        for chunk_first, rows in _chunks(part, first):
+            if isinstance(rows, pa.Table):
+                table, part_summary = check_table(rows, checker, chunk_first)
+            else:
+                table, part_summary = check_lines(rows, checker, chunk_first)
+            summary.merge(part_summary)
+            if job.results == "ndjson":
+                sink.write(b"".join(f"{line}\n".encode() for line in table.column("result").to_pylist()))
+                continue
+            writer = writer or pq.ParquetWriter(sink, table.schema)
+            writer.write_table(table)
+        if writer is not None:
+            writer.close()
+    return summary
+
+
+def _chunks(part: Part, first: int) -> Iterator[tuple[int, pa.Table | list[bytes]]]:
+    """The partition's rows in chunks of CHUNK_ROWS, each with the number of its first line."""
+    fs, path = fsspec.core.url_to_fs(part.url)
+    with fs.open(path, "rb") as f:
+        if part.row_group is not None:
+            for batch in pq.ParquetFile(f).iter_batches(batch_size=CHUNK_ROWS, row_groups=[part.row_group]):
+                yield first, pa.Table.from_batches([batch])
+                first += batch.num_rows
+            return
+        lines = _block_lines(read_block(f, part.offset, part.length, delimiter=b"\n"))
+    for start in range(0, len(lines), CHUNK_ROWS):
+        yield first + start, lines[start : start + CHUNK_ROWS]
+
+
+def _block_lines(block: bytes) -> list[bytes]:
+    """The lines of a block cut at line ends, as a local run reads them from the file (batch/files.py)."""
+    lines = block.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return [line.rstrip(b"\r") for line in lines]

@@ -1,0 +1,127 @@
+"""Recheck a table of decks: one partition of a store kept as Parquet, in a Dask worker (batch/cluster.py), a Spark
+`mapInArrow` or a Ray `map_batches` task.
+
+`recheck_partition(table, spec)` takes a pyarrow Table (or a pandas DataFrame) whose rows are recheck lines: an `id`
+column and the deck in the columns a line gives it in (`ydke`, `ydk` or `text` strings, or `main`, `extra`, `side`
+lists of `{passcode, count, language}`; `protectors` and `default_language` where decks give them). Each row is
+checked as the NDJSON line of its non-null fields would be, in chunks through the columnar verdict, and answered by
+one row of RESULTS: the result line itself (`result`, the same bytes `deckcheck recheck` writes) and its verdict as
+columns a warehouse can query. Needs the `dask` extra's pyarrow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pyarrow as pa
+
+from deckcheck.batch.recheck import Rechecker
+from deckcheck.batch.spec import BatchSpec
+from deckcheck.batch.summary import Outcome, Summary
+from deckcheck.data import load_data
+
+CHUNK_ROWS = 2000
+_FIELDS: list[pa.Field[Any]] = [
+    pa.field("line", pa.int64()),
+    pa.field("status", pa.string()),  # legal, illegal or error
+    pa.field("legal", pa.bool_()),  # null on an error
+    pa.field("penalty", pa.string()),
+    pa.field("legal_before", pa.bool_()),  # null without a previous list, and on an error
+    pa.field("newly_illegal", pa.bool_()),
+    pa.field("codes", pa.list_(pa.string())),  # the rule code of each violation, in the report's order
+    pa.field("causes", pa.list_(pa.int64())),  # of a newly illegal deck: the cards the list change caught
+    pa.field("result", pa.string()),  # the result line, as `deckcheck recheck` writes it
+]
+RESULTS = pa.schema(_FIELDS)
+
+
+def recheck_partition(table: Any, spec: BatchSpec, *, first_line: int = 1, data_dir: Path | None = None) -> Any:
+    """The results of every row of `table` (a pyarrow Table, or a pandas DataFrame, answered in kind), the rows
+    numbered from `first_line`, with the `id` column first as given. The data (the package's own, or those under
+    `data_dir`) load once per process."""
+    frame = not isinstance(table, pa.Table)
+    arrow = pa.Table.from_pandas(table, preserve_index=False) if frame else table
+    results, _summary = check_table(arrow, checker_for(spec, data_dir), first_line)
+    return results.to_pandas() if frame else results
+
+
+@lru_cache(maxsize=4)
+def checker_for(spec: BatchSpec, data_dir: Path | None) -> Rechecker:
+    """The checker of a recheck's settings, made once per process."""
+    data = load_data() if data_dir is None else load_data(data_dir)
+    return Rechecker(data, spec.setup(data))
+
+
+def check_table(table: pa.Table, checker: Rechecker, first_line: int) -> tuple[pa.Table, Summary]:
+    """The results table of `table`'s rows, numbered from `first_line`, and their summary."""
+    if "id" not in table.column_names:
+        raise ValueError(f"a table of decks needs an `id` column; this one has {', '.join(table.column_names)}")
+    id_type = table.schema.field("id").type
+    summary = Summary()
+    parts = [results_table(first_line, [], id_type)]
+    for first, batch in _batches(table, first_line):
+        outcomes = checker.results(first, list(lines_of(batch)))
+        parts.append(results_table(first, outcomes, id_type))
+        for _line, outcome in outcomes:
+            summary.add(outcome)
+    return pa.concat_tables(parts), summary
+
+
+def check_lines(lines: list[bytes], checker: Rechecker, first_line: int) -> tuple[pa.Table, Summary]:
+    """The results table of NDJSON lines numbered from `first_line`, and their summary. Ids may be strings or
+    whole numbers in NDJSON: the table's `id` column is a string, a number's in decimal (`result` keeps its type)."""
+    outcomes = checker.results(first_line, lines)
+    summary = Summary()
+    for _line, outcome in outcomes:
+        summary.add(outcome)
+    return results_table(first_line, outcomes, pa.string()), summary
+
+
+def _batches(table: pa.Table, first_line: int) -> Iterator[tuple[int, pa.RecordBatch]]:
+    first = first_line
+    for batch in table.to_batches(max_chunksize=CHUNK_ROWS):
+        yield first, batch
+        first += batch.num_rows
+
+
+def lines_of(batch: pa.RecordBatch) -> Iterator[bytes]:
+    """Each row as the NDJSON line of its non-null fields."""
+    if set(batch.schema.names) == {"id", "ydke"}:  # the common store: no nesting to clean
+        for deck_id, link in zip(batch.column("id").to_pylist(), batch.column("ydke").to_pylist(), strict=True):
+            yield orjson.dumps({"id": deck_id} if link is None else {"id": deck_id, "ydke": link})
+        return
+    for row in batch.to_pylist():
+        yield orjson.dumps(_present(row))
+
+
+def _present(value: Any) -> Any:
+    """`value` without the null fields of its objects, at every depth: a null column is a field not given."""
+    if isinstance(value, dict):
+        return {key: _present(item) for key, item in value.items() if item is not None}
+    if isinstance(value, list):
+        return [_present(item) for item in value]
+    return value
+
+
+def results_table(first: int, outcomes: list[tuple[bytes, Outcome]], id_type: pa.DataType) -> pa.Table:
+    """The rows of RESULTS, after an `id` column of `id_type`, of lines numbered from `first`."""
+    text_ids = pa.types.is_string(id_type) or pa.types.is_large_string(id_type)
+    columns: dict[str, list[Any]] = {name: [] for name in ("id", *RESULTS.names)}
+    for offset, (line, outcome) in enumerate(outcomes):
+        error = outcome.status == "error"
+        columns["id"].append(str(outcome.id) if text_ids and isinstance(outcome.id, int) else outcome.id)
+        columns["line"].append(first + offset)
+        columns["status"].append(outcome.status)
+        columns["legal"].append(None if error else outcome.status == "legal")
+        columns["penalty"].append(outcome.penalty)
+        columns["legal_before"].append(outcome.legal_before)
+        columns["newly_illegal"].append(None if outcome.legal_before is None else outcome.newly_illegal)
+        columns["codes"].append(list(outcome.codes))
+        columns["causes"].append(list(outcome.causes))
+        columns["result"].append(line[:-1].decode())
+    schema = pa.schema([("id", id_type), *RESULTS])
+    return pa.table(columns, schema=schema)

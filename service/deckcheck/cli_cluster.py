@@ -1,0 +1,44 @@
+"""`deckcheck recheck --dask ADDRESS`: a store of decks rechecked on a Dask cluster (batch/cluster.py), the results
+written as one file per partition under --out, and the summary line beside them as `_summary.json`."""
+
+from __future__ import annotations
+
+import argparse
+from typing import IO
+
+import orjson
+
+from deckcheck.batch import BatchSpec, Rechecker, Summary
+from deckcheck.config import Settings
+from deckcheck.data import DEFAULT_DATA_DIR
+
+
+def run_on_dask(
+    args: argparse.Namespace, settings: Settings, checker: Rechecker, spec: BatchSpec, stderr: IO[str]
+) -> Summary | None:
+    """Carry out the recheck on the cluster; its summary, or None once the reason it could not be is printed."""
+    if args.out is None:
+        print(
+            "deckcheck: --dask writes the results to a folder: give --out FOLDER (a path or an fsspec URL)", file=stderr
+        )
+        return None
+    if args.workers is not None:
+        print("deckcheck: --workers sets processes here; with --dask, the cluster's workers check", file=stderr)
+        return None
+    try:
+        from deckcheck.batch.cluster import DataMismatch, Job, connect, recheck_on_dask, write_summary  # noqa: PLC0415
+    except ImportError as exc:
+        print(f"deckcheck: --dask needs the dask extra (pip install 'deckcheck[dask]'): {exc}", file=stderr)
+        return None
+    data = checker.data
+    own = None if settings.data_dir == DEFAULT_DATA_DIR else settings.data_dir
+    job = Job(spec, args.out, data.digest, args.results_format, own)
+    try:
+        with connect(args.dask) as client:
+            summary = recheck_on_dask(client, args.paths, job)
+        where = write_summary(args.out, orjson.dumps(summary.as_json(checker.setup, data)) + b"\n")
+    except (OSError, ValueError, DataMismatch) as exc:
+        print(f"deckcheck: {exc}", file=stderr)
+        return None
+    print(f"deckcheck: results in {args.out}, summary in {where}", file=stderr)
+    return summary

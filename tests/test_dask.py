@@ -1,0 +1,177 @@
+"""Rechecks on Dask (batch/cluster.py, `deckcheck recheck --dask`) and `recheck_partition` (batch/partition.py):
+every result line and the summary are the local CLI's, on a LocalCluster of two worker processes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from dask.distributed import Client
+
+from bench.corpus import Corpus
+from deckcheck import Data
+from deckcheck.batch import BatchSpec
+from deckcheck.batch.cluster import DataMismatch, Job, connect, plan, recheck_on_dask
+from deckcheck.batch.partition import RESULTS, checker_for, recheck_partition
+from deckcheck.cli import run
+from deckcheck.cli_output import EXIT_ERROR
+
+DECKS = 20_000
+RECHECK = ["recheck", "--date", "2008-09-01", "--previous", "ocg-2008-03-01"]
+
+
+def _rows(data: Data) -> list[dict[str, Any]]:
+    """The corpus as rows of a store, one in a thousand broken: no link, a link that does not read."""
+    rows: list[dict[str, Any]] = []
+    for number, deck in enumerate(Corpus(data).decks(DECKS)):
+        link: str | None = deck.ydke()
+        if number % 1000 == 7:
+            link = None if number % 2000 == 7 else "ydke://A!!"
+        rows.append({"id": deck.id, "ydke": link})
+    return rows
+
+
+@pytest.fixture(scope="module")
+def store(data: Data, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The decks as Parquet in uneven row groups, and the same decks as NDJSON."""
+    folder = tmp_path_factory.mktemp("store")
+    rows = _rows(data)
+    pq.write_table(pa.Table.from_pylist(rows), folder / "decks.parquet", row_group_size=3_000)
+    lines = (orjson.dumps({k: v for k, v in row.items() if v is not None}) for row in rows)
+    (folder / "decks.ndjson").write_bytes(b"\n".join(lines) + b"\n")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def local(store: Path) -> list[bytes]:
+    """The local CLI's output on the NDJSON decks: a result line each, then the summary line."""
+    out = store / "local.ndjson"
+    # Exit 2: some lines are errors.
+    assert run([*RECHECK, "--out", str(out), str(store / "decks.ndjson")], io.StringIO(), io.StringIO()) == EXIT_ERROR
+    return out.read_bytes().splitlines()
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Client]:
+    with connect("local:2") as started:
+        assert len(started.scheduler_info()["workers"]) == 2
+        yield started
+
+
+def _results(folder: Path) -> pa.Table:
+    return pa.concat_tables(pq.read_table(path) for path in sorted(folder.glob("part-*.parquet")))
+
+
+def test_the_cli_on_a_local_cluster_gives_the_local_results(store: Path, local: list[bytes]) -> None:
+    out = store / "dask"
+    stderr = io.StringIO()
+    code = run([*RECHECK, "--dask", "local:2", "--out", str(out), str(store / "decks.parquet")], io.StringIO(), stderr)
+    assert code == EXIT_ERROR, stderr.getvalue()
+    results = _results(out)
+    assert len(list(out.glob("part-*.parquet"))) == 7  # one a row group
+    assert results.schema.names == ["id", *RESULTS.names]
+    assert [str(line).encode() for line in results.column("result").to_pylist()] == local[:-1]
+    assert (out / "_summary.json").read_bytes().rstrip(b"\n") == local[-1]
+    assert results.column("line").to_pylist() == list(range(1, DECKS + 1))
+    # The columns say what each result line says.
+    for row in results.slice(0, 3_000).to_pylist():
+        result = orjson.loads(row["result"])
+        assert row["id"] == result["id"]
+        if "error" in result:
+            assert (row["status"], row["legal"], row["codes"]) == ("error", None, [])
+            continue
+        assert row["legal"] == result["legal"]
+        assert row["status"] == ("legal" if result["legal"] else "illegal")
+        assert row["penalty"] == result["penalty"]
+        assert row["codes"] == [v["code"] for v in result["violations"]]
+        assert (row["legal_before"], row["newly_illegal"]) == (result["legal_before"], result["newly_illegal"])
+
+
+def test_ndjson_blocks_and_ndjson_results(client: Client, store: Path, local: list[bytes], data: Data) -> None:
+    """NDJSON cut into small blocks at line ends, numbered across blocks; NDJSON results; the summary merged."""
+    out = store / "blocks"
+    job = Job(BatchSpec(*_spec()), str(out), data.digest, "ndjson", block_bytes=700_000)
+    sources = [str(store / "decks.ndjson")]
+    assert len(plan(sources, job.block_bytes)) > 9
+    summary = recheck_on_dask(client, sources, job)
+    lines = b"".join(path.read_bytes() for path in sorted(out.glob("part-*.ndjson"))).splitlines()
+    assert lines == local[:-1]
+    checker_setup = BatchSpec(*_spec()).setup(data)
+    assert orjson.dumps(summary.as_json(checker_setup, data)) == local[-1]
+
+
+def _spec() -> tuple[Any, ...]:
+    return dt.date(2008, 9, 1), None, "ocg-2008-03-01"
+
+
+def test_workers_on_other_data_are_refused(client: Client, store: Path) -> None:
+    job = Job(BatchSpec(*_spec()), str(store / "refused"), "0" * 64)
+    with pytest.raises(DataMismatch, match="a worker judges by data"):
+        recheck_on_dask(client, [str(store / "decks.parquet")], job)
+
+
+def test_recheck_partition_on_tables_and_frames(data: Data) -> None:
+    """The entry point for Spark and Ray: entries as nested columns with nulls for fields not given, ids as
+    numbers, lines numbered from where the partition starts; the same result lines as the NDJSON lines of the rows'
+    non-null fields. A pandas frame is answered with a frame."""
+    deck = next(iter(Corpus(data).decks(1)))
+    main = [{"passcode": p, "count": None, "language": None} for p in deck.main]
+    rows = [
+        {"id": 1, "main": main, "extra": [], "default_language": None},
+        {"id": 2, "main": main[:30], "extra": [], "default_language": "en"},
+        {
+            "id": 3,
+            "main": [{"passcode": 12345678, "count": 2, "language": "ja"}],
+            "extra": [],
+            "default_language": None,
+        },
+        {
+            "id": 4,
+            "main": main,
+            "extra": [{"passcode": 83764718, "count": 1, "language": None}],
+            "default_language": "x",
+        },
+    ]
+    spec = BatchSpec(*_spec())
+    table = recheck_partition(pa.Table.from_pylist(rows), spec, first_line=41)
+    assert table.column("line").to_pylist() == [41, 42, 43, 44]
+    assert table.column("id").to_pylist() == [1, 2, 3, 4]
+    given = [orjson.dumps(_given(row)) for row in rows]
+    expected, _summary = checker_for(spec, None).check_lines(41, given)
+    assert [str(line).encode() for line in table.column("result").to_pylist()] == expected.splitlines()
+    assert table.column("status").to_pylist() == ["legal", "illegal", "illegal", "error"]
+    frame = recheck_partition(pd.DataFrame({"id": ["a"], "ydke": [deck.ydke()]}), spec)
+    assert isinstance(frame, pd.DataFrame)
+    assert list(frame["line"]) == [1]
+    assert frame["result"][0] == checker_for(spec, None).check_lines(
+        1, [orjson.dumps({"id": "a", "ydke": deck.ydke()})]
+    )[0].decode().rstrip("\n")
+
+
+def _given(value: Any) -> Any:
+    """A row as the recheck line of its fields that are not null, at every depth."""
+    if isinstance(value, dict):
+        return {key: _given(item) for key, item in value.items() if item is not None}
+    return [_given(item) for item in value] if isinstance(value, list) else value
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ([], "give --out FOLDER"),
+        (["--out", "x", "--workers", "2"], "--workers sets processes here"),
+    ],
+)
+def test_refusals(store: Path, extra: list[str], message: str) -> None:
+    stderr = io.StringIO()
+    code = run([*RECHECK, "--dask", "local:1", *extra, str(store / "decks.parquet")], io.StringIO(), stderr)
+    assert code == EXIT_ERROR
+    assert message in stderr.getvalue()
