@@ -40,9 +40,9 @@ from deckcheck import Context, Report, load_data, validate
 from deckcheck.batch import Rechecker, RecheckSetup
 from deckcheck.batch.chunk import decode
 from deckcheck.batch.columnar import verdict
-from deckcheck.batch.facts import card_arrays, name_limits
 from deckcheck.data import Banlist, CardIndex
 from deckcheck.formats import parse_ydke
+from deckcheck.rules.facts import card_arrays, name_limits
 
 PEER = Path(__file__).resolve().parent / "peer"
 DAY = dt.date(2008, 9, 1)

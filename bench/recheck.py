@@ -3,7 +3,12 @@
 Run by hand, never as a timed test; the figures go in the README. Prints, in one run:
 1. engine decks/s on one core (legal decks, illegal decks, and the corpus mix);
 2. /v1/validate requests/s against a no-op endpoint that parses the same body in the same server, and the ratio;
-3. `deckcheck recheck` over 100k and 1M corpus decks with 2 workers: time and peak RSS.
+3. `deckcheck recheck` over 100k and 1M corpus decks (2008-09-01 with --previous ocg-2008-03-01) with 2 workers:
+   time and peak RSS of the command and its workers;
+4. the same 1M decks from Parquet on a Dask LocalCluster of 2 worker processes, `deckcheck recheck --dask local:2`,
+   and its ratio to the CLI's time;
+5. POST /v1/rechecks of 100k decks over HTTP (one server process, results held) beside `deckcheck recheck` of the
+   same decks with one worker, and the ratio.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from deckcheck.formats import parse_ydke
 from deckcheck.wire import ValidateRequest
 
 EVENT = dt.date(2008, 6, 1)
+RECHECK = ["recheck", "--date", "2008-09-01", "--previous", "ocg-2008-03-01"]
 
 
 def engine(count: int) -> None:
@@ -104,29 +110,91 @@ def _wait_for(client: httpx.Client) -> None:
     raise RuntimeError("the benchmark server did not start")
 
 
-def recheck(count: int, workers: int, folder: Path) -> None:
-    """`deckcheck recheck` over `count` corpus decks: wall time and the peak RSS of the command."""
+def corpus_file(count: int, folder: Path) -> Path:
+    """`count` corpus decks as NDJSON lines, written once per folder."""
     corpus = folder / f"corpus-{count}.ndjson"
     if not corpus.exists():
         with corpus.open("wb") as f:
             for deck in Corpus(load_data()).decks(count):
                 f.write(deck.line() + b"\n")
-    out = folder / "results.ndjson"
-    args = ["recheck", "--date", "2008-09-01", "--previous", "ocg-2008-03-01", "--workers", str(workers)]
+    return corpus
+
+
+def _timed_cli(args: list[str]) -> tuple[float, float]:
+    """Run `deckcheck ARGS` in a fresh process: seconds, and the peak RSS in MB of the process and its children."""
     code = (
         "import resource, sys; from deckcheck.cli import run; "
-        f"rc = run({[*args, '--out', str(out), str(corpus)]!r}, sys.stdout, open('/dev/null', 'w')); "
+        f"rc = run({args!r}, sys.stdout, open('/dev/null', 'w')); "
         "print(max(resource.getrusage(w).ru_maxrss for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)))"
     )
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    seconds = time.perf_counter() - start
+    return time.perf_counter() - start, int(done.stdout.split()[-1]) / 1024
+
+
+def recheck(count: int, workers: int, folder: Path) -> float:
+    """`deckcheck recheck` over `count` corpus decks: wall time and the peak RSS of the command; the seconds."""
+    corpus = corpus_file(count, folder)
+    out = folder / "results.ndjson"
+    seconds, peak_mb = _timed_cli([*RECHECK, "--workers", str(workers), "--out", str(out), str(corpus)])
     summary: dict[str, Any] = orjson.loads(out.read_bytes().rsplit(b"\n", 2)[-2])["summary"]
-    peak_mb = int(done.stdout.split()[-1]) / 1024
     print(
         f"  recheck {count:>9,} decks, {workers} workers: {seconds:6.1f} s ({count / seconds:,.0f} decks/s), "
         f"peak RSS {peak_mb:,.0f} MB; legal {summary['legal']:,}, illegal {summary['illegal']:,}, "
         f"newly illegal {summary['newly_illegal']['count']:,}"
+    )
+    return seconds
+
+
+def dask_recheck(count: int, folder: Path, cli_seconds: float) -> None:
+    """The same decks from Parquet (row groups of 100k) on a LocalCluster of 2 worker processes, started by the
+    command itself, as a user runs it; the ratio to the local CLI with 2 workers."""
+    import pyarrow as pa  # noqa: PLC0415 - the dask extra, only for this part
+    import pyarrow.parquet as pq  # noqa: PLC0415
+
+    store = folder / f"corpus-{count}.parquet"
+    if not store.exists():
+        rows = [orjson.loads(line) for line in corpus_file(count, folder).read_bytes().splitlines()]
+        table = pa.table({"id": [r["id"] for r in rows], "ydke": [r["ydke"] for r in rows]})
+        pq.write_table(table, store, row_group_size=100_000)
+    out = folder / "dask-results"
+    seconds, peak_mb = _timed_cli([*RECHECK, "--dask", "local:2", "--out", str(out), str(store)])
+    print(
+        f"  dask    {count:>9,} decks, LocalCluster of 2: {seconds:6.1f} s ({count / seconds:,.0f} decks/s), "
+        f"client RSS {peak_mb:,.0f} MB; {seconds / cli_seconds:.2f}x the CLI's time (target: within 1.5x)"
+    )
+
+
+def http_recheck(count: int, folder: Path) -> None:
+    """POST /v1/rechecks of `count` decks to one server process (2 check threads), the results held and read whole,
+    beside the CLI with one worker on the same decks."""
+    corpus = corpus_file(count, folder)
+    cli_seconds, _peak = _timed_cli([*RECHECK, "--workers", "1", "--out", str(folder / "one.ndjson"), str(corpus)])
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "deckcheck", "serve", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=600) as client:
+            _wait_for(client)
+            params = {"date": "2008-09-01", "previous": "ocg-2008-03-01"}
+            headers = {"Content-Type": "application/x-ndjson", "Deckcheck-Hold-Results": "1"}
+            start = time.perf_counter()
+            with corpus.open("rb") as body:
+                response = client.post("/v1/rechecks", params=params, headers=headers, content=body)
+            seconds = time.perf_counter() - start
+            assert response.status_code == 200, response.text
+            assert response.content.count(b"\n") == count + 1
+    finally:
+        server.terminate()
+        server.wait()
+    print(
+        f"  /v1/rechecks {count:,} decks: {seconds:.1f} s ({count / seconds:,.0f} decks/s); CLI with one worker "
+        f"{cli_seconds:.1f} s; {seconds / cli_seconds:.2f}x the CLI's time (target: within 1.5x)"
     )
 
 
@@ -142,8 +210,13 @@ def main() -> None:
     http(1_000 if args.quick else 3_000)
     print("3. recheck through the CLI")
     with tempfile.TemporaryDirectory() as tmp:
-        for count in (10_000, 100_000) if args.quick else (100_000, 1_000_000):
-            recheck(count, 2, Path(tmp))
+        folder = Path(tmp)
+        sizes = (10_000, 100_000) if args.quick else (100_000, 1_000_000)
+        seconds = [recheck(count, 2, folder) for count in sizes]
+        print("4. recheck on Dask")
+        dask_recheck(sizes[-1], folder, seconds[-1])
+        print("5. recheck over HTTP")
+        http_recheck(sizes[0] if args.quick else 100_000, folder)
 
 
 if __name__ == "__main__":

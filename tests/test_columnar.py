@@ -15,8 +15,8 @@ from bench.corpus import Corpus
 from deckcheck import Context, Data, validate
 from deckcheck.batch.chunk import decode
 from deckcheck.batch.columnar import verdict
-from deckcheck.batch.facts import card_arrays
 from deckcheck.formats import DeckFormatError, deck_of, ydke_copies
+from deckcheck.rules.facts import card_arrays
 from tests.cases import UNLIMITED
 
 DAYS = (dt.date(2008, 9, 1), dt.date(2019, 6, 1))

@@ -19,6 +19,7 @@ from deckcheck.data import Banlist, make_banlist
 from deckcheck.formats import deck_of, write_ydke
 from deckcheck.rules import RULES, render
 from deckcheck.rules.engine import _findings, ruleset_of
+from deckcheck.rules.fast import legal_counts
 from tests.cases import CASES, MAIN_40, UNLIMITED
 from tests.golden import run_case
 
@@ -176,6 +177,30 @@ def _with_list(partial: Context, data: Data, use_list: bool = True) -> Context:
     """The drawn context with the real cards and, if `use_list`, the format's list in force."""
     banlist = data.banlists.in_force(partial.date, partial.format) if use_list else None
     return replace(partial, cards=data.cards, banlist=banlist)
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@given(case=near_legal(), use_list=st.booleans())
+def test_fast_path_agrees_with_the_full_engine(data: Data, case: tuple[Deck, Context], use_list: bool) -> None:
+    deck, partial = case
+    context = _with_list(partial, data, use_list)
+    full = list(_findings(deck, context, ruleset_of(context)))
+    assert (legal_counts(deck, context) is not None) == (not full)
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@given(case=near_legal(), allowed=st.dictionaries(st.sampled_from(_EDGE_CARDS), st.integers(0, 3), max_size=8))
+def test_fast_path_agrees_with_the_full_engine_under_a_whitelist(
+    data: Data, case: tuple[Deck, Context], allowed: dict[int, int]
+) -> None:
+    """EDOPro's `$whitelist`: a card the list does not name is forbidden, by either path."""
+    deck, partial = case
+    limits = {data.cards.by_passcode[p].passcode: n for p, n in allowed.items() if p in data.cards.by_passcode}
+    limits |= dict.fromkeys([*UNLIMITED, 44508094, 35809262, 83764718], 3)
+    whitelist = make_banlist("w", "w", "OCG", dates=(None, None), limits=limits, cards=data.cards, whitelist=True)
+    context = replace(partial, cards=data.cards, banlist=whitelist)
+    full = list(_findings(deck, context, ruleset_of(context)))
+    assert (legal_counts(deck, context) is not None) == (not full)
 
 
 def _columnar(deck: Deck, context: Context, lists: list[Banlist | None] | None = None) -> list[bool]:

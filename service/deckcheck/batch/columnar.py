@@ -22,11 +22,11 @@ import numpy as np
 import numpy.typing as npt
 
 from deckcheck.batch.chunk import Chunk
-from deckcheck.batch.facts import CardArrays, card_arrays, card_indexes, name_limits
 from deckcheck.data import MAX_COPIES, Banlist
 from deckcheck.model import Context
 from deckcheck.rules.checks import EXTRA_MAX, MAIN_MAX, MAIN_MIN, SIDE_MAX
 from deckcheck.rules.eras import OCG_LANGUAGES, TCG_LANGUAGES
+from deckcheck.rules.facts import CardArrays, card_arrays, card_indexes, name_limits
 
 Bools = npt.NDArray[np.bool_]
 Ints = npt.NDArray[np.int64]

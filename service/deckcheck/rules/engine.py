@@ -10,6 +10,7 @@ from deckcheck.model import SECTIONS, Context, Deck, Entry, Finding, Loc, Report
 from deckcheck.rules import printings
 from deckcheck.rules.checks import CHECKS, Line, resolved
 from deckcheck.rules.eras import ruleset_for, types_in_force
+from deckcheck.rules.fast import legal_counts
 from deckcheck.rules.registry import RULES, SEVERITY
 from deckcheck.rules.roster import check_roster
 
@@ -97,13 +98,16 @@ def _violation(finding: Finding, context: Context) -> Violation:
 
 def validate(deck: Deck, context: Context) -> Report:
     """Check `deck` against every deck rule in force in `context` and report every violation, in a fixed order."""
+    sizes = legal_counts(deck, context)
+    if sizes is not None:
+        return legal_report(dict(zip(SECTIONS, sizes, strict=True)), context)
     ruleset = ruleset_of(context)
     return _report(deck.counts(), context, ruleset, _findings(deck, context, ruleset))
 
 
 def legal_report(counts: dict[str, int], context: Context) -> Report:
-    """The report on a deck of these section sizes that breaks no rule: what `validate` answers for a deck the
-    columnar verdict (batch/columnar.py) found legal, without running the checks again."""
+    """The report on a deck of these section sizes that breaks no rule: what `validate` answers for a deck the fast
+    answer (rules/fast.py) or the columnar verdict (batch/columnar.py) found legal, without running the checks."""
     ruleset = ruleset_of(context)
     return Report(
         True, None, counts, context.date, context.banlist, ruleset, (), answer_notes(ruleset, context.banlist)

@@ -1,5 +1,6 @@
-"""The card facts the columnar verdict (columnar.py) reads, as arrays indexed by card and built once per (cards,
-date, format), with the copies each list allows per card name, and a hashed lookup from passcode to card.
+"""The card facts the batch verdict (batch/columnar.py) and the fast answer for one deck (fast.py) read, as arrays
+indexed by card and built once per (cards, date, format), with the copies each list allows per card name, and a
+hashed lookup from passcode to card.
 
 The facts are the rules the engine reads off a card alone: whether its type is in force and it was printed in the
 format by the day (TR 1, the eras of SPEC), which sections it may stand in (TR 1: extra-deck cards in the extra
