@@ -24,7 +24,7 @@ from deckcheck.errors import RequestError
 from deckcheck.formats import DeckFormatError, deck_of, ydke_copies
 from deckcheck.limits import ID_RANGE, MAX_ID_CHARS, copies_limit_errors
 from deckcheck.model import Context, Deck, Protectors, Report
-from deckcheck.rules import validate
+from deckcheck.rules import full_report, validate
 from deckcheck.wire import DEFAULT_LANGUAGES, RecheckLine, deck_from, limit_errors, read_errors, violations_json
 
 MAX_LINE_BYTES = 1024 * 1024
@@ -69,7 +69,9 @@ class Rechecker:
         answered from it, the others by the engine with the previous list's verdict taken from it where it is
         exact; every other line by the engine, line by line."""
         out: list[tuple[bytes, Outcome] | None] = [None] * len(lines)
-        pending: dict[int, tuple[Quick, tuple[Context, Context | None], bool | None]] = {}
+        # The plain lines not legal, with their verdict under the previous list where known, and whether their
+        # deck was read whole (then it breaks a rule: the columnar verdict is exact on the decks it reads).
+        pending: dict[int, tuple[Quick, tuple[Context, Context | None], bool | None, bool]] = {}
         groups: dict[tuple[bool, Protectors | None, str | None], list[tuple[int, Quick]]] = {}
         for index, raw in enumerate(lines):
             plain = None if raw is None or len(raw) > MAX_LINE_BYTES else quick(raw)
@@ -85,13 +87,13 @@ class Rechecker:
                 chunk = entries_chunk([deck for deck in decks if not isinstance(deck, str)])
             for row, was_legal in self._answer_legal(first, members, chunk, contexts, out):
                 index, plain = members[row]
-                pending[index] = plain, contexts, was_legal
+                pending[index] = plain, contexts, was_legal, bool(chunk.readable[row])
         for index, raw in enumerate(lines):
             if out[index] is not None:
                 continue
             if index in pending:
-                plain, contexts, was_legal = pending[index]
-                out[index] = self._judge(first + index, plain.id, plain.deck, contexts, was_legal)
+                plain, contexts, was_legal, illegal = pending[index]
+                out[index] = self._judge(first + index, plain.id, plain.deck, contexts, was_legal, illegal=illegal)
             else:
                 out[index] = self.check(first + index, raw)
         return [answer for answer in out if answer is not None]
@@ -158,9 +160,11 @@ class Rechecker:
         source: str | Deck,
         contexts: tuple[Context, Context | None],
         was_legal: bool | None = None,
+        *,
+        illegal: bool = False,
     ) -> tuple[bytes, Outcome]:
         """The engine's result line on a deck given as a ydke link or read already; `was_legal` is the verdict
-        under the previous list where it is known."""
+        under the previous list where it is known, and `illegal` says the deck is known to break a rule."""
         now, before = contexts
         if isinstance(source, str):
             # A ydke link is read straight into copies per card, the bounds checked on those.
@@ -173,7 +177,8 @@ class Rechecker:
             source = deck_of(copies)
         if before is not None and was_legal is None:
             was_legal = validate(source, before).legal
-        return self._result(number, deck_id, source, validate(source, now), was_legal)
+        report = full_report(source, now) if illegal else validate(source, now)
+        return self._result(number, deck_id, source, report, was_legal)
 
     def _result(
         self, number: int, deck_id: str | int, deck: Deck, report: Report, was_legal: bool | None

@@ -1,7 +1,7 @@
 """The rule engine: `validate(deck, context) -> Report`, one small check per rule, the registry of codes with their
 citations and penalties, and the messages in Japanese and English."""
 
-from deckcheck.rules.engine import answer_notes, legal_report, resolve_entry, validate
+from deckcheck.rules.engine import answer_notes, full_report, legal_report, resolve_entry, validate
 from deckcheck.rules.eras import SEEDS_RULESET, era_starts, eras, ruleset_for
 from deckcheck.rules.messages import note_text, render
 from deckcheck.rules.registry import PENALTIES, RULES, Rule
@@ -14,6 +14,7 @@ __all__ = [
     "answer_notes",
     "era_starts",
     "eras",
+    "full_report",
     "legal_report",
     "note_text",
     "render",
