@@ -37,8 +37,9 @@ _TCG = frozenset(TCG_LANGUAGES)  # cards in these languages must have been print
 
 def verdict(chunk: Chunk, context: Context, banlists: Sequence[Banlist | None] | None = None) -> list[Bools]:
     """For each list of `banlists` (by default the context's own), whether each deck of the chunk is certainly
-    legal on the context's date, format and languages. False is "needs the engine". The copies per name are
-    counted once, whatever the number of lists."""
+    legal on the context's date, format and languages. False is "needs the engine"; without a roster, on a deck
+    the chunk holds whole (`readable`), False is exact: the engine finds the deck illegal under that list. The
+    copies per name are counted once, whatever the number of lists."""
     lists: Sequence[Banlist | None] = [context.banlist] if banlists is None else banlists
     decks = chunk.decks
     if decks == 0:

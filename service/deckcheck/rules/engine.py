@@ -31,26 +31,27 @@ def resolve_entry(entry: Entry, cards: CardIndex) -> tuple[Card | None, str | No
 
 
 @lru_cache(maxsize=16)
-def _known_types(cards: CardIndex, types: tuple[str, ...]) -> frozenset[int]:
-    """The passcodes of the cards whose types are all among `types`: the ones the card rules apply to."""
-    return frozenset(passcode for passcode, card in cards.by_passcode.items() if types_in_force(card, types))
+def _cards_by_passcode(cards: CardIndex, types: tuple[str, ...]) -> dict[int, tuple[Card, bool]]:
+    """Every passcode's canonical card, and whether the card rules apply to it (its types are all among `types`):
+    a plain dict, the fastest lookup for the entry-by-entry walk of `_resolve`."""
+    return {passcode: (card, types_in_force(card, types)) for passcode, card in cards.by_passcode.items()}
 
 
 def _resolve(deck: Deck, context: Context, ruleset: Ruleset) -> list[Line]:
     """Attach the canonical card to every entry; an entry naming no official card keeps the reason why."""
     lines: list[Line] = []
-    by_passcode = context.cards.by_passcode
-    known = _known_types(context.cards, ruleset.card_types)
+    known = _cards_by_passcode(context.cards, ruleset.card_types)
+    default = context.default_language
     for section in SECTIONS:
         for index, entry in enumerate(deck.section(section)):
             # The common case first: a passcode alone. (None is no key, so a bare entry falls through.)
-            card = by_passcode.get(entry.passcode) if entry.name is None else None  # type: ignore[arg-type]
-            reason = None
-            if card is None:
-                card, reason = resolve_entry(entry, context.cards)
-            language = entry.language or context.default_language
-            playable = card is not None and card.passcode in known
-            lines.append(Line(section, index, entry, card, language, playable, reason))
+            found = known.get(entry.passcode) if entry.name is None else None  # type: ignore[arg-type]
+            if found is not None:
+                lines.append(Line(section, index, entry, found[0], entry.language or default, found[1]))
+                continue
+            card, reason = resolve_entry(entry, context.cards)
+            playable = card is not None and known[card.passcode][1]
+            lines.append(Line(section, index, entry, card, entry.language or default, playable, reason))
     return lines
 
 
