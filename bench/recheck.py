@@ -145,11 +145,11 @@ def _tree(pid: int) -> list[int]:
     while todo:
         current = todo.pop()
         found.append(current)
-        try:
-            children = Path(f"/proc/{current}/task/{current}/children").read_text().split()
-        except OSError:
-            continue
-        todo += [int(child) for child in children]
+        for task in Path(f"/proc/{current}/task").glob("*"):  # a child belongs to the thread that started it
+            try:
+                todo += [int(child) for child in (task / "children").read_text().split()]
+            except OSError:
+                continue
     return found
 
 

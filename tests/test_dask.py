@@ -175,3 +175,10 @@ def test_refusals(store: Path, extra: list[str], message: str) -> None:
     code = run([*RECHECK, "--dask", "local:1", *extra, str(store / "decks.parquet")], io.StringIO(), stderr)
     assert code == EXIT_ERROR
     assert message in stderr.getvalue()
+
+
+def test_results_format_belongs_to_dask(store: Path) -> None:
+    stderr = io.StringIO()
+    code = run([*RECHECK, "--results-format", "ndjson", str(store / "decks.ndjson")], io.StringIO(), stderr)
+    assert code == EXIT_ERROR
+    assert "--results-format is the form of the results files of --dask" in stderr.getvalue()

@@ -78,8 +78,7 @@ def _parser() -> argparse.ArgumentParser:
     recheck.add_argument(
         "--results-format",
         choices=("parquet", "ndjson"),
-        default="parquet",
-        help="with --dask: the form of each partition's results file",
+        help="with --dask: the form of each partition's results file (default parquet)",
     )
     recheck.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
     for command in (check, recheck):

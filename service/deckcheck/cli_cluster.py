@@ -32,7 +32,7 @@ def run_on_dask(
         return None
     data = checker.data
     own = None if settings.data_dir == DEFAULT_DATA_DIR else settings.data_dir
-    job = Job(spec, args.out, data.digest, args.results_format, own)
+    job = Job(spec, args.out, data.digest, args.results_format or "parquet", own)
     try:
         with connect(args.dask) as client:
             summary = recheck_on_dask(client, args.paths, job)

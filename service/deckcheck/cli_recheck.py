@@ -39,6 +39,9 @@ def run_recheck(args: argparse.Namespace, settings: Settings, data: Data, stdout
     except (RequestError, ValidationError) as exc:
         print(f"deckcheck: {exc}", file=stderr)
         return EXIT_ERROR
+    if args.dask is None and args.results_format is not None:
+        print("deckcheck: --results-format is the form of the results files of --dask", file=stderr)
+        return EXIT_ERROR
     if args.dask is not None:
         started = time.monotonic()
         summary = run_on_dask(args, settings, checker, spec, stderr)

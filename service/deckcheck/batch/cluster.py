@@ -21,7 +21,7 @@ from typing import Literal
 import fsspec
 import pyarrow as pa
 import pyarrow.parquet as pq
-from dask.distributed import Client, LocalCluster, as_completed
+from dask.distributed import Client, LocalCluster
 from fsspec.utils import read_block
 
 from deckcheck.batch.partition import CHUNK_ROWS, check_lines, check_table, checker_for
@@ -96,12 +96,9 @@ def recheck_on_dask(client: Client, sources: Sequence[str], job: Job) -> Summary
     fs, folder = fsspec.core.url_to_fs(job.out)
     fs.makedirs(folder, exist_ok=True)
     futures = client.map(check_part, parts, firsts, range(len(parts)), job=job, pure=False)
-    summaries: dict[int, Summary] = {}
-    for future, summary in as_completed(futures, with_results=True):
-        summaries[futures.index(future)] = summary
     merged = Summary()
-    for index in range(len(parts)):
-        merged.merge(summaries[index])
+    for summary in client.gather(futures):  # in the order of the partitions
+        merged.merge(summary)
     return merged
 
 
