@@ -15,7 +15,7 @@ from deckcheck.batch import validate_all
 from deckcheck.batch.chunk import decode
 from deckcheck.batch.columnar import verdict
 from deckcheck.batch.entries import entries_chunk
-from deckcheck.data import Banlist, make_banlist
+from deckcheck.data import make_banlist
 from deckcheck.formats import deck_of, write_ydke
 from deckcheck.rules import RULES, render
 from deckcheck.rules.engine import _findings, ruleset_of
@@ -179,21 +179,31 @@ def _with_list(partial: Context, data: Data, use_list: bool = True) -> Context:
     return replace(partial, cards=data.cards, banlist=banlist)
 
 
+def _columnar(deck: Deck, context: Context) -> bool:
+    """The columnar verdict (batch/columnar.py) on one deck given as entries."""
+    return bool(verdict(entries_chunk([deck]), context)[0][0])
+
+
 @settings(max_examples=400, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(case=near_legal(), use_list=st.booleans())
-def test_fast_path_agrees_with_the_full_engine(data: Data, case: tuple[Deck, Context], use_list: bool) -> None:
+def test_fast_path_and_columnar_verdict_agree_with_the_full_engine(
+    data: Data, case: tuple[Deck, Context], use_list: bool
+) -> None:
+    """The fast answer for one deck (rules/fast.py) and the batch verdict: legal exactly where no check finds
+    anything."""
     deck, partial = case
     context = _with_list(partial, data, use_list)
     full = list(_findings(deck, context, ruleset_of(context)))
     assert (legal_counts(deck, context) is not None) == (not full)
+    assert _columnar(deck, context) == (not full)
 
 
 @settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(case=near_legal(), allowed=st.dictionaries(st.sampled_from(_EDGE_CARDS), st.integers(0, 3), max_size=8))
-def test_fast_path_agrees_with_the_full_engine_under_a_whitelist(
+def test_fast_path_and_columnar_verdict_agree_with_the_full_engine_under_a_whitelist(
     data: Data, case: tuple[Deck, Context], allowed: dict[int, int]
 ) -> None:
-    """EDOPro's `$whitelist`: a card the list does not name is forbidden, by either path."""
+    """EDOPro's `$whitelist`: a card the list does not name is forbidden, by every path."""
     deck, partial = case
     limits = {data.cards.by_passcode[p].passcode: n for p, n in allowed.items() if p in data.cards.by_passcode}
     limits |= dict.fromkeys([*UNLIMITED, 44508094, 35809262, 83764718], 3)
@@ -201,35 +211,7 @@ def test_fast_path_agrees_with_the_full_engine_under_a_whitelist(
     context = replace(partial, cards=data.cards, banlist=whitelist)
     full = list(_findings(deck, context, ruleset_of(context)))
     assert (legal_counts(deck, context) is not None) == (not full)
-
-
-def _columnar(deck: Deck, context: Context, lists: list[Banlist | None] | None = None) -> list[bool]:
-    """The columnar verdict (batch/columnar.py) on one deck given as entries, for each list."""
-    return [bool(v[0]) for v in verdict(entries_chunk([deck]), context, lists)]
-
-
-@settings(max_examples=400, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
-@given(case=near_legal(), use_list=st.booleans())
-def test_columnar_verdict_agrees_with_the_full_engine(data: Data, case: tuple[Deck, Context], use_list: bool) -> None:
-    deck, partial = case
-    context = _with_list(partial, data, use_list)
-    full = list(_findings(deck, context, ruleset_of(context)))
-    assert _columnar(deck, context) == [not full]
-
-
-@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
-@given(case=near_legal(), allowed=st.dictionaries(st.sampled_from(_EDGE_CARDS), st.integers(0, 3), max_size=8))
-def test_columnar_verdict_agrees_with_the_full_engine_under_a_whitelist(
-    data: Data, case: tuple[Deck, Context], allowed: dict[int, int]
-) -> None:
-    """EDOPro's `$whitelist`: a card the list does not name is forbidden, by either path."""
-    deck, partial = case
-    limits = {data.cards.by_passcode[p].passcode: n for p, n in allowed.items() if p in data.cards.by_passcode}
-    limits |= dict.fromkeys([*UNLIMITED, 44508094, 35809262, 83764718], 3)
-    whitelist = make_banlist("w", "w", "OCG", dates=(None, None), limits=limits, cards=data.cards, whitelist=True)
-    context = replace(partial, cards=data.cards, banlist=whitelist)
-    full = list(_findings(deck, context, ruleset_of(context)))
-    assert _columnar(deck, context) == [not full]
+    assert _columnar(deck, context) == (not full)
 
 
 @settings(max_examples=100, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
