@@ -8,13 +8,12 @@ counted per *name*, and also card placement, the card types in force, printing d
 
 One corpus of decks (bench/corpus.py: real cards, one deck in ten broken on purpose) is judged against the OCG list
 in force on 2008-09-01, which ydeck gets converted into its index and allow vector (`ydeck_cards`). Each round runs
-bench/peer/run.mjs (ydeck, timed by Node's clock) and this process twice (deckcheck's per-deck fast path, as
-`deckcheck recheck` reads a ydke line: `ydke_copies`, `tally_copies`, `within_limits`; and the columnar verdict,
-batch/columnar.py, on the corpus as one chunk) in turn, alternating the order, all pinned to one core;
-each side reports the best of three passes, for parse + verdict and for the verdict on decks parsed beforehand.
-Prints decks/s (best and median round) and the ratios of each deckcheck side to ydeck, then whether ydeck and
-deckcheck agree where they check the same rules. Run by hand, never as a timed test. Needs Node and npm; says so
-and stops without them.
+bench/peer/run.mjs (ydeck, timed by Node's clock) and this process (the columnar verdict, batch/columnar.py, on the
+corpus as one chunk; and the recheck's whole path, NDJSON lines in and result lines out, in chunks of 2,000) in turn,
+alternating the order, all pinned to one core; each side reports the best of three passes, for parse + verdict and
+for the verdict on decks decoded beforehand. Prints decks/s (best and median round) and the ratios to ydeck, then
+whether ydeck and deckcheck agree where they check the same rules. Run by hand, never as a timed test. Needs Node
+and npm; says so and stops without them.
 """
 
 from __future__ import annotations
@@ -36,7 +35,7 @@ from typing import Any
 import orjson
 
 from bench.corpus import Corpus
-from deckcheck import Context, Report, load_data, validate
+from deckcheck import Context, Data, Report, load_data, validate
 from deckcheck.batch import Rechecker, RecheckSetup
 from deckcheck.batch.chunk import decode
 from deckcheck.batch.columnar import verdict
@@ -147,13 +146,13 @@ def run_ydeck(folder: Path, *args: str) -> Any:
     return orjson.loads(done.stdout)
 
 
-def run_columnar(links: Sequence[str], context: Context, lines: Sequence[bytes]) -> dict[str, float]:
+def run_columnar(links: Sequence[str], context: Context, lines: Sequence[bytes], data: Data) -> dict[str, float]:
     """The columnar verdict's figures of one round (batch/columnar.py, the whole corpus as one chunk), decks/s of
     the best pass; the card arrays and list limits built beforehand, once per (date, list), as a recheck does. And
     the recheck's own path, NDJSON lines in and result lines out, in chunks of 2,000 (Rechecker.check_lines)."""
     name_limits(card_arrays(context.cards, context.date, context.format), context.banlist)
     chunk = decode(links)
-    checker = Rechecker(load_data(), RecheckSetup(context.date, context.banlist))
+    checker = Rechecker(data, RecheckSetup(context.date, context.banlist))
 
     def recheck() -> int:
         return sum(
@@ -229,7 +228,7 @@ def _report_agreement(folder: Path, links: Sequence[str], context: Context) -> N
 
 
 def main() -> None:
-    """Build the corpus, install ydeck, time the three sides in alternating rounds, print the figures and the
+    """Build the corpus, install ydeck, time both sides in alternating rounds, print the figures and the
     agreement."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decks", type=int, default=20_000)
@@ -251,7 +250,7 @@ def main() -> None:
         (folder / "cards.json").write_bytes(orjson.dumps(ydeck_cards(data.cards, banlist)))
         sides: list[tuple[str, Callable[[], dict[str, Any]]]] = [
             ("ydeck", lambda: run_ydeck(folder, str(PASSES))),
-            ("columnar", lambda: run_columnar(links, context, lines)),
+            ("columnar", lambda: run_columnar(links, context, lines, data)),
         ]
         runs: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in sides}
         for round_number in range(args.rounds):

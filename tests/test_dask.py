@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from bench.corpus import Corpus
 from deckcheck import Data
 from deckcheck.batch import BatchSpec
 from deckcheck.batch.cluster import DataMismatch, Job, connect, plan, recheck_on_dask
-from deckcheck.batch.partition import RESULTS, checker_for, recheck_partition
+from deckcheck.batch.partition import RESULTS, checker_for, recheck_partition, results_schema
 from deckcheck.cli import run
 from deckcheck.cli_output import EXIT_ERROR
 
@@ -182,3 +183,57 @@ def test_results_format_belongs_to_dask(store: Path) -> None:
     code = run([*RECHECK, "--results-format", "ndjson", str(store / "decks.ndjson")], io.StringIO(), stderr)
     assert code == EXIT_ERROR
     assert "--results-format is the form of the results files of --dask" in stderr.getvalue()
+
+
+def test_folders_blocks_of_no_line_and_other_columns(client: Client, data: Data, tmp_path: Path) -> None:
+    """A folder is read in the order a local run reads it (path by path, part by part); a block that holds no line
+    still gets a readable results file; columns that are no field of a line are not read; a null id is no id."""
+    decks = [deck.line() for deck in Corpus(data, seed=5).decks(9)]
+    store = tmp_path / "store"
+    for name, lines in (("a/x.ndjson", decks[:3]), ("a-b/y.ndjson", decks[3:6]), ("B.ndjson", decks[6:])):
+        (store / name).parent.mkdir(parents=True, exist_ok=True)
+        (store / name).write_bytes(b"\r\n".join(lines))  # CRLF, and no line end at the end
+    local = tmp_path / "local.ndjson"
+    run([*RECHECK, "--out", str(local), str(store)], io.StringIO(), io.StringIO())
+    job = Job(BatchSpec(*_spec()), str(tmp_path / "out"), data.digest, block_bytes=300)
+    summary = recheck_on_dask(client, [str(store)], job)
+    results = pq.read_table(tmp_path / "out")  # every part file, empty ones included, as one dataset
+    assert [str(line).encode() for line in results.column("result").to_pylist()] == local.read_bytes().splitlines()[:-1]
+    assert summary.lines == 9
+
+    rows = [{"id": None, "ydke": "ydke://!!", "owner": "x"}, {"id": "b", "ydke": None, "owner": "y"}]
+    with_owner = recheck_partition(pa.Table.from_pylist(rows), BatchSpec(*_spec()))
+    without = recheck_partition(
+        pa.Table.from_pylist([{k: r[k] for k in ("id", "ydke")} for r in rows]), BatchSpec(*_spec())
+    )
+    general = recheck_partition(pa.Table.from_pylist([{**r, "text": None} for r in rows]), BatchSpec(*_spec()))
+    assert with_owner.column("result").to_pylist() == without.column("result").to_pylist()
+    assert without.column("result").to_pylist() == general.column("result").to_pylist()
+    assert "missing" in str(without.column("result")[0])
+
+
+def test_results_go_to_a_new_or_empty_folder(client: Client, data: Data, store: Path) -> None:
+    job = Job(BatchSpec(*_spec()), str(store), data.digest)  # the store's own folder holds the decks
+    with pytest.raises(ValueError, match="holds files already"):
+        recheck_on_dask(client, [str(store / "decks.parquet")], job)
+
+
+def test_a_local_cluster_of_no_worker_is_refused(store: Path) -> None:
+    stderr = io.StringIO()
+    code = run(
+        [*RECHECK, "--dask", "local:0", "--out", str(store / "none"), str(store / "decks.parquet")],
+        io.StringIO(),
+        stderr,
+    )
+    assert code == EXIT_ERROR
+    assert "at least 1" in stderr.getvalue()
+
+
+def test_the_readme_spark_schema_is_the_results_schema() -> None:
+    """The schema the README gives Spark's mapInArrow, in Spark's words, names the columns of the results in order."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    ddl = "".join(re.findall(r'^    "(.*)"$', readme.split("RESULTS_DDL = (\n", 1)[1].split("\n)", 1)[0], re.M))
+    spark: dict[str, pa.DataType] = {"string": pa.string(), "long": pa.int64(), "boolean": pa.bool_()}
+    spark |= {f"array<{name}>": pa.list_(arrow) for name, arrow in list(spark.items())}
+    fields = [column.split(" ", 1) for column in ddl.split(", ")]
+    assert pa.schema([pa.field(name, spark[kind]) for name, kind in fields]) == results_schema(pa.string())

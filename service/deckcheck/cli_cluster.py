@@ -11,6 +11,7 @@ import orjson
 from deckcheck.batch import BatchSpec, Rechecker, Summary
 from deckcheck.config import Settings
 from deckcheck.data import DEFAULT_DATA_DIR
+from deckcheck.errors import DataError, RequestError
 
 
 def run_on_dask(
@@ -37,7 +38,8 @@ def run_on_dask(
         with connect(args.dask) as client:
             summary = recheck_on_dask(client, args.paths, job)
         where = write_summary(args.out, orjson.dumps(summary.as_json(checker.setup, data)) + b"\n")
-    except (OSError, ValueError, DataMismatch) as exc:
+    except (OSError, ValueError, TypeError, DataMismatch, DataError, RequestError) as exc:
+        # A worker's failure too: other data than the command's, a list its data lack, a column of no deck.
         print(f"deckcheck: {exc}", file=stderr)
         return None
     print(f"deckcheck: results in {args.out}, summary in {where}", file=stderr)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from deckcheck.data import Hit, NameSearch, normalize_name
 from deckcheck.model import SECTIONS, Copies, Deck, Section
 
+MAX_PASSCODE = 999_999_999  # the largest passcode a request may give (nine digits, as printed)
 MAX_ENTRIES = 500  # distinct entries (cards, for a ydke link) in one section
 MAX_COUNT = 99  # copies one JSON entry or text line may give
 MAX_CARDS = MAX_ENTRIES * MAX_COUNT  # cards in one section: what 500 entries of 99 copies hold

@@ -2,7 +2,8 @@
 on a Dask cluster, each partition by the columnar path in a worker, the results written as one Parquet (or NDJSON)
 file per partition, and the partitions' summaries merged in order into the summary a local run gives.
 
-A partition is a row group of a Parquet file or a block of about BLOCK_BYTES of an NDJSON file, cut at line ends.
+A partition is a row group of a Parquet file or a block of about BLOCK_BYTES of an NDJSON file, cut at line ends
+(a folder's other files are not decks here: deck files such as .ydk are for a local run).
 Lines are numbered across the whole store in the order of the sources (a folder's files sorted by name), as a local
 run numbers them: Parquet row groups know their rows from the file's footer; NDJSON blocks are counted first, by
 the workers. Every partition is read and written in chunks, so a worker holds one chunk of results at a time (and
@@ -24,7 +25,15 @@ import pyarrow.parquet as pq
 from dask.distributed import Client, LocalCluster
 from fsspec.utils import read_block
 
-from deckcheck.batch.partition import CHUNK_ROWS, check_lines, check_table, checker_for
+from deckcheck.batch.partition import (
+    CHUNK_ROWS,
+    check_lines,
+    check_table,
+    checker_for,
+    data_for,
+    id_type_of,
+    results_schema,
+)
 from deckcheck.batch.spec import BatchSpec
 from deckcheck.batch.summary import Summary
 
@@ -69,6 +78,8 @@ def connect(address: str) -> Iterator[Client]:
             yield client
         return
     count = address.partition(":")[2]
+    if count and not (count.isdigit() and int(count) >= 1):
+        raise ValueError(f"--dask local:N takes a number of worker processes of at least 1, not {count!r}")
     workers = int(count) if count else None
     with (
         LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
@@ -94,8 +105,12 @@ def recheck_on_dask(client: Client, sources: Sequence[str], job: Job) -> Summary
     counts = client.gather(client.map(count_rows, parts, pure=False))
     firsts = list(accumulate(counts, initial=1))[: len(parts)]
     fs, folder = fsspec.core.url_to_fs(job.out)
+    if fs.exists(folder) and fs.ls(folder):
+        raise ValueError(f"{job.out} holds files already: the results go to a new or empty folder")
     fs.makedirs(folder, exist_ok=True)
-    futures = client.map(check_part, parts, firsts, range(len(parts)), job=job, pure=False)
+    width = max(5, len(str(len(parts) - 1)))  # names that sort in the order of the partitions
+    names = [f"part-{index:0{width}d}.{job.results}" for index in range(len(parts))]
+    futures = client.map(check_part, parts, firsts, names, job=job, pure=False)
     merged = Summary()
     for summary in client.gather(futures):  # in the order of the partitions
         merged.merge(summary)
@@ -125,7 +140,7 @@ def _files(sources: Sequence[str]) -> Iterator[str]:
                 raise ValueError(f"{source}: a store of decks is .parquet or .ndjson (.jsonl) files")
             yield source
             continue
-        for found in sorted(fs.find(path)):
+        for found in sorted(fs.find(path), key=lambda found: found.split("/")):  # as a local run orders a folder
             if found.lower().endswith(PARQUET_SUFFIXES + NDJSON_SUFFIXES):
                 yield fs.unstrip_protocol(found)
 
@@ -139,30 +154,41 @@ def count_rows(part: Part) -> int:
         return len(_block_lines(read_block(f, part.offset, part.length, delimiter=b"\n")))
 
 
-def check_part(part: Part, first: int, index: int, *, job: Job) -> Summary:
-    """Recheck one partition in a worker, write its results file, and return its summary."""
+def check_part(part: Part, first: int, name: str, *, job: Job) -> Summary:
+    """Recheck one partition in a worker, write its results file `name` (with the schema of the results even when
+    the partition holds no deck), and return its summary."""
+    digest = data_for(job.data_dir).digest
+    if digest != job.digest:
+        raise DataMismatch(f"a worker judges by data {digest[:16]}, the client by {job.digest[:16]}")
     checker = checker_for(job.spec, job.data_dir)
-    if checker.data.digest != job.digest:
-        raise DataMismatch(f"a worker judges by data {checker.data.digest[:16]}, the client by {job.digest[:16]}")
     fs, folder = fsspec.core.url_to_fs(job.out)
-    target = f"{folder.rstrip('/')}/part-{index:05d}.{job.results}"
     summary = Summary()
-    writer: pq.ParquetWriter | None = None
-    with fs.open(target, "wb") as sink:
-        for chunk_first, rows in _chunks(part, first):
-            if isinstance(rows, pa.Table):
-                table, part_summary = check_table(rows, checker, chunk_first)
-            else:
-                table, part_summary = check_lines(rows, checker, chunk_first)
-            summary.merge(part_summary)
-            if job.results == "ndjson":
-                sink.write(b"".join(f"{line}\n".encode() for line in table.column("result").to_pylist()))
-                continue
-            writer = writer or pq.ParquetWriter(sink, table.schema)
-            writer.write_table(table)
-        if writer is not None:
-            writer.close()
+    with fs.open(f"{folder.rstrip('/')}/{name}", "wb") as sink:
+        writer = pq.ParquetWriter(sink, results_schema(_id_type(part))) if job.results == "parquet" else None
+        try:
+            for chunk_first, rows in _chunks(part, first):
+                if isinstance(rows, pa.Table):
+                    table, part_summary = check_table(rows, checker, chunk_first)
+                else:
+                    table, part_summary = check_lines(rows, checker, chunk_first)
+                summary.merge(part_summary)
+                if writer is None:
+                    sink.write(b"".join(f"{line}\n".encode() for line in table.column("result").to_pylist()))
+                else:
+                    writer.write_table(table)
+        finally:
+            if writer is not None:
+                writer.close()
     return summary
+
+
+def _id_type(part: Part) -> pa.DataType:
+    """The type of the results' `id` column: a Parquet store's own; a string for NDJSON (see check_lines)."""
+    if part.row_group is None:
+        return pa.string()
+    fs, path = fsspec.core.url_to_fs(part.url)
+    with fs.open(path, "rb") as f:
+        return id_type_of(pq.ParquetFile(f).schema_arrow, f"{part.url}: ")
 
 
 def _chunks(part: Part, first: int) -> Iterator[tuple[int, pa.Table | list[bytes]]]:

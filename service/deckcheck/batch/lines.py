@@ -14,14 +14,13 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from deckcheck.limits import ID_RANGE, MAX_COUNT, MAX_ENTRIES, MAX_ID_CHARS
+from deckcheck.limits import ID_RANGE, MAX_COUNT, MAX_ENTRIES, MAX_ID_CHARS, MAX_PASSCODE
 from deckcheck.model import Deck, Entry, Protectors
 from deckcheck.wire.requests import LANGUAGE_PATTERN, MAX_SOURCE_CHARS
 
 _SECTIONS = ("main", "extra", "side")
 _PROTECTORS = frozenset({"used", "opaque_back", "uniform"})
 _LANGUAGE = re.compile(LANGUAGE_PATTERN)
-_PASSCODE_MAX = 999_999_999
 _ENTRY = frozenset({"passcode", "count", "language"})
 _KNOWN = frozenset({"id", "ydke", *_SECTIONS, "protectors", "default_language"})
 
@@ -79,7 +78,7 @@ def _entries(value: Any) -> tuple[Entry, ...]:
         if type(item) is not dict or not item.keys() <= _ENTRY:
             raise _NotPlain
         passcode, count, language = item.get("passcode"), item.get("count", 1), item.get("language")
-        if type(passcode) is not int or not 0 <= passcode <= _PASSCODE_MAX:
+        if type(passcode) is not int or not 0 <= passcode <= MAX_PASSCODE:
             raise _NotPlain
         if type(count) is not int or not 1 <= count <= MAX_COUNT:
             raise _NotPlain

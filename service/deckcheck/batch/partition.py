@@ -3,10 +3,10 @@
 
 `recheck_partition(table, spec)` takes a pyarrow Table (or a pandas DataFrame) whose rows are recheck lines: an `id`
 column and the deck in the columns a line gives it in (`ydke`, `ydk` or `text` strings, or `main`, `extra`, `side`
-lists of `{passcode, count, language}`; `protectors` and `default_language` where decks give them). Each row is
-checked as the NDJSON line of its non-null fields would be, in chunks through the columnar verdict, and answered by
-one row of RESULTS: the result line itself (`result`, the same bytes `deckcheck recheck` writes) and its verdict as
-columns a warehouse can query. Needs the `dask` extra's pyarrow.
+lists of `{passcode, count, language}`; `protectors` and `default_language` where decks give them); other columns
+are not read. Each row is checked as the NDJSON line of its non-null fields would be, in chunks through the
+columnar verdict, and answered by one row of RESULTS: the result line itself (`result`, the same bytes `deckcheck
+recheck` writes) and its verdict as columns a warehouse can query. Needs the `dask` extra's pyarrow.
 """
 
 from __future__ import annotations
@@ -22,9 +22,12 @@ import pyarrow as pa
 from deckcheck.batch.recheck import Rechecker
 from deckcheck.batch.spec import BatchSpec
 from deckcheck.batch.summary import Outcome, Summary
-from deckcheck.data import load_data
+from deckcheck.data import Data, load_data
+from deckcheck.wire import RecheckLine
 
 CHUNK_ROWS = 2000
+# The columns a row's recheck line is made of: the fields of RecheckLine.
+LINE_FIELDS = frozenset(RecheckLine.model_fields)
 _FIELDS: list[pa.Field[Any]] = [
     pa.field("line", pa.int64()),
     pa.field("status", pa.string()),  # legal, illegal or error
@@ -49,18 +52,22 @@ def recheck_partition(table: Any, spec: BatchSpec, *, first_line: int = 1, data_
     return results.to_pandas() if frame else results
 
 
+@lru_cache(maxsize=2)
+def data_for(data_dir: Path | None) -> Data:
+    """The package's own data, or those under `data_dir`, loaded once per process."""
+    return load_data() if data_dir is None else load_data(data_dir)
+
+
 @lru_cache(maxsize=4)
 def checker_for(spec: BatchSpec, data_dir: Path | None) -> Rechecker:
     """The checker of a recheck's settings, made once per process."""
-    data = load_data() if data_dir is None else load_data(data_dir)
+    data = data_for(data_dir)
     return Rechecker(data, spec.setup(data))
 
 
 def check_table(table: pa.Table, checker: Rechecker, first_line: int) -> tuple[pa.Table, Summary]:
     """The results table of `table`'s rows, numbered from `first_line`, and their summary."""
-    if "id" not in table.column_names:
-        raise ValueError(f"a table of decks needs an `id` column; this one has {', '.join(table.column_names)}")
-    id_type = table.schema.field("id").type
+    id_type = id_type_of(table.schema)
     summary = Summary()
     parts = [results_table(first_line, [], id_type)]
     for first, batch in _batches(table, first_line):
@@ -69,6 +76,14 @@ def check_table(table: pa.Table, checker: Rechecker, first_line: int) -> tuple[p
         for _line, outcome in outcomes:
             summary.add(outcome)
     return pa.concat_tables(parts), summary
+
+
+def id_type_of(schema: pa.Schema, where: str = "") -> pa.DataType:
+    """The type of the `id` column of a table of decks (`where` it is, for the error)."""
+    if "id" not in schema.names:
+        raise ValueError(f"{where}a table of decks needs an `id` column; this one has {', '.join(schema.names)}")
+    id_type: pa.DataType = schema.field("id").type
+    return id_type
 
 
 def check_lines(lines: list[bytes], checker: Rechecker, first_line: int) -> tuple[pa.Table, Summary]:
@@ -89,12 +104,13 @@ def _batches(table: pa.Table, first_line: int) -> Iterator[tuple[int, pa.RecordB
 
 
 def lines_of(batch: pa.RecordBatch) -> Iterator[bytes]:
-    """Each row as the NDJSON line of its non-null fields."""
-    if set(batch.schema.names) == {"id", "ydke"}:  # the common store: no nesting to clean
+    """Each row as the NDJSON line of its non-null fields of a recheck line (other columns are not read)."""
+    names = [name for name in batch.schema.names if name in LINE_FIELDS]
+    if set(names) == {"id", "ydke"}:  # the common store: no nesting to clean
         for deck_id, link in zip(batch.column("id").to_pylist(), batch.column("ydke").to_pylist(), strict=True):
-            yield orjson.dumps({"id": deck_id} if link is None else {"id": deck_id, "ydke": link})
+            yield orjson.dumps({k: v for k, v in (("id", deck_id), ("ydke", link)) if v is not None})
         return
-    for row in batch.to_pylist():
+    for row in batch.select(names).to_pylist():
         yield orjson.dumps(_present(row))
 
 
@@ -108,7 +124,7 @@ def _present(value: Any) -> Any:
 
 
 def results_table(first: int, outcomes: list[tuple[bytes, Outcome]], id_type: pa.DataType) -> pa.Table:
-    """The rows of RESULTS, after an `id` column of `id_type`, of lines numbered from `first`."""
+    """The rows of `results_schema(id_type)` of lines numbered from `first`."""
     text_ids = pa.types.is_string(id_type) or pa.types.is_large_string(id_type)
     columns: dict[str, list[Any]] = {name: [] for name in ("id", *RESULTS.names)}
     for offset, (line, outcome) in enumerate(outcomes):
@@ -123,5 +139,9 @@ def results_table(first: int, outcomes: list[tuple[bytes, Outcome]], id_type: pa
         columns["codes"].append(list(outcome.codes))
         columns["causes"].append(list(outcome.causes))
         columns["result"].append(line[:-1].decode())
-    schema = pa.schema([("id", id_type), *RESULTS])
-    return pa.table(columns, schema=schema)
+    return pa.table(columns, schema=results_schema(id_type))
+
+
+def results_schema(id_type: pa.DataType) -> pa.Schema:
+    """An `id` column of `id_type`, then RESULTS."""
+    return pa.schema([pa.field("id", id_type), *RESULTS])

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
 import deckcheck.wire.answers_examples as ex
-from deckcheck.limits import ID_RANGE, MAX_COUNT, MAX_ENTRIES, MAX_ID_CHARS, MAX_NAME_CHARS
+from deckcheck.limits import ID_RANGE, MAX_COUNT, MAX_ENTRIES, MAX_ID_CHARS, MAX_NAME_CHARS, MAX_PASSCODE
 from deckcheck.wire.request_values import ConvertTarget, DeckFormat, Duel, Format, IsoDate, NameLanguage, Phase
 
 MAX_SOURCE_CHARS = 1_000_000
@@ -28,7 +28,7 @@ class EntryIn(_Strict):
     passcode: int | None = Field(
         default=None,
         ge=0,
-        le=999_999_999,
+        le=MAX_PASSCODE,
         description="Any of the card's passcodes (printed lower left); give it, a name, or both for one card.",
         examples=[ex.POT_OF_GREED],
     )
@@ -123,7 +123,7 @@ class ProtectorsIn(_Strict):
 
 
 ListedCard = (
-    Annotated[int, Field(ge=0, le=999_999_999)] | Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS)]
+    Annotated[int, Field(ge=0, le=MAX_PASSCODE)] | Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS)]
 )
 ListedCards = Annotated[list[ListedCard], Field(max_length=5000, description="Passcodes or card names.")]
 
