@@ -29,8 +29,8 @@ BASES = ("explicit", "by analogy")
 TEXT_LANGUAGES = ("en", "ja")
 # "TR 3", "TR 2.D.8", "TR 1 ※", "PR 3.A.2", several joined by ", "; the penalty reference is one PR item.
 _CITATION = re.compile(r"(TR|PR) \d+(\.[A-Z0-9]+)*( ※)?")
-_CITATIONS = re.compile(rf"{_CITATION.pattern}(, {_CITATION.pattern})*")
-_PENALTY_REF = re.compile(r"PR \d+(\.[A-Z](\.\d+)?)?")
+CITATIONS = re.compile(rf"{_CITATION.pattern}(, {_CITATION.pattern})*")
+PENALTY_REF = re.compile(r"PR \d+(\.[A-Z](\.\d+)?)?")
 _KEYS = frozenset({"rule", "penalty", "penalty_basis", "penalty_ref", "summary", "message", "remedy"})
 # The fields rules/messages.py fills into a message. Three name a word in the message's own language and carry its
 # suffix ({type_en} in English, {type_ja} in Japanese); the others read the same in both languages.
@@ -73,7 +73,7 @@ class Rule:
     remedy_ja: str
 
 
-class _Entry:
+class TableEntry:
     """Reads one table of the catalogue, naming the file and the entry in every complaint."""
 
     def __init__(self, file: str, name: str, table: Any) -> None:
@@ -100,7 +100,7 @@ class _Entry:
 
     def texts(self, key: str) -> tuple[str, str]:
         """The {en, ja} table `key`: both languages, nothing else."""
-        texts = _Entry(self.file, f"{self.name}.{key}", self.table.get(key))
+        texts = TableEntry(self.file, f"{self.name}.{key}", self.table.get(key))
         if set(texts.table) != set(TEXT_LANGUAGES):
             given = ", ".join(sorted(texts.table)) or "nothing"
             texts.fail(f"must give exactly {' and '.join(TEXT_LANGUAGES)}, not {given}")
@@ -123,7 +123,7 @@ def _placeholders(template: str, lang: str) -> set[str]:
     return names
 
 
-def _rule(code: str, entry: _Entry, remedies: Mapping[str, tuple[str, str]]) -> Rule:
+def _rule(code: str, entry: TableEntry, remedies: Mapping[str, tuple[str, str]]) -> Rule:
     if set(entry.table) != _KEYS:
         entry.fail(f"must give exactly {', '.join(sorted(_KEYS))}")
     message_en, message_ja = entry.texts("message")
@@ -142,10 +142,10 @@ def _rule(code: str, entry: _Entry, remedies: Mapping[str, tuple[str, str]]) -> 
         code=code,
         summary_en=summary_en,
         summary_ja=summary_ja,
-        rule=entry.text("rule", _CITATIONS),
+        rule=entry.text("rule", CITATIONS),
         penalty=entry.text("penalty", choices=PENALTIES),
         penalty_basis=entry.text("penalty_basis", choices=BASES),
-        penalty_ref=entry.text("penalty_ref", _PENALTY_REF),
+        penalty_ref=entry.text("penalty_ref", PENALTY_REF),
         message_en=message_en,
         message_ja=message_ja,
         remedy_en=remedy_en,
@@ -161,16 +161,18 @@ def load_catalogue(path: Path, codes: frozenset[str]) -> Mapping[str, Rule]:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise DataError(file, "file", str(exc)) from None
-    top = _Entry(file, "catalogue", raw)
+    top = TableEntry(file, "catalogue", raw)
     if set(raw) != {"remedies", "rules"}:
         top.fail("must hold a [remedies] and a [rules] table and nothing else")
-    shared = _Entry(file, "remedies", raw["remedies"])
+    shared = TableEntry(file, "remedies", raw["remedies"])
     remedies = {name: shared.texts(name) for name in shared.table}
-    rules = _Entry(file, "rules", raw["rules"])
+    rules = TableEntry(file, "rules", raw["rules"])
     if rules.table.keys() != codes:
         missing, unknown = sorted(codes - rules.table.keys()), sorted(rules.table.keys() - codes)
         rules.fail(f"must describe every code the checks yield; missing: {missing}, no check yields: {unknown}")
-    loaded = {code: _rule(code, _Entry(file, f"rules.{code}", table), remedies) for code, table in rules.table.items()}
+    loaded = {
+        code: _rule(code, TableEntry(file, f"rules.{code}", table), remedies) for code, table in rules.table.items()
+    }
     used = {table["remedy"] for table in rules.table.values() if isinstance(table["remedy"], str)}
     for name in remedies.keys() - used:
         shared.fail(f"{name} is a remedy no rule uses")
