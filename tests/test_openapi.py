@@ -21,8 +21,12 @@ from deckcheck.data.cards import EXTRA_DECK_TYPES, KINDS
 from deckcheck.formats.dispatch import DECK_SUFFIXES
 from deckcheck.model import FORMATS, SECTIONS, Phase
 from deckcheck.rules import PENALTIES, RULES
+from deckcheck.rules.assess import AppliesTo
+from deckcheck.rules.assess import Timing as AssessTiming
 from deckcheck.rules.eras import LATER_TYPES, OCG_LANGUAGES, SEEDS_TYPES, TCG_LANGUAGES
+from deckcheck.rules.infractions import FAMILIES, INFRACTIONS
 from deckcheck.rules.registry import BASES
+from deckcheck.rules.timelimit import Procedure, StepCode
 from deckcheck.wire import answers, requests
 from scripts.export_openapi import OPENAPI_PATH, render
 
@@ -185,6 +189,12 @@ def values(named: Any) -> tuple[object, ...]:
         (answers.CardType, SEEDS_TYPES + LATER_TYPES),
         (answers.CardLanguage, OCG_LANGUAGES),
         (answers.BanlistFormat, LIST_FORMATS),
+        (answers.InfractionCode, tuple(INFRACTIONS)),  # the deck rules, then PR 4 to PR 10
+        (answers.AssessCode, (*INFRACTIONS, *(family for family in FAMILIES if family not in INFRACTIONS))),
+        (answers.PenaltyTarget, get_args(AppliesTo)),
+        (answers.Timing, get_args(AssessTiming)),
+        (answers.StepCode, get_args(StepCode)),
+        (answers.Procedure, get_args(Procedure)),
     ],
     ids=lambda value: getattr(value, "__name__", ""),
 )

@@ -14,6 +14,7 @@ import pytest
 from pydantic import TypeAdapter
 
 import deckcheck.wire.answers_examples as ex
+import deckcheck.wire.judge_examples as jx
 from deckcheck.wire import answers, requests
 from tests.cases import CASES
 from tests.test_openapi import values
@@ -73,6 +74,9 @@ EXCHANGES = [
     ),
     Exchange("GET", "/v1/rules", None, list[answers.RuleOut], [ex.RULE], cut=True),
     Exchange("GET", "/v1/rules/eras", None, list[answers.EraOut], [ex.ERA], cut=True),
+    Exchange("GET", "/v1/infractions", None, list[answers.InfractionOut], [jx.INFRACTION], cut=True),
+    Exchange("POST", "/v1/penalties/assess", jx.ASSESS_REQUEST, answers.AssessmentOut, jx.ASSESSMENT),
+    Exchange("POST", "/v1/matches/time-limit", jx.TIME_LIMIT_REQUEST, answers.RulingOut, jx.RULING),
     Exchange("GET", "/healthz", None, answers.Health),
     Exchange("GET", "/readyz", None, answers.Readiness),
 ]

@@ -16,6 +16,7 @@ from deckcheck.api.caching import Caching, data_version
 from deckcheck.api.cards import build_cards_router
 from deckcheck.api.decks import build_decks_router
 from deckcheck.api.health import Lifecycle, build_health_router
+from deckcheck.api.judge import build_judge_router
 from deckcheck.api.limits import RequestLimits
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.observe import CLIENT_GONE, Observe
@@ -79,6 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         build_cards_router(data, admission, caching),
         build_banlists_router(data, caching),
         build_rechecks_router(data, admission, metrics, settings.max_held_bytes),
+        build_judge_router(caching),
     ]
     for router in api:
         app.include_router(router, dependencies=[Depends(refuse_unknown_query)])

@@ -46,14 +46,18 @@ def install_openapi(app: FastAPI) -> None:
 
 def _keep_nulls_in_examples(schemas: dict[str, Any]) -> None:
     """FastAPI drops the null values from the examples it copies into the document, so that `deck: null` goes
-    missing from an answer that always has it: put each model's own examples back."""
+    missing from an answer that always has it: put each model's own examples back, and its properties'."""
     for module in (answers, requests):
         for name in dir(module):
             model = getattr(module, name)
             if isinstance(model, type) and issubclass(model, BaseModel) and model.__name__ in schemas:
-                examples = model.model_json_schema().get("examples")
-                if examples is not None:
+                own = model.model_json_schema()
+                if (examples := own.get("examples")) is not None:
                     schemas[model.__name__]["examples"] = examples
+                served = schemas[model.__name__].get("properties", {})
+                for field, schema in own.get("properties", {}).items():
+                    if "examples" in schema and field in served:
+                        served[field]["examples"] = schema["examples"]
 
 
 def _schema(

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_val
 import deckcheck.wire.answers_examples as ex
 from deckcheck.limits import ID_RANGE, MAX_COUNT, MAX_ENTRIES, MAX_ID_CHARS, MAX_NAME_CHARS, MAX_PASSCODE
 from deckcheck.wire.request_values import ConvertTarget, DeckFormat, Duel, Format, IsoDate, NameLanguage, Phase
+from deckcheck.wire.requests_judge import AssessRequest, DuelEndIn, TimeLimitRequest  # noqa: F401 - the judge's bodies, importable here with the others
 
 MAX_SOURCE_CHARS = 1_000_000
 LANGUAGE_PATTERN = r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$"

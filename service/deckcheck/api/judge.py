@@ -1,0 +1,66 @@
+"""The judge's routes: the infraction catalogue, assessing an infraction, and ruling on a match whose time is up.
+Thin layers over rules/infractions.py, rules/assess.py and rules/timelimit.py."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from deckcheck.api.caching import Caching
+from deckcheck.api.responses import BAD_QUERY, AcceptLanguage, _problems, cached, json_response, pick_language
+from deckcheck.rules.infractions import INFRACTIONS
+from deckcheck.wire.answers import AssessmentOut, InfractionOut, RulingOut
+from deckcheck.wire.judging import assess_body, infraction_json, time_limit_body
+from deckcheck.wire.requests_judge import AssessRequest, TimeLimitRequest
+
+_BY_LANGUAGE = ("Accept-Language",)
+# A body that does not fit, or names no item or no state a match can be in; a head or body over the limits.
+_JUDGE_PROBLEMS = _problems(400, 408, 413, 422, 431)
+
+
+def build_judge_router(caching: Caching) -> APIRouter:
+    """The judge's routes."""
+    router = APIRouter(tags=["judge"])
+
+    @router.get(
+        "/v1/infractions",
+        response_model=list[InfractionOut],
+        responses={**BAD_QUERY, **cached()},
+        operation_id="listInfractions",
+    )
+    def infractions(request: Request, accept_language: AcceptLanguage = None) -> Response:
+        """The infraction catalogue: every item of the penalty regulations from PR 3 (the deck rules) to PR 10, with
+        its penalty, citation, remedy and what an assessment of it depends on."""
+        lang = pick_language(accept_language)
+        etag = caching.etag(lang)
+        if unchanged := caching.answer(request, etag, _BY_LANGUAGE):
+            return unchanged
+        answer = json_response([infraction_json(item, lang) for item in INFRACTIONS.values()], lang)
+        return caching.keep(answer, etag, _BY_LANGUAGE)
+
+    @router.post(
+        "/v1/penalties/assess",
+        response_model=AssessmentOut,
+        responses=_JUDGE_PROBLEMS,
+        operation_id="assessPenalty",
+    )
+    def assess_penalty(body: AssessRequest, accept_language: AcceptLanguage = None) -> Response:
+        """Assess an infraction: the penalty the regulations give on the facts given, whom and what it applies to, the
+        remedy, whether it is recorded, and the higher penalty the referee may give for a repeat (PR 2.B) or an
+        influenced outcome, never applied here."""
+        lang = pick_language(accept_language)
+        return json_response(assess_body(body, lang), lang)
+
+    @router.post(
+        "/v1/matches/time-limit",
+        response_model=RulingOut,
+        responses=_JUDGE_PROBLEMS,
+        operation_id="ruleOnTimeLimit",
+    )
+    def time_limit(body: TimeLimitRequest, accept_language: AcceptLanguage = None) -> Response:
+        """Rule on a match whose 40 minutes ran out (TR 2.C): the procedure that applies (判定1–3), the steps taken,
+        the next step, and the duel and match winners once the state given settles them."""
+        lang = pick_language(accept_language)
+        return json_response(time_limit_body(body, lang), lang)
+
+    return router
