@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import json
+import tempfile
+from pathlib import Path
+
+import httpx
 
 from deckcheck import load_data
+from deckcheck.rules.infractions import INFRACTIONS
+from tests import served
 from tests.cases import CASES
 from tests.golden import GOLDEN_DIR, golden_path, run_case
+from tests.judge_golden import GOLDEN_ASSESSMENTS, answers_for
 
 
 def main() -> None:
@@ -19,6 +26,12 @@ def main() -> None:
         text = json.dumps(run_case(body, data), ensure_ascii=False, indent=1) + "\n"
         golden_path(name).write_text(text, encoding="utf-8")
     print(f"wrote {len(CASES)} golden files to {GOLDEN_DIR}")
+    with tempfile.TemporaryDirectory() as tmp, served.serving(Path(tmp) / "log", {}) as server:
+        client = httpx.Client(base_url=server.url)
+        for code in INFRACTIONS:
+            text = json.dumps(answers_for(client, code), ensure_ascii=False, indent=1) + "\n"
+            (GOLDEN_ASSESSMENTS / f"{code}.json").write_text(text, encoding="utf-8")
+    print(f"wrote {len(INFRACTIONS)} golden assessments to {GOLDEN_ASSESSMENTS}")
 
 
 if __name__ == "__main__":

@@ -144,7 +144,7 @@ class RulingOut(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [ex.RULING]})
 
     procedures: list[Procedure] = Field(
-        description="The procedures the ruling went through, in order.", examples=[["判定1"]]
+        description="The procedures of the steps taken and of the next step, in order.", examples=[["判定1"]]
     )
     steps: list[StepOut] = Field(description="The steps taken, in order.", examples=[ex.RULING["steps"]])
     next_step: StepOut | None = Field(

@@ -1,0 +1,80 @@
+"""The judge's routes over HTTP: the infraction catalogue, every infraction's golden assessment in both languages,
+and the refusals of facts that name no item and of states no match can be in."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from deckcheck.rules.infractions import INFRACTIONS
+from tests.judge_golden import GOLDEN_ASSESSMENTS, answers_for
+
+
+@pytest.mark.parametrize("code", list(INFRACTIONS))
+def test_every_infraction_has_its_golden_assessment(client: httpx.Client, code: str) -> None:
+    golden = json.loads((GOLDEN_ASSESSMENTS / f"{code}.json").read_text(encoding="utf-8"))
+    assert answers_for(client, code) == golden, "run `python -m tests.regen_golden` and read the diff"
+
+
+def test_no_golden_file_is_left_over() -> None:
+    assert sorted(path.stem for path in GOLDEN_ASSESSMENTS.glob("*.json")) == sorted(INFRACTIONS)
+
+
+def test_the_catalogue_in_both_languages_and_cached(client: httpx.Client) -> None:
+    english = client.get("/v1/infractions")
+    japanese = client.get("/v1/infractions", headers={"Accept-Language": "ja"})
+    assert [item["code"] for item in english.json()] == list(INFRACTIONS)
+    assert english.json()[-1]["summary"].startswith("The player or the player's supporters")
+    assert japanese.json()[-1]["summary"].startswith("プレイヤーまたはその応援者")
+    assert english.headers["etag"] != japanese.headers["etag"]
+    again = client.get("/v1/infractions", headers={"If-None-Match": english.headers["etag"]})
+    assert again.status_code == 304
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "loc", "kind"),
+    [
+        ("/v1/penalties/assess", {"code": "marked_cards"}, ["body", "intentional"], "infraction_undetermined"),
+        ("/v1/penalties/assess", {"code": "cheating"}, ["body", "code"], "literal_error"),
+        (
+            "/v1/penalties/assess",
+            {"code": "tardiness", "minutes_late": -1},
+            ["body", "minutes_late"],
+            "greater_than_equal",
+        ),
+        ("/v1/penalties/assess", {"code": "tardiness", "prior": "1"}, ["body", "prior"], "int_type"),
+        ("/v1/matches/time-limit", {"wins": [2, 0], "in_duel": False}, ["body", "wins", 0], "less_than_equal"),
+        (
+            "/v1/matches/time-limit",
+            {"wins": [1, 1], "in_duel": False, "duel": {"turn_winner": 1}},
+            ["body", "duel"],
+            "impossible_match_state",
+        ),
+        (
+            "/v1/matches/time-limit",
+            {"wins": [1, 1], "in_duel": False, "extra_duel": {"life_points": [1, 2], "sudden_death": [0, 1]}},
+            ["body", "extra_duel", "sudden_death"],
+            "impossible_match_state",
+        ),
+    ],
+)
+def test_refusals_name_the_field(client: httpx.Client, path: str, body: object, loc: list[object], kind: str) -> None:
+    answer = client.post(path, json=body)
+    assert answer.status_code == 422
+    assert answer.headers["content-type"] == "application/problem+json"
+    assert [(e["loc"], e["type"]) for e in answer.json()["errors"]] == [(loc, kind)]
+
+
+def test_a_ruling_in_japanese(client: httpx.Client) -> None:
+    body = {"wins": [0, 1], "in_duel": True, "duel": {"life_points": [500, 500], "sudden_death": [500, 0]}}
+    answer = client.post("/v1/matches/time-limit", json=body, headers={"Accept-Language": "ja"}).json()
+    assert answer["procedures"] == ["判定1", "判定2"]  # 1–1 after the extra turns: 判定2 next
+    assert answer["duel_winner"] == 1
+    assert answer["next_step"]["code"] == "extra_duel"
+    assert answer["next_step"]["text"].startswith("デュエル開始前に制限時間を迎え")
+    assert (
+        answer["steps"][-1]["text"]
+        == "ライフポイントの増減が発生しました。ライフポイントの多いプレイヤー1の勝利です（TR 2.C ※）。"
+    )
