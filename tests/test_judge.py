@@ -78,3 +78,19 @@ def test_a_ruling_in_japanese(client: httpx.Client) -> None:
         answer["steps"][-1]["text"]
         == "ライフポイントの増減が発生しました。ライフポイントの多いプレイヤー1の勝利です（TR 2.C ※）。"
     )
+
+
+def test_validate_marks_what_a_repeat_allows(client: httpx.Client) -> None:
+    """`prior` on /v1/validate: each violation says whether and to what the referee may raise it (PR 2.B), as an
+    assessment would; without `prior` the answer is as before."""
+    pot = {"main": [{"passcode": 55144522}], "date": "2008-06-01"}
+    plain = client.post("/v1/validate", json=pot).json()
+    assert "escalations" not in plain["violations"][0]
+    marked = client.post("/v1/validate", json={**pot, "prior": {"forbidden_card": 2}}).json()
+    codes = [(v["code"], [e["to"] for e in v["escalations"]]) for v in marked["violations"]]
+    assert codes == [("forbidden_card", ["match_forfeiture"]), ("main_deck_too_small", [])]
+    assert marked["violations"][0]["penalty"] == "duel_forfeiture"  # never raised by the service
+    assessed = client.post("/v1/penalties/assess", json={"code": "forbidden_card", "prior": 2}).json()
+    assert marked["violations"][0]["escalations"] == assessed["escalations"]
+    refused = client.post("/v1/validate", json={**pot, "prior": {"cheating": 1}})
+    assert refused.status_code == 422

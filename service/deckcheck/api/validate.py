@@ -17,6 +17,7 @@ from deckcheck.model import FORMATS, Report
 from deckcheck.rules import RULES, eras, validate
 from deckcheck.wire import ValidateRequest, context_for, deck_from, report_json, ruleset_json
 from deckcheck.wire.answers import EraOut, RuleOut, ValidateResponse
+from deckcheck.wire.judging import mark_escalations
 
 # The catalogues' texts are in the language Accept-Language picks.
 _BY_LANGUAGE = ("Accept-Language",)
@@ -44,7 +45,10 @@ def build_router(data: Data, admission: Admission, metrics: Metrics, caching: Ca
             deck = deck_from(body, data)
             context = context_for(body, data)
             report = validate(deck, context)
-            return report_json(report, lang, deck, context.roster), report
+            answer = report_json(report, lang, deck, context.roster)
+            if body.prior is not None:
+                mark_escalations(answer["violations"], {str(code): n for code, n in body.prior.items()}, lang)
+            return answer, report
 
         answer, report = await admission.check(request, check)
         metrics.count_codes(Counter(v.code for v in report.violations))

@@ -19,6 +19,8 @@ from deckcheck.wire.answers_enums import (
     RuleCode,
     Section,
 )
+from deckcheck.wire.answers_judge import EscalationOut
+from deckcheck.wire.judge_examples import ASSESSMENT
 from deckcheck.wire.request_values import Format
 
 RULE = (
@@ -119,6 +121,13 @@ class ViolationOut(BaseModel):
     )
     roster_lines: list[int] = Field(
         description="Lines (from 1) of a .ydk or text roster that caused it.", examples=[[]]
+    )
+    escalations: list[EscalationOut] | None = Field(
+        default=None,
+        description="Only where the request gave `prior`: the higher penalty the referee may give because the "
+        "player already received this violation in the tournament (PR 2.B); empty for a first time. Never applied: "
+        "`penalty` stays the one the regulations name.",
+        examples=[[ASSESSMENT["escalations"][0]]],
     )
 
 

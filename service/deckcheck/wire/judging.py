@@ -3,10 +3,11 @@ match whose time is up; and the requests read into the engine's terms."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from deckcheck.errors import RequestError
-from deckcheck.rules.assess import Assessment, AssessmentError, Facts, assess
+from deckcheck.rules.assess import Assessment, AssessmentError, Escalation, Facts, assess
 from deckcheck.rules.infractions import FAMILIES, Infraction
 from deckcheck.rules.judging import player_words, words
 from deckcheck.rules.timelimit import DuelEnd, MatchState, Ruling, Step, TimeLimitError, adjudicate
@@ -90,17 +91,30 @@ def assessment_json(found: Assessment, lang: str) -> dict[str, Any]:
         "recorded": found.recorded,
         "remedy": item.remedy_ja if lang == "ja" else item.remedy_en,
         "forfeit_instead": found.forfeit_instead,
-        "escalations": [
-            {
-                "to": e.to,
-                "basis": e.basis,
-                "reason": e.reason,
-                "text": words("escalation", e.reason, lang, to=words("penalties", e.to, lang), basis=e.basis),
-            }
-            for e in found.escalations
-        ],
+        "escalations": escalations_json(found.escalations, lang),
         "notes": notes,
     }
+
+
+def escalations_json(found: tuple[Escalation, ...], lang: str) -> list[dict[str, Any]]:
+    """Higher penalties the referee may give, with their words."""
+    return [
+        {
+            "to": e.to,
+            "basis": e.basis,
+            "reason": e.reason,
+            "text": words("escalation", e.reason, lang, to=words("penalties", e.to, lang), basis=e.basis),
+        }
+        for e in found
+    ]
+
+
+def mark_escalations(violations: list[dict[str, Any]], prior: Mapping[str, int], lang: str) -> None:
+    """Give each violation of a /v1/validate answer the escalations a repeat allows (PR 2.B), as an assessment of
+    its code with the player's prior count would."""
+    for violation in violations:
+        found = assess(violation["code"], Facts(prior=prior.get(violation["code"], 0)))
+        violation["escalations"] = escalations_json(found.escalations, lang)
 
 
 def _duel_end(given: DuelEndIn) -> DuelEnd:

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_val
 
 import deckcheck.wire.answers_examples as ex
 from deckcheck.limits import ID_RANGE, MAX_COUNT, MAX_ENTRIES, MAX_ID_CHARS, MAX_NAME_CHARS, MAX_PASSCODE
+from deckcheck.wire.answers_enums import RuleCode
 from deckcheck.wire.request_values import ConvertTarget, DeckFormat, Duel, Format, IsoDate, NameLanguage, Phase
 from deckcheck.wire.requests_judge import AssessRequest, DuelEndIn, TimeLimitRequest  # noqa: F401 - the judge's bodies, importable here with the others
 
@@ -236,6 +237,12 @@ class ValidateRequest(DeckIn):
         default="registration", description="When it is checked; default registration.", examples=["between_duels"]
     )
     default_language: str | None = DEFAULT_LANGUAGE_FIELD
+    prior: dict[RuleCode, Annotated[int, Field(ge=0, le=99)]] | None = Field(
+        default=None,
+        description="How often the player already received each violation in this tournament (PR 2.B): each "
+        "violation then says whether and to what the referee may raise its penalty (`escalations`).",
+        examples=[{"forbidden_card": 1}],
+    )
 
 
 class ConvertRequest(DeckIn):
