@@ -28,6 +28,7 @@ from deckcheck import Data
 from deckcheck.client import AsyncClient, Client, DeckcheckError, RecheckAnswerLine, RecheckSummaryLine
 from deckcheck.wire import ConvertRequest, DeckIn, EntryIn, InlineBanlist, RecheckLine, ValidateRequest
 from deckcheck.wire.answers import (
+    AssessmentOut,
     BanlistDetail,
     BanlistDiff,
     BanlistSummary,
@@ -36,9 +37,11 @@ from deckcheck.wire.answers import (
     EraOut,
     FieldError,
     Health,
+    InfractionOut,
     ParseResponse,
     Problem,
     RuleOut,
+    RulingOut,
     SearchHit,
     ValidateResponse,
 )
@@ -50,6 +53,7 @@ from deckcheck.wire.recheck_answers import (
     RecheckResultLine,
     RecheckSummary,
 )
+from deckcheck.wire.requests_judge import AssessRequest, TimeLimitRequest
 from tests.cases import main_with
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,6 +103,8 @@ POSTS = [
         {"ydke": "ydke://rvTMAq70zAKu9MwCSnBJAw==!viOnAg==!!", "to": "json"},
         ConvertResponse,
     ),
+    ("assess", "/v1/penalties/assess", {"code": "drew_extra_card", "remedied": False, "prior": 1}, AssessmentOut),
+    ("time_limit", "/v1/matches/time-limit", {"wins": [1, 1], "in_duel": False}, RulingOut),
 ]
 
 
@@ -108,6 +114,13 @@ def test_posts_answer_what_a_plain_request_answers(
 ) -> None:
     method, path, body, kind = case
     _same(ask(method, body), client.post(path, json=body).json(), kind)
+
+
+def test_the_judge_takes_models_and_a_language(ask: Callable[..., Any]) -> None:
+    ruling = ask("time_limit", TimeLimitRequest(wins=[1, 0], in_duel=False), lang="ja")
+    assert (ruling.match_winner, ruling.steps[0].code) == (1, "one_win_decides")
+    assessed = ask("assess", AssessRequest(code="slow_play", intentional=True), lang="ja")
+    assert (assessed.code, assessed.penalty_name) == ("slow_play_intentional", "マッチの敗北")
 
 
 def test_validate_takes_a_model_and_a_language(ask: Callable[..., Any], client: httpx.Client) -> None:
@@ -181,6 +194,7 @@ GETS = [
     ),
     ("rules", (), {"lang": "ja"}, "/v1/rules", {"Accept-Language": "ja"}, list[RuleOut]),
     ("eras", (), {"lang": "ja"}, "/v1/rules/eras", {"Accept-Language": "ja"}, list[EraOut]),
+    ("infractions", (), {"lang": "ja"}, "/v1/infractions", {"Accept-Language": "ja"}, list[InfractionOut]),
     ("health", (), {}, "/healthz", {}, Health),
 ]
 

@@ -24,6 +24,7 @@ from deckcheck.client.common import (
     recheck_request,
 )
 from deckcheck.wire.answers import (
+    AssessmentOut,
     BanlistDetail,
     BanlistDiff,
     BanlistSummary,
@@ -31,8 +32,10 @@ from deckcheck.wire.answers import (
     ConvertResponse,
     EraOut,
     Health,
+    InfractionOut,
     ParseResponse,
     RuleOut,
+    RulingOut,
     SearchHit,
     ValidateResponse,
 )
@@ -166,6 +169,20 @@ class AsyncClient:
     async def eras(self, *, lang: str | None = None) -> list[EraOut]:
         """The rule eras of each format; notes in `lang`."""
         return await self._call(op.eras(lang))
+
+    async def infractions(self, *, lang: str | None = None) -> list[InfractionOut]:
+        """The infraction catalogue, PR 3 to PR 10: every code with its penalty, citation and remedy, in `lang`."""
+        return await self._call(op.infractions(lang))
+
+    async def assess(self, request: Body, *, lang: str | None = None) -> AssessmentOut:
+        """Assess an infraction (an AssessRequest or a mapping): its penalty, what it applies to, the remedy, and
+        what the referee may raise it to."""
+        return await self._call(op.assess(request, lang))
+
+    async def time_limit(self, request: Body, *, lang: str | None = None) -> RulingOut:
+        """Rule on a match whose time is up (a TimeLimitRequest or a mapping): TR 2.C's procedure, steps and
+        winners."""
+        return await self._call(op.time_limit(request, lang))
 
     async def health(self) -> Health:
         """Liveness, the size of the loaded data and the data version."""

@@ -10,6 +10,7 @@ import orjson
 
 from deckcheck.client.common import Body, Call, json_body, language, model, post, text
 from deckcheck.wire.answers import (
+    AssessmentOut,
     BanlistDetail,
     BanlistDiff,
     BanlistSummary,
@@ -17,8 +18,10 @@ from deckcheck.wire.answers import (
     ConvertResponse,
     EraOut,
     Health,
+    InfractionOut,
     ParseResponse,
     RuleOut,
+    RulingOut,
     SearchHit,
     ValidateResponse,
 )
@@ -35,6 +38,9 @@ _DIFF = model(BanlistDiff)
 _RULES = model(list[RuleOut])
 _ERAS = model(list[EraOut])
 _HEALTH = model(Health)
+_INFRACTIONS = model(list[InfractionOut])
+_ASSESSED = model(AssessmentOut)
+_RULED = model(RulingOut)
 
 
 def _list_path(list_id: str) -> str:
@@ -107,6 +113,21 @@ def rules(lang: str | None) -> Call[list[RuleOut]]:
 def eras(lang: str | None) -> Call[list[EraOut]]:
     """GET /v1/rules/eras."""
     return Call("GET", "/v1/rules/eras", _ERAS, headers=language(lang))
+
+
+def infractions(lang: str | None) -> Call[list[InfractionOut]]:
+    """GET /v1/infractions."""
+    return Call("GET", "/v1/infractions", _INFRACTIONS, headers=language(lang))
+
+
+def assess(request: Body, lang: str | None) -> Call[AssessmentOut]:
+    """POST /v1/penalties/assess."""
+    return post("/v1/penalties/assess", request, _ASSESSED, lang)
+
+
+def time_limit(request: Body, lang: str | None) -> Call[RulingOut]:
+    """POST /v1/matches/time-limit."""
+    return post("/v1/matches/time-limit", request, _RULED, lang)
 
 
 def health() -> Call[Health]:
