@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from deckcheck.rules.infractions import INFRACTIONS
+from scripts.readme_tables import README, written
 from tests.judge_golden import GOLDEN_ASSESSMENTS, answers_for
 
 
@@ -94,3 +95,9 @@ def test_validate_marks_what_a_repeat_allows(client: httpx.Client) -> None:
     assert marked["violations"][0]["escalations"] == assessed["escalations"]
     refused = client.post("/v1/validate", json={**pot, "prior": {"cheating": 1}})
     assert refused.status_code == 422
+
+
+def test_the_readme_table_is_the_catalogue() -> None:
+    readme = README.read_text(encoding="utf-8")
+    assert written(readme) == readme, "run `python -m scripts.readme_tables`"
+    assert all(f"| `{code}` |" in readme for code in INFRACTIONS)  # deck rules in the rule codes' table

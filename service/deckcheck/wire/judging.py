@@ -14,7 +14,7 @@ from deckcheck.rules.timelimit import DuelEnd, MatchState, Ruling, Step, TimeLim
 from deckcheck.wire.requests_judge import AssessRequest, DuelEndIn, TimeLimitRequest
 
 
-def _depends_on(item: Infraction) -> list[str]:
+def depends_on(item: Infraction) -> list[str]:
     """The facts of an assessment that change this item's penalty or pick another item of its family."""
     found = []
     family = FAMILIES[item.family]
@@ -42,7 +42,7 @@ def infraction_json(item: Infraction, lang: str) -> dict[str, Any]:
         "remedy": item.remedy_ja if ja else item.remedy_en,
         "intentional": item.intentional,
         "minutes_late": item.minutes_late,
-        "depends_on": _depends_on(item),
+        "depends_on": depends_on(item),
     }
 
 
