@@ -940,3 +940,107 @@ def test_the_printed_slip_shows_the_checked_list_only_when_a_line_is_marked(desk
     assert not link_printed
     assert (by_text.state, len(by_text.offending)) == ("illegal", 1)
     assert text_printed
+
+
+# The judge's tools: the round clock, a time-limit ruling walked through TR 2.C, and the penalty assessor.
+
+
+def _posted(page: Desk, path: str) -> list[dict[str, Any]]:
+    """The JSON bodies the page POSTed to `path` since the last look."""
+    url = f"{page.origin}{path}"
+    return [json.loads(r.body or "null") for r in sent_requests(page.driver) if (r.method, r.url) == ("POST", url)]
+
+
+def _answer(page: Desk, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """The API's answer, in Japanese as the page asks, to the body the page sent."""
+    answer = httpx.post(f"{page.origin}{path}", json=body, headers={"Accept-Language": "ja"}, timeout=30)
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+def _fill(page: Desk, values: dict[str, str]) -> None:
+    for element_id, value in values.items():
+        page.driver.execute_script(SET_VALUE, element_id, value)
+
+
+def _wait_for_text(page: Desk, element_id: str, changed_from: str) -> str:
+    WebDriverWait(page.driver, WAIT).until(lambda _d: page.text(element_id) not in ("", changed_from))
+    return page.text(element_id)
+
+
+def test_the_round_clock_runs_pauses_and_resets(desk: Desk) -> None:
+    assert desk.text("clock") == "40:00"
+    desk.driver.find_element(By.ID, "clock-start").click()
+    WebDriverWait(desk.driver, WAIT).until(lambda _d: desk.text("clock") == "39:59")
+    desk.driver.find_element(By.ID, "clock-start").click()  # pause
+    paused = desk.text("clock")
+    desk.driver.find_element(By.ID, "clock-interval").click()
+    interval = desk.text("interval")
+    desk.driver.find_element(By.ID, "clock-reset").click()
+
+    assert paused in ("39:59", "39:58")
+    assert interval.startswith("インターバル 残り 03:00") or interval.startswith("インターバル 残り 02:59")
+    assert desk.text("clock") == "40:00"
+    assert not desk.shown("time-limit")  # shown when time is up, or when the judge calls it
+    assert console_errors(desk.driver) == []
+
+
+def test_a_time_limit_ruling_follows_the_procedure_as_it_unfolds(desk: Desk) -> None:
+    """Player 2 leads 1–0 and the duel in progress is level after the extra turns: sudden death, won by player 1,
+    makes it one each, so 判定2's extra duel decides the match; the page says each next step in turn."""
+    desk.driver.find_element(By.ID, "clock-call").click()
+    _fill(desk, {"tl-wins-1": "0", "tl-wins-2": "1", "tl-lp-1": "500", "tl-lp-2": "500"})
+    desk.driver.find_element(By.ID, "tl-rule").click()
+    first = _wait_for_text(desk, "tl-next", "")
+    _fill(desk, {"tl-sd-1": "500", "tl-sd-2": "0"})
+    desk.driver.find_element(By.ID, "tl-rule").click()
+    second = _wait_for_text(desk, "tl-next", first)
+    _fill(desk, {"tl-xlp-1": "8000", "tl-xlp-2": "7000"})
+    desk.driver.find_element(By.ID, "tl-rule").click()
+    third = _wait_for_text(desk, "tl-next", second)
+    steps = [li.text for li in desk.driver.find_elements(By.CSS_SELECTOR, "#tl-steps li")]
+    screenshot(desk.driver, "desk", "judge-time-limit")
+    sent = _posted(desk, "/v1/matches/time-limit")
+    answers = [_answer(desk, "/v1/matches/time-limit", body) for body in sent]
+
+    assert [a["next_step"]["code"] if a["next_step"] else None for a in answers] == ["sudden_death", "extra_duel", None]
+    assert first == f"次の手順：{answers[0]['next_step']['text']}"
+    assert second == f"次の手順：{answers[1]['next_step']['text']}"
+    assert third == "マッチの勝者：プレイヤー1"
+    assert steps == [step["text"] for step in answers[2]["steps"]]
+    assert sent[2] == {
+        "wins": [0, 1],
+        "in_duel": True,
+        "duel": {"life_points": [500, 500], "sudden_death": [500, 0]},
+        "extra_duel": {"life_points": [8000, 7000]},
+    }
+
+
+def test_the_assessor_asks_only_what_the_infraction_depends_on(desk: Desk) -> None:
+    code = Select(desk.driver.find_element(By.ID, "assess-code"))
+    WebDriverWait(desk.driver, WAIT).until(lambda _d: len(code.options) > 30)
+    code.select_by_value("tardiness")
+    minutes_asked, intent_asked = desk.shown("assess-minutes-box"), desk.shown("assess-intentional-box")
+    _fill(desk, {"assess-minutes": "6", "assess-timing": "between_duels", "assess-prior": "1"})
+    desk.driver.find_element(By.ID, "assess").click()
+    WebDriverWait(desk.driver, WAIT).until(lambda _d: desk.text("assessment"))
+    shown = desk.text("assessment")
+    screenshot(desk.driver, "desk", "judge-assessor")
+    (body,) = _posted(desk, "/v1/penalties/assess")
+    answer = _answer(desk, "/v1/penalties/assess", body)
+    code.select_by_value("marked_cards_unintentional")
+
+    assert (minutes_asked, intent_asked) == (True, False)
+    assert desk.shown("assess-intentional-box")
+    assert body == {
+        "code": "tardiness",
+        "timing": "between_duels",
+        "match_decided": False,
+        "prior": 1,
+        "minutes_late": 6,
+    }
+    assert answer["code"] == "tardiness_5_minutes"
+    assert shown.splitlines()[0] == f"{answer['penalty_name']}: {answer['applies_to_text']}"
+    assert "次のデュエル" in shown
+    assert answer["escalations"][0]["text"] in shown  # the raise the referee may give, said, never applied
+    assert console_errors(desk.driver) == []

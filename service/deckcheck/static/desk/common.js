@@ -1,7 +1,10 @@
 // What every part of the desk page stands on: its elements, the names of what it keeps in this browser's
 // localStorage, the error it shows in words, and dates and times as the desk writes them.
 
-export const KEYS = {settings: "deckcheck.desk.settings", queue: "deckcheck.desk.queue", lang: "deckcheck.desk.lang"};
+export const KEYS = {
+  settings: "deckcheck.desk.settings", queue: "deckcheck.desk.queue", lang: "deckcheck.desk.lang",
+  clock: "deckcheck.desk.clock",
+};
 
 export const $ = (id) => document.getElementById(id);
 
@@ -11,6 +14,26 @@ export function element(tag, className, text) {
   if (className) made.className = className;
   if (text !== undefined) made.textContent = text;
   return made;
+}
+
+/** POST `body` as JSON to `path` of the service in `language`: the answer's JSON, or an Error in the page's words
+ * (`unreachable`, `refused` with the service's own reason where it gives one, `bad_answer`); `words` is t(). */
+export async function postJson(path, body, language, words) {
+  const url = new URL(path, location.href);
+  let answer;
+  try {
+    answer = await fetch(url, {
+      method: "POST",
+      headers: {"Content-Type": "application/json", "Accept-Language": language},
+      body: JSON.stringify(body),
+    });
+  } catch {
+    throw new Error(words("unreachable", url.href));
+  }
+  const json = await answer.json().catch(() => null);
+  if (answer.ok && json) return json;
+  const reason = json?.errors?.map((error) => error.msg).join("; ") || json?.detail;
+  throw new Error(reason ? `${words("refused", answer.status)} ${reason}` : words("bad_answer", answer.status));
 }
 
 /** What went wrong with a check, in the page's words, shown over the page. */

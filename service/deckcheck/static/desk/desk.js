@@ -5,7 +5,8 @@
 // This module wires the page's elements to the others, which the browser loads by their relative imports (there
 // is no build step): common.js (elements, storage keys, errors, dates), words.js (the page's words in both
 // languages), settings.js (the event's settings and lists), reading.js (a deck in any form, files, QR codes and
-// the camera), checks.js (the checks sent to the API), verdict.js (the verdict) and queue.js (the checks made).
+// the camera), checks.js (the checks sent to the API), verdict.js (the verdict), queue.js (the checks made), and
+// for judges clock.js (the round clock and time-limit rulings) and assessor.js (penalties).
 
 import {$} from "./common.js";
 import {applyWords, switchLanguage, t} from "./words.js";
@@ -15,13 +16,17 @@ import {checkRefused, checkRoster, checkScanned, checkSubmission, closeCheck, gu
   from "./checks.js";
 import {redrawVerdict, showNotice, verdictOpen} from "./verdict.js";
 import {clearQueue, exportQueue, renderQueue} from "./queue.js";
+import {drawClock, startClock} from "./clock.js";
+import {loadInfractions, startAssessor} from "./assessor.js";
 
-/** Set the page in its language: its own words, the lists, the queue and the verdict shown. */
+/** Set the page in its language: its own words, the lists, the queue, the verdict shown and the judge's tools. */
 function applyLanguage() {
   applyWords();
   fillBanlists();
   renderQueue();
   redrawVerdict();
+  drawClock();
+  loadInfractions(); // the catalogue in the page's language
 }
 
 // While the verdict covers the page, keys typed with no field to take them are a code from the USB scanner (it
@@ -144,5 +149,7 @@ document.addEventListener("drop", (event) => {
 // The camera needs getUserMedia, which browsers give only to pages served over https or from localhost.
 $("camera").hidden = !navigator.mediaDevices?.getUserMedia;
 const chosen = readSettings();
+startClock();
+startAssessor();
 applyLanguage();
 await loadBanlists(chosen);
