@@ -4,11 +4,13 @@ and the refusals of facts that name no item and of states no match can be in."""
 from __future__ import annotations
 
 import json
+import re
 
 import httpx
 import pytest
 
 from deckcheck.rules.infractions import INFRACTIONS
+from deckcheck.rules.judging import GROUPS, player_words, words
 from scripts.readme_tables import README, written
 from tests.judge_golden import GOLDEN_ASSESSMENTS, answers_for
 
@@ -101,3 +103,15 @@ def test_the_readme_table_is_the_catalogue() -> None:
     readme = README.read_text(encoding="utf-8")
     assert written(readme) == readme, "run `python -m scripts.readme_tables`"
     assert all(f"| `{code}` |" in readme for code in INFRACTIONS)  # deck rules in the rule codes' table
+
+
+def test_every_word_of_the_judge_fills_in_both_languages() -> None:
+    """judging.toml: each text of each group, in English and Japanese, takes the fields the answers give it."""
+    for group, codes in GROUPS.items():
+        for code in codes:
+            for lang in ("en", "ja"):
+                text = words(group, code, lang, player=player_words(1, lang), to="x", basis="PR 2.B")
+                assert "{" not in text
+                # Japanese words in Japanese only; an English text names the procedures (判定1) as the rules do.
+                japanese = re.search("[ぁ-んァ-ン一-龯]", text.replace("判定", "")) is not None
+                assert japanese == (lang == "ja"), (group, code, lang)
