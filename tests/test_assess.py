@@ -15,7 +15,7 @@ ITEMS = {
     "saw_hidden_card": ("caution", "record", ("PR 4.C",)),
     "rules_misconstrued_intentional": ("total_disqualification", "tournament", ("PR 4.D", "PR 1.F")),
     "tardiness": ("warning", "record", ("PR 5",)),
-    "tardiness_5_minutes": ("duel_forfeiture", "current_duel", ("PR 5", "PR 1.C")),
+    "tardiness_5_minutes": ("duel_forfeiture", "next_duel", ("PR 5", "PR 1.C")),  # the duel the player was waited for
     "tardiness_10_minutes": ("match_forfeiture", "current_match", ("PR 5", "PR 1.D")),
     "marked_cards_unintentional": ("caution", "record", ("PR 6.A",)),
     "marked_cards_intentional": ("duel_forfeiture", "current_duel", ("PR 6.B", "PR 1.C")),
@@ -109,6 +109,8 @@ def test_a_family_needs_what_tells_its_items_apart() -> None:
         (Facts(remedied=True, decisive=False), "warning", False),
         (Facts(remedied=False), "duel_forfeiture", True),  # it cannot be told which card it was
         (Facts(remedied=True, decisive=True), "duel_forfeiture", True),  # it would decide the duel
+        (Facts(remedied=True), "warning", None),  # whether it decides the duel is not said: forfeiture still possible
+        (Facts(decisive=False), "warning", None),
     ],
 )
 def test_an_extra_card_that_cannot_be_put_back_or_decides_the_duel(
@@ -130,6 +132,10 @@ def test_when_a_forfeiture_applies() -> None:
         later = assess("slow_play_intentional", facts)
         assert (later.applies_to, later.at_referees_discretion) == ("next_match", True)
     assert assess("outcome_by_random_method", Facts()).prizes_kept is True  # PR 1.E
+    # PR 5: tardiness costs the duel or match the player was waited for, whenever it is said to have happened.
+    for timing in ("during_duel", "between_duels", "between_matches"):
+        late = assess("tardiness", Facts(minutes_late=12, timing=timing, match_decided=True))
+        assert (late.applies_to, late.at_referees_discretion) == ("current_match", False)
     assert assess("bribery", Facts()).prizes_kept is False  # PR 1.F
 
 
@@ -146,3 +152,4 @@ def test_escalation_is_offered_never_applied() -> None:
     )
     assert assess("tardiness", Facts(influenced_outcome=True)).escalations == ()  # PR 5 names no such raise
     assert assess("bribery", Facts(prior=3)).escalations == ()  # nothing above Total Disqualification
+    assert assess("outcome_by_random_method", Facts(prior=1)).escalations == ()  # a disqualification ends it all

@@ -76,7 +76,7 @@ def test_a_ruling_in_japanese(client: httpx.Client) -> None:
     assert answer["procedures"] == ["判定1", "判定2"]  # 1–1 after the extra turns: 判定2 next
     assert answer["duel_winner"] == 1
     assert answer["next_step"]["code"] == "extra_duel"
-    assert answer["next_step"]["text"].startswith("デュエル開始前に制限時間を迎え")
+    assert answer["next_step"]["text"].startswith("デュエルの勝敗数が並んでいるため")
     assert (
         answer["steps"][-1]["text"]
         == "ライフポイントの増減が発生しました。ライフポイントの多いプレイヤー1の勝利です（TR 2.C ※）。"

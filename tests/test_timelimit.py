@@ -27,7 +27,7 @@ CASES = [
         MatchState(wins=(1, 1), in_duel=False, extra_duel=DuelEnd(life_points=(3000, 8000))),
         ["判定2:extra_duel", "判定2:extra_duel_decided:2", "判定2:match_decided:2"],
         None,
-        (1, 1),
+        (1, 2),  # the extra duel counts
         2,
     ),
     (
@@ -41,7 +41,7 @@ CASES = [
         MatchState(wins=(1, 1), in_duel=False, extra_duel=DuelEnd(life_points=(4000, 4000), sudden_death=(3000, 4000))),
         ["判定2:extra_duel", "判定2:sudden_death", "判定2:sudden_death_decided:2", "判定2:match_decided:2"],
         None,
-        (1, 1),
+        (1, 2),
         2,
     ),
     # 判定1: a duel in progress.
@@ -96,7 +96,7 @@ CASES = [
             "判定2:match_decided:1",
         ],
         None,
-        (1, 1),
+        (2, 1),
         1,
     ),
     (  # both lose the same life points at once: the rules do not decide it
@@ -140,6 +140,11 @@ def test_the_duel_winner_of_procedure_1() -> None:
             "extra_duel.sudden_death",
         ),
         (MatchState(wins=(1, 1), in_duel=False, extra_duel=DuelEnd(life_points=(-5, 2))), "extra_duel.life_points"),
+        (MatchState(wins=(1, 0), in_duel=True, duel=DuelEnd(turn_winner=1, life_points=(0, 0))), "duel.turn_winner"),
+        (  # no change of life points: sudden death goes on
+            MatchState(wins=(0, 0), in_duel=True, duel=DuelEnd(life_points=(500, 500), sudden_death=(500, 500))),
+            "duel.sudden_death",
+        ),
     ],
 )
 def test_states_no_match_can_be_in(state: MatchState, field: str) -> None:

@@ -74,12 +74,10 @@ def assess(code: str, facts: Facts) -> Assessment:
     """The assessment of infraction `code` (an item's code or a family's) on these facts."""
     item = pick(code, facts)
     penalty, basis = item.penalty, [item.penalty_ref]
-    forfeit = None
-    if item.forfeit_when is not None and (facts.remedied is not None or facts.decisive is not None):
-        forfeit = facts.remedied is False or facts.decisive is True
-        if forfeit:
-            penalty = "duel_forfeiture"
-    applies_to, discretion = _application(penalty, facts)
+    forfeit = None if item.forfeit_when is None else _forfeit(facts)
+    if forfeit:
+        penalty = "duel_forfeiture"
+    applies_to, discretion = _application(penalty, facts, waited_for=item.family == "tardiness")
     if applies_to in ("current_duel", "next_duel"):
         basis.append("PR 1.C")
     elif applies_to in ("current_match", "next_match"):
@@ -123,10 +121,23 @@ def pick(code: str, facts: Facts) -> Infraction:
     return max(reached, key=lambda item: item.minutes_late or 0)
 
 
-def _application(penalty: str, facts: Facts) -> tuple[AppliesTo, bool]:
-    """What the penalty applies to (PR 1.C–1.F), and whether that is at the referee's discretion."""
+def _forfeit(facts: Facts) -> bool | None:
+    """PR 4.B, 4.C: Duel Forfeiture where the card cannot be put back or would decide the duel; None while the facts
+    leave either open."""
+    if facts.remedied is False or facts.decisive is True:
+        return True
+    if facts.remedied is True and facts.decisive is False:
+        return False
+    return None
+
+
+def _application(penalty: str, facts: Facts, *, waited_for: bool) -> tuple[AppliesTo, bool]:
+    """What the penalty applies to (PR 1.C–1.F), and whether that is at the referee's discretion. Tardiness (PR 5)
+    costs the duel or match the player was waited for, whatever `timing` says: the player was in none."""
     if SEVERITY[penalty] < SEVERITY["duel_forfeiture"]:
         return "record", False
+    if waited_for:
+        return ("next_duel" if penalty == "duel_forfeiture" else "current_match"), False
     if penalty == "duel_forfeiture":
         return ("current_duel" if facts.timing == "during_duel" else "next_duel"), False
     if penalty == "match_forfeiture":
@@ -139,7 +150,7 @@ def _application(penalty: str, facts: Facts) -> tuple[AppliesTo, bool]:
 def _escalations(item: Infraction, penalty: str, facts: Facts) -> tuple[Escalation, ...]:
     """Where the referee may give a higher penalty, and to what; none past the highest."""
     rank = SEVERITY[penalty]
-    if rank + 1 >= len(PENALTIES):
+    if rank >= SEVERITY["disqualification"]:  # a disqualified player takes no further part to repeat it in
         return ()
     higher = PENALTIES[rank + 1]
     found = []

@@ -33,7 +33,7 @@ class Infraction:
     kind: Literal["deck", "conduct"]
     rule: str
     penalty: str
-    penalty_basis: str  # "explicit" where PR names it; "by analogy" for deck rules PR names only the closest of
+    penalty_basis: str  # "explicit" where PR names it; "by analogy" for a deck rule it names only the closest one of
     penalty_ref: str
     summary_en: str
     summary_ja: str
@@ -90,14 +90,17 @@ def _conduct(code: str, entry: TableEntry) -> Infraction:
         family=entry.text("family") if "family" in keys else code,
         intentional=intentional,
         minutes_late=minutes,
-        forfeit_when="unremedied_or_decisive" if _forfeit_when(entry) else None,
+        forfeit_when=_forfeit_when(entry),
         heavier_when_influential=heavier,
     )
 
 
-def _forfeit_when(entry: TableEntry) -> bool:
-    """Whether the item turns into Duel Forfeiture where it cannot be remedied or decides the duel (PR 4.B, 4.C)."""
-    return "forfeit_when" in entry.table and bool(entry.text("forfeit_when", choices=("unremedied_or_decisive",)))
+def _forfeit_when(entry: TableEntry) -> ForfeitWhen | None:
+    """When the item turns into Duel Forfeiture: where it cannot be remedied or decides the duel (PR 4.B, 4.C)."""
+    if "forfeit_when" not in entry.table:
+        return None
+    entry.text("forfeit_when", choices=("unremedied_or_decisive",))
+    return "unremedied_or_decisive"
 
 
 def _check_families(entries: TableEntry, loaded: Mapping[str, Infraction]) -> None:

@@ -47,7 +47,7 @@ def load_judging(path: Path) -> tuple[Texts, tuple[str, str]]:
         if list(entries.table) != list(codes):
             entries.fail(f"must give exactly {', '.join(codes)}, in that order")
         texts[group] = MappingProxyType({code: entries.texts(code) for code in codes})
-    players = TableEntry(file, "judging", raw).texts("players")
+    players = top.texts("players")
     return MappingProxyType(texts), players
 
 

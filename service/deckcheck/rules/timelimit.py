@@ -35,7 +35,6 @@ StepCode = Literal[
     "one_win_decides",  # 判定3: 1–0 before the second duel
     "match_decided",  # the player with more duels won wins the match
 ]
-MATCH_DUELS = 3
 EXTRA_DUEL_LIFE_POINTS = 8000
 
 
@@ -114,6 +113,7 @@ def adjudicate(state: MatchState) -> Ruling:
     if pending is not None:
         return _ruling(steps, pending, wins, None, duel_winner)
     assert winner is not None
+    wins = (wins[0] + (winner == 1), wins[1] + (winner == 2))  # the extra duel counts as a duel won
     return _ruling(steps, None, wins, winner, duel_winner, decided=True)
 
 
@@ -170,8 +170,6 @@ def _checked(state: MatchState) -> tuple[int, int]:
     wins = state.wins
     if any(w < 0 for w in wins) or max(wins) >= 2:
         raise TimeLimitError("wins", "a player with two duels won has already won the match")
-    if sum(wins) + state.in_duel > MATCH_DUELS:
-        raise TimeLimitError("wins", "a match holds at most three duels")
     if not state.in_duel and state.duel != DuelEnd():
         raise TimeLimitError("duel", "between duels no duel is in progress: give extra_duel, not duel")
     for name, end in (("duel", state.duel), ("extra_duel", state.extra_duel)):
@@ -180,6 +178,12 @@ def _checked(state: MatchState) -> tuple[int, int]:
                 raise TimeLimitError(f"{name}.{part}", "life points cannot be negative")
         if end.sudden_death is not None and (end.life_points is None or _more(end.life_points) is not None):
             raise TimeLimitError(f"{name}.sudden_death", "sudden death follows equal life points only")
+        if end.sudden_death is not None and end.sudden_death == end.life_points:
+            raise TimeLimitError(
+                f"{name}.sudden_death", "sudden death ends at a change of life points: give them right after it"
+            )
+        if end.turn_winner is not None and (end.life_points is not None or end.sudden_death is not None):
+            raise TimeLimitError(f"{name}.turn_winner", "a duel won by the end of the turn has no extra turns")
     return wins
 
 

@@ -15,7 +15,7 @@ ASSESSMENT: dict[str, Any] = {
     "penalty_name": "Duel Forfeiture",
     "basis": ["PR 5", "PR 1.C"],
     "applies_to": "next_duel",
-    "applies_to_text": "Found between duels: the player loses the next duel (PR 1.C).",
+    "applies_to_text": "It came before the duel: the player loses the next duel (PR 1.C).",
     "at_referees_discretion": False,
     "prizes_kept": None,
     "recorded": True,

@@ -89,7 +89,8 @@ def assessment_json(found: Assessment, lang: str) -> dict[str, Any]:
         "at_referees_discretion": found.at_referees_discretion,
         "prizes_kept": found.prizes_kept,
         "recorded": found.recorded,
-        "remedy": item.remedy_ja if lang == "ja" else item.remedy_en,
+        # Where Duel Forfeiture replaced the penalty, the remedy (put the card back) is no longer what happens.
+        "remedy": None if found.forfeit_instead else item.remedy_ja if lang == "ja" else item.remedy_en,
         "forfeit_instead": found.forfeit_instead,
         "escalations": escalations_json(found.escalations, lang),
         "notes": notes,

@@ -11,7 +11,9 @@ import deckcheck.wire.answers_examples as ex
 from deckcheck.limits import ID_RANGE, MAX_COUNT, MAX_ENTRIES, MAX_ID_CHARS, MAX_NAME_CHARS, MAX_PASSCODE
 from deckcheck.wire.answers_enums import RuleCode
 from deckcheck.wire.request_values import ConvertTarget, DeckFormat, Duel, Format, IsoDate, NameLanguage, Phase
-from deckcheck.wire.requests_judge import AssessRequest, DuelEndIn, TimeLimitRequest  # noqa: F401 - the judge's bodies, importable here with the others
+
+# The judge's bodies, re-exported: the OpenAPI document finds every request model here (api/openapi.py).
+from deckcheck.wire.requests_judge import AssessRequest, DuelEndIn, TimeLimitRequest  # noqa: F401
 
 MAX_SOURCE_CHARS = 1_000_000
 LANGUAGE_PATTERN = r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$"

@@ -32,7 +32,12 @@ class AssessRequest(_Strict):
         examples=[False],
     )
     minutes_late: int | None = Field(
-        default=None, ge=0, le=1440, description="Minutes late (PR 5): picks the tardiness item.", examples=[6]
+        default=None,
+        ge=0,
+        le=1440,
+        description="Whole minutes late, counted down (4 minutes 30 seconds is 4): 0–4 a warning, from 5 Duel "
+        "Forfeiture, from 10 Match Forfeiture (PR 5). Picks the tardiness item.",
+        examples=[6],
     )
     remedied: bool | None = Field(
         default=None,

@@ -14,6 +14,7 @@ export async function loadInfractions() {
   const chosen = $("assess-code").value;
   try {
     const answer = await fetch(new URL("/v1/infractions", location.href), {headers: {"Accept-Language": lang}});
+    if (!answer.ok) throw new Error(String(answer.status));
     infractions = await answer.json();
   } catch {
     $("assessment").textContent = t("infractions_failed");

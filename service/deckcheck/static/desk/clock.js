@@ -11,8 +11,19 @@ const INTERVAL_MS = 3 * 60 * 1000;
 const PAIRS = [["duel", "life_points", "tl-lp"], ["duel", "sudden_death", "tl-sd"],
   ["extra_duel", "life_points", "tl-xlp"], ["extra_duel", "sudden_death", "tl-xsd"]];
 
-let clock = JSON.parse(localStorage.getItem(KEYS.clock) || "null") || {left: MATCH_MS, deadline: null};
-let interval = null; // the interval's deadline, while one runs
+/** The clock as this browser kept it (what is left, or the deadline while it runs, and the interval's deadline),
+ * or a fresh one where nothing readable was kept. */
+function kept() {
+  try {
+    const read = JSON.parse(localStorage.getItem(KEYS.clock) || "null");
+    if (Number.isFinite(read?.left) && (read.deadline === null || Number.isFinite(read.deadline))) return read;
+  } catch {
+    // an unreadable value: start afresh
+  }
+  return {left: MATCH_MS, deadline: null, interval: null};
+}
+
+let clock = kept();
 
 const minutes = (ms) => {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
@@ -20,6 +31,7 @@ const minutes = (ms) => {
 };
 const left = () => (clock.deadline === null ? clock.left : clock.deadline - Date.now());
 const keep = () => localStorage.setItem(KEYS.clock, JSON.stringify(clock));
+const interval = () => (Number.isFinite(clock.interval) ? clock.interval : null); // its deadline, while one runs
 
 /** Draw the clock, the interval and, once time is up, the ruling form. */
 export function drawClock() {
@@ -30,20 +42,20 @@ export function drawClock() {
   $("clock").classList.toggle("over", over);
   $("clock-over").hidden = !over;
   if (over) $("time-limit").hidden = false;
-  const rest = interval === null ? null : interval - Date.now();
+  const rest = interval() === null ? null : interval() - Date.now();
   $("interval").hidden = rest === null;
   if (rest !== null) $("interval").textContent = rest > 0 ? t("interval_left", minutes(rest)) : t("interval_over");
 }
 
 function startOrPause() {
-  clock = clock.deadline === null ? {left: 0, deadline: Date.now() + clock.left} : {left: left(), deadline: null};
+  const running = clock.deadline === null ? {left: 0, deadline: Date.now() + clock.left} : {left: left(), deadline: null};
+  clock = {...running, interval: interval()};
   keep();
   drawClock();
 }
 
 function reset() {
-  clock = {left: MATCH_MS, deadline: null};
-  interval = null;
+  clock = {left: MATCH_MS, deadline: null, interval: null};
   keep();
   $("time-limit").hidden = true;
   drawClock();
@@ -52,14 +64,16 @@ function reset() {
 /** The number typed in a field, or null when it is empty. */
 const number = (id) => ($(id).value.trim() === "" ? null : Number($(id).value));
 
-/** The request the form gives: the duels won, whether a duel was in progress, and each pair of life points given. */
+/** The request the form gives: the duels won, whether a duel was in progress, and each pair of life points given;
+ * an Error for a pair given for one player only. */
 function timeLimitBody() {
   const body = {wins: [Number($("tl-wins-1").value), Number($("tl-wins-2").value)], in_duel: $("tl-in-duel").checked,
     duel: {}, extra_duel: {}};
   if (body.in_duel && $("tl-turn-winner").value) body.duel.turn_winner = Number($("tl-turn-winner").value);
   for (const [part, key, id] of PAIRS) {
     const pair = [number(`${id}-1`), number(`${id}-2`)];
-    if (pair[0] !== null && pair[1] !== null) body[part][key] = pair;
+    if ((pair[0] === null) !== (pair[1] === null)) throw new Error(t("tl_pair"));
+    if (pair[0] !== null) body[part][key] = pair;
   }
   if (!body.in_duel) delete body.duel;
   return body;
@@ -71,7 +85,8 @@ async function rule() {
   steps.replaceChildren();
   $("tl-next").textContent = "";
   try {
-    const ruling = await postJson("/v1/matches/time-limit", timeLimitBody(), lang, t);
+    const body = timeLimitBody();
+    const ruling = await postJson("/v1/matches/time-limit", body, lang, t);
     for (const step of ruling.steps) steps.append(element("li", `step ${step.code}`, step.text));
     $("tl-next").textContent = ruling.decided ? t("tl_decided", ruling.match_winner)
       : t("tl_next", ruling.next_step.text);
@@ -87,7 +102,8 @@ export function startClock() {
   $("clock-start").addEventListener("click", startOrPause);
   $("clock-reset").addEventListener("click", reset);
   $("clock-interval").addEventListener("click", () => {
-    interval = Date.now() + INTERVAL_MS;
+    clock.interval = Date.now() + INTERVAL_MS;
+    keep();
     drawClock();
   });
   $("clock-call").addEventListener("click", () => {
