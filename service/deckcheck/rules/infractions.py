@@ -9,15 +9,13 @@ by intent (PR 4.A/4.D, 6, 7) or by minutes late (PR 5) share a family, by which 
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Literal
 
-from deckcheck.errors import DataError
-from deckcheck.rules.registry import CITATIONS, PENALTIES, PENALTY_REF, RULES, Rule, TableEntry
+from deckcheck.rules.registry import CITATIONS, PENALTIES, PENALTY_REF, RULES, Rule, TableEntry, read_table
 
 INFRACTIONS_FILE = Path(__file__).with_name("infractions.toml")
 ForfeitWhen = Literal["unremedied_or_decisive"]
@@ -130,11 +128,8 @@ def load_infractions(path: Path, deck_rules: Mapping[str, Rule]) -> Mapping[str,
     """The deck rules as infractions, then every infraction of the file at `path`, in order; raise DataError naming
     the entry on any problem."""
     file = str(path)
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise DataError(file, "file", str(exc)) from None
-    top = TableEntry(file, "infractions file", raw)
+    top = read_table(path, "infractions file")
+    raw = top.table
     if set(raw) != {"infractions"}:
         top.fail("must hold an [infractions] table and nothing else")
     entries = TableEntry(file, "infractions", raw["infractions"])

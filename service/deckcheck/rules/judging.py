@@ -4,15 +4,13 @@ in Japanese and English. A code the assessment or the procedures can give withou
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import get_args
 
-from deckcheck.errors import DataError
 from deckcheck.rules.assess import AppliesTo
-from deckcheck.rules.registry import PENALTIES, TEXT_LANGUAGES, TableEntry
+from deckcheck.rules.registry import PENALTIES, TEXT_LANGUAGES, TableEntry, read_table
 from deckcheck.rules.timelimit import StepCode
 
 JUDGING_FILE = Path(__file__).with_name("judging.toml")
@@ -34,11 +32,8 @@ Texts = Mapping[str, Mapping[str, tuple[str, str]]]
 def load_judging(path: Path) -> tuple[Texts, tuple[str, str]]:
     """Every group's words by code, (en, ja), and the words for a player; DataError naming the entry at fault."""
     file = str(path)
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise DataError(file, "file", str(exc)) from None
-    top = TableEntry(file, "judging", raw)
+    top = read_table(path, "judging")
+    raw = top.table
     if set(raw) != {*GROUPS, "players"}:
         top.fail(f"must hold the tables {', '.join([*GROUPS, 'players'])} and nothing else")
     texts: dict[str, Mapping[str, tuple[str, str]]] = {}

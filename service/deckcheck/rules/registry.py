@@ -153,15 +153,21 @@ def _rule(code: str, entry: TableEntry, remedies: Mapping[str, tuple[str, str]])
     )
 
 
+def read_table(path: Path, name: str) -> TableEntry:
+    """The TOML file at `path` as the entry `name`; DataError naming the file where it cannot be read."""
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise DataError(str(path), "file", str(exc)) from None
+    return TableEntry(str(path), name, raw)
+
+
 def load_catalogue(path: Path, codes: frozenset[str]) -> Mapping[str, Rule]:
     """Every rule of the catalogue file at `path`, in its order, which must be exactly the `codes` the checks yield;
     raise DataError naming the entry on any problem."""
     file = str(path)
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise DataError(file, "file", str(exc)) from None
-    top = TableEntry(file, "catalogue", raw)
+    top = read_table(path, "catalogue")
+    raw = top.table
     if set(raw) != {"remedies", "rules"}:
         top.fail("must hold a [remedies] and a [rules] table and nothing else")
     shared = TableEntry(file, "remedies", raw["remedies"])

@@ -13,31 +13,33 @@ from typing import Annotated, Literal
 from pydantic import Field
 from typing_extensions import TypeAliasType
 
+# The rule codes, also the first infraction codes (wire/judge_enums.py).
+RuleCodes = Literal[
+    "main_deck_too_small",
+    "main_deck_too_large",
+    "extra_deck_too_large",
+    "side_deck_too_large",
+    "extra_deck_card_in_main_deck",
+    "main_deck_card_in_extra_deck",
+    "card_type_not_allowed",
+    "too_many_copies",
+    "forbidden_card",
+    "limited_card_exceeded",
+    "semi_limited_card_exceeded",
+    "unknown_card",
+    "language_not_allowed",
+    "no_japanese_printing",
+    "no_tcg_printing",
+    "not_printed_in_language",
+    "opaque_protectors_required",
+    "protectors_not_uniform",
+    "roster_mismatch",
+    "side_swap_count_changed",
+]
 RuleCode = TypeAliasType(
     "RuleCode",
     Annotated[
-        Literal[
-            "main_deck_too_small",
-            "main_deck_too_large",
-            "extra_deck_too_large",
-            "side_deck_too_large",
-            "extra_deck_card_in_main_deck",
-            "main_deck_card_in_extra_deck",
-            "card_type_not_allowed",
-            "too_many_copies",
-            "forbidden_card",
-            "limited_card_exceeded",
-            "semi_limited_card_exceeded",
-            "unknown_card",
-            "language_not_allowed",
-            "no_japanese_printing",
-            "no_tcg_printing",
-            "not_printed_in_language",
-            "opaque_protectors_required",
-            "protectors_not_uniform",
-            "roster_mismatch",
-            "side_swap_count_changed",
-        ],
+        RuleCodes,
         Field(
             description="A stable violation code, one per rule of the catalogue (GET /v1/rules gives each with its "
             "citation, penalty and remedy). Codes are never renamed; a new rule adds a code.",
