@@ -7,15 +7,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from deckcheck.api.caching import Caching
-from deckcheck.api.responses import BAD_QUERY, AcceptLanguage, _problems, cached, json_response, pick_language
+from deckcheck.api.responses import BAD_QUERY, JUDGE_PROBLEMS, AcceptLanguage, cached, json_response, pick_language
 from deckcheck.rules.infractions import INFRACTIONS
 from deckcheck.wire.answers import AssessmentOut, InfractionOut, RulingOut
 from deckcheck.wire.judging import assess_body, infraction_json, time_limit_body
 from deckcheck.wire.requests_judge import AssessRequest, TimeLimitRequest
 
 _BY_LANGUAGE = ("Accept-Language",)
-# A body that does not fit, or names no item or no state a match can be in; a head or body over the limits.
-_JUDGE_PROBLEMS = _problems(400, 408, 413, 422, 431)
 
 
 def build_judge_router(caching: Caching) -> APIRouter:
@@ -41,7 +39,7 @@ def build_judge_router(caching: Caching) -> APIRouter:
     @router.post(
         "/v1/penalties/assess",
         response_model=AssessmentOut,
-        responses=_JUDGE_PROBLEMS,
+        responses=JUDGE_PROBLEMS,
         operation_id="assessPenalty",
     )
     def assess_penalty(body: AssessRequest, accept_language: AcceptLanguage = None) -> Response:
@@ -54,7 +52,7 @@ def build_judge_router(caching: Caching) -> APIRouter:
     @router.post(
         "/v1/matches/time-limit",
         response_model=RulingOut,
-        responses=_JUDGE_PROBLEMS,
+        responses=JUDGE_PROBLEMS,
         operation_id="ruleOnTimeLimit",
     )
     def time_limit(body: TimeLimitRequest, accept_language: AcceptLanguage = None) -> Response:

@@ -51,6 +51,9 @@ def cached(*, paged: bool = False, ok: dict[str, Any] | None = None) -> dict[int
 CHECK_PROBLEMS = _problems(400, 408, 413, 422, 431, 503)
 # A name search: a query that does not fit, a head over the limit, every check thread busy.
 SEARCH_PROBLEMS = _problems(422, 431, 503)
+# The judge's routes: a body that is not JSON, stalls, is too large or names no item or no state; they run no check
+# thread, so never a 503.
+JUDGE_PROBLEMS = _problems(400, 408, 413, 422, 431)
 # A recheck: its lines are checked one by one, so only a stalled body or too large held results refuse it whole.
 RECHECK_PROBLEMS = _problems(408, 413, 422, 431, 503)
 AcceptLanguage = Annotated[
