@@ -73,8 +73,7 @@ def check_table(table: pa.Table, checker: Rechecker, first_line: int) -> tuple[p
     for first, batch in _batches(table, first_line):
         outcomes = checker.results(first, list(lines_of(batch)))
         parts.append(results_table(first, outcomes, id_type))
-        for _line, outcome in outcomes:
-            summary.add(outcome)
+        summary.add_results(outcomes)
     return pa.concat_tables(parts), summary
 
 
@@ -91,8 +90,7 @@ def check_lines(lines: list[bytes], checker: Rechecker, first_line: int) -> tupl
     whole numbers in NDJSON: the table's `id` column is a string, a number's in decimal (`result` keeps its type)."""
     outcomes = checker.results(first_line, lines)
     summary = Summary()
-    for _line, outcome in outcomes:
-        summary.add(outcome)
+    summary.add_results(outcomes)
     return results_table(first_line, outcomes, pa.string()), summary
 
 

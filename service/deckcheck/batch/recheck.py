@@ -56,12 +56,10 @@ class Rechecker:
     def check_lines(self, first: int, lines: Sequence[bytes | None]) -> tuple[bytes, Summary]:
         """The result lines of consecutive input lines numbered from `first`, and their summary (None stands for a
         line too long to keep)."""
+        results = self.results(first, lines)
         summary = Summary()
-        out = []
-        for line, outcome in self.results(first, lines):
-            out.append(line)
-            summary.add(outcome)
-        return b"".join(out), summary
+        summary.add_results(results)
+        return b"".join(line for line, _outcome in results), summary
 
     def results(self, first: int, lines: Sequence[bytes | None]) -> list[tuple[bytes, Outcome]]:
         """The result line and outcome of each of consecutive input lines numbered from `first` (None stands for

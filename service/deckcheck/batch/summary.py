@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +39,11 @@ class Summary:
     newly: int = 0
     newly_illegal: list[Any] = field(default_factory=list)  # the first KEPT_NEWLY_ILLEGAL_IDS of them
     causes: Counter[int] = field(default_factory=Counter)
+
+    def add_results(self, results: Iterable[tuple[bytes, Outcome]]) -> None:
+        """Count every line of these results (a result line and its outcome each)."""
+        for _line, outcome in results:
+            self.add(outcome)
 
     def add(self, outcome: Outcome) -> None:
         """Count one line."""
