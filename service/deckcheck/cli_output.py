@@ -14,6 +14,8 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from deckcheck.rules.judging import TEXTS
+
 # The exit status of every command: 0 done (and every deck legal), 1 some deck illegal, 2 a usage or input error.
 EXIT_OK, EXIT_ILLEGAL, EXIT_ERROR = 0, 1, 2
 # The exit status of a command whose output pipe was closed early: what a shell reports for a process SIGPIPE ended
@@ -38,12 +40,6 @@ _WORDS: dict[str, tuple[str, str]] = {
     "extra": ("extra", "エクストラ"),
     "side": ("side", "サイド"),
     "roster": ("roster", "デッキ記入シート"),
-    "caution": ("caution", "注意"),
-    "warning": ("warning", "警告"),
-    "duel_forfeiture": ("duel forfeiture", "デュエルの敗北"),
-    "match_forfeiture": ("match forfeiture", "マッチの敗北"),
-    "disqualification": ("disqualification", "失格"),
-    "total_disqualification": ("total disqualification", "失格（賞品剥奪）"),
     "recheck": (
         "recheck against {banlist} on {date} in {seconds:.1f} s",
         "{banlist}（{date}）で再チェック：{seconds:.1f}秒",
@@ -60,6 +56,8 @@ _WORDS: dict[str, tuple[str, str]] = {
     "semi_limited": ("semi-limited", "準制限"),
     "unlimited": ("unlimited", "制限解除"),
 }
+# The penalties' names as the judge's answers give them (rules/judging.toml), in lower case inside English sentences.
+_WORDS |= {name: (en.lower(), ja) for name, (en, ja) in TEXTS["penalties"].items()}
 
 
 def words(lang: str, key: str, **fields: object) -> str:
