@@ -147,11 +147,11 @@ def _files(sources: Sequence[str]) -> Iterator[str]:
 
 def count_rows(part: Part) -> int:
     """The decks of one partition."""
-    fs, path = fsspec.core.url_to_fs(part.url)
-    with fs.open(path, "rb") as f:
-        if part.row_group is not None:
-            return int(pq.ParquetFile(f).metadata.row_group(part.row_group).num_rows)
-        return len(_block_lines(read_block(f, part.offset, part.length, delimiter=b"\n")))
+    with _reading(part) as (_id_type, source):
+        if isinstance(source, bytes):
+            return len(_block_lines(source))
+        assert part.row_group is not None  # a Parquet part is one row group
+        return int(source.metadata.row_group(part.row_group).num_rows)
 
 
 def check_part(part: Part, first: int, name: str, *, job: Job) -> Summary:
@@ -163,10 +163,10 @@ def check_part(part: Part, first: int, name: str, *, job: Job) -> Summary:
     checker = checker_for(job.spec, job.data_dir)
     fs, folder = fsspec.core.url_to_fs(job.out)
     summary = Summary()
-    with fs.open(f"{folder.rstrip('/')}/{name}", "wb") as sink:
-        writer = pq.ParquetWriter(sink, results_schema(_id_type(part))) if job.results == "parquet" else None
+    with _reading(part) as (id_type, source), fs.open(f"{folder.rstrip('/')}/{name}", "wb") as sink:
+        writer = pq.ParquetWriter(sink, results_schema(id_type)) if job.results == "parquet" else None
         try:
-            for chunk_first, rows in _chunks(part, first):
+            for chunk_first, rows in _chunks(part, source, first):
                 if isinstance(rows, pa.Table):
                     table, part_summary = check_table(rows, checker, chunk_first)
                 else:
@@ -182,27 +182,29 @@ def check_part(part: Part, first: int, name: str, *, job: Job) -> Summary:
     return summary
 
 
-def _id_type(part: Part) -> pa.DataType:
-    """The type of the results' `id` column: a Parquet store's own; a string for NDJSON (see check_lines)."""
-    if part.row_group is None:
-        return pa.string()
+@contextmanager
+def _reading(part: Part) -> Iterator[tuple[pa.DataType, pq.ParquetFile | bytes]]:
+    """The partition's file opened once: the type of the results' `id` column (a Parquet store's own; a string for
+    NDJSON, see check_lines) and the Parquet file, or the NDJSON block cut at line ends."""
     fs, path = fsspec.core.url_to_fs(part.url)
     with fs.open(path, "rb") as f:
-        return id_type_of(pq.ParquetFile(f).schema_arrow, f"{part.url}: ")
+        if part.row_group is None:
+            yield pa.string(), read_block(f, part.offset, part.length, delimiter=b"\n")
+        else:
+            parquet = pq.ParquetFile(f)
+            yield id_type_of(parquet.schema_arrow, f"{part.url}: "), parquet
 
 
-def _chunks(part: Part, first: int) -> Iterator[tuple[int, pa.Table | list[bytes]]]:
+def _chunks(part: Part, source: pq.ParquetFile | bytes, first: int) -> Iterator[tuple[int, pa.Table | list[bytes]]]:
     """The partition's rows in chunks of CHUNK_ROWS, each with the number of its first line."""
-    fs, path = fsspec.core.url_to_fs(part.url)
-    with fs.open(path, "rb") as f:
-        if part.row_group is not None:
-            for batch in pq.ParquetFile(f).iter_batches(batch_size=CHUNK_ROWS, row_groups=[part.row_group]):
-                yield first, pa.Table.from_batches([batch])
-                first += batch.num_rows
-            return
-        lines = _block_lines(read_block(f, part.offset, part.length, delimiter=b"\n"))
-    for start in range(0, len(lines), CHUNK_ROWS):
-        yield first + start, lines[start : start + CHUNK_ROWS]
+    if isinstance(source, bytes):
+        lines = _block_lines(source)
+        for start in range(0, len(lines), CHUNK_ROWS):
+            yield first + start, lines[start : start + CHUNK_ROWS]
+        return
+    for batch in source.iter_batches(batch_size=CHUNK_ROWS, row_groups=[part.row_group]):
+        yield first, pa.Table.from_batches([batch])
+        first += batch.num_rows
 
 
 def _block_lines(block: bytes) -> list[bytes]:
