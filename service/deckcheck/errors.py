@@ -29,3 +29,16 @@ class RequestError(Exception):
     def one(cls, loc: Sequence[str | int], msg: str, type_: str, status: int = 422) -> RequestError:
         """An error about one field."""
         return cls([{"loc": list(loc), "msg": msg, "type": type_}], status)
+
+
+class SourceError(ValueError):
+    """A file offered as new data (a list or a card database) that cannot be imported as it stands; `problems`
+    holds every problem found, each naming its line or entry, so an operator can mend them all at once."""
+
+    def __init__(self, source: str, problems: Sequence[str]) -> None:
+        self.source = source
+        self.problems = list(problems)
+        shown = "; ".join(self.problems[:20]) + (
+            f"; and {len(self.problems) - 20} more" if len(self.problems) > 20 else ""
+        )
+        super().__init__(f"{source}: {shown}")
