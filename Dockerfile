@@ -9,6 +9,7 @@ COPY pyproject.toml README.md ./
 COPY service/ service/
 COPY cards/ cards/
 COPY banlists/ banlists/
+COPY provenance/ provenance/
 # The data travel inside the wheel (tests/test_wheel.py installs one built the same way, from the sdist).
 RUN pip wheel --no-cache-dir --no-deps --wheel-dir /dist .
 

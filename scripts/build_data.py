@@ -4,17 +4,21 @@ Usage: python -m scripts.build_data [SOURCE_DIR]   (default: ../shared/data)
 
 Writes cards/cards.csv (only the columns the rules need) and banlists/<format>/<effective_from>.json for the OCG
 and TCG lists (the fields of SPEC section 4). Card data are facts: names, kinds and printing dates only, never
-effect text.
+effect text. Then the imports recorded in imports.ndjson (`deckcheck data add-list` into the bundle) are carried
+out again from the files in shared/data/incoming, so the bundle's own update path is the one operators use.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import sys
 from pathlib import Path
 
+from deckcheck.cli_data import replay
 from deckcheck.data import CARD_COLUMNS
+from deckcheck.data.loader import IMPORTS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,7 +60,8 @@ def _first_print(released: str, date: str) -> tuple[str, str]:
 
 
 def build_cards(source: Path, root: Path = ROOT) -> int:
-    """Write cards/cards.csv under `root`; return the number of rows."""
+    """Write cards/cards.csv under `root`, and cards/printings.json, the day the printings are complete until;
+    return the number of rows."""
     with (source / "cards.csv").open(encoding="utf-8", newline="") as f:
         rows = [card_row(r) for r in csv.DictReader(f)]
     out = root / "cards" / "cards.csv"
@@ -65,6 +70,8 @@ def build_cards(source: Path, root: Path = ROOT) -> int:
         writer = csv.DictWriter(f, fieldnames=CARD_COLUMNS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
+    printings = json.dumps({"complete_until": PRINTINGS_COMPLETE_UNTIL}) + "\n"
+    (out.parent / "printings.json").write_text(printings, encoding="utf-8")
     return len(rows)
 
 
@@ -84,12 +91,32 @@ def build_banlists(source: Path, fmt: str, root: Path = ROOT) -> int:
     return len(files)
 
 
+def replay_imports(source: Path, root: Path = ROOT, record: Path = ROOT / IMPORTS) -> int:
+    """Carry out again, into `root`, every import `record` (the bundle's imports.ndjson) holds, each from its source
+    file in `source`/incoming, which must have the SHA-256 recorded; return how many."""
+    if not record.is_file():
+        return 0
+    done = 0
+    for line in record.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        path = source / "incoming" / entry["source"]
+        if hashlib.sha256(path.read_bytes()).hexdigest() != entry["sha256"]:
+            raise SystemExit(f"{path}: not the file imported ({entry['sha256']})")
+        replay(entry["command"][2:], path, root)
+        done += 1
+    return done
+
+
 def main(argv: list[str]) -> int:
-    """Rebuild both copies and say how many entries were written."""
+    """Rebuild both copies, then the imports the bundle records, and say how many entries were written."""
     source = Path(argv[1]) if len(argv) > 1 else ROOT.parent / "shared" / "data"
     cards = build_cards(source)
     lists = {fmt: build_banlists(source, fmt) for fmt in ("ocg", "tcg")}
-    print(f"cards/cards.csv: {cards} rows; banlists/ocg: {lists['ocg']} lists; banlists/tcg: {lists['tcg']} lists")
+    imports = replay_imports(source)
+    print(
+        f"cards/cards.csv: {cards} rows; banlists/ocg: {lists['ocg']} lists; banlists/tcg: {lists['tcg']} lists; "
+        f"{imports} imports replayed"
+    )
     return 0
 
 

@@ -182,7 +182,7 @@ def test_card_lookup(client: httpx.Client) -> None:
         "none",
     )
     assert body["first_japanese_printing"] == "1999-02-04"
-    assert len(body["banlists"]) == 132  # 85 OCG lists, then 47 TCG lists
+    assert len(body["banlists"]) == 133  # 86 OCG lists, then 47 TCG lists
     chaos = client.get("/v1/cards/40737112").json()["banlists"]
     by_list = {row["banlist"]: (row["status"], row["limit"]) for row in chaos}
     assert by_list["ocg-2008-03-01"] == ("limited", 1)

@@ -15,7 +15,7 @@ from deckcheck import Data, load_data
 from deckcheck.api import create_app
 from deckcheck.config import ConfigError, Settings, load_settings
 from deckcheck.errors import DataError
-from scripts.build_data import build_banlists, build_cards
+from scripts.build_data import build_banlists, build_cards, replay_imports
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository, with cards/ and banlists/
 
@@ -25,8 +25,8 @@ SHARED = ROOT.parent / "shared" / "data"
 def test_bundled_counts(data: Data) -> None:
     assert len(data.cards) == 14216
     assert len(data.cards.by_passcode) == 14372
-    assert len(data.banlists.lists) == 132
-    assert (len(data.banlists.of_format("ocg")), len(data.banlists.of_format("tcg"))) == (85, 47)
+    assert len(data.banlists.lists) == 133
+    assert (len(data.banlists.of_format("ocg")), len(data.banlists.of_format("tcg"))) == (86, 47)
     spring_2008 = data.banlists.get("ocg-2008-03-01")
     assert spring_2008 is not None
     statuses = [sorted(v for v in spring_2008.limits.values()).count(n) for n in (0, 1, 2)]
@@ -42,7 +42,9 @@ def test_bundled_counts(data: Data) -> None:
         ("2008-03-01", "ocg-2008-03-01"),
         ("2008-08-31", "ocg-2008-03-01"),
         ("2008-09-01", "ocg-2008-09-01"),
-        ("2099-01-01", "ocg-2026-07-01"),
+        ("2026-09-30", "ocg-2026-07-01"),
+        ("2026-10-01", "ocg-2026-10-01"),
+        ("2099-01-01", "ocg-2026-10-01"),
     ],
 )
 def test_list_in_force(data: Data, day: str, list_id: str | None) -> None:
@@ -69,9 +71,12 @@ def test_data_cannot_be_changed(data: Data) -> None:
 @pytest.mark.skipif(not SHARED.is_dir(), reason="the shared source data are not beside the repository")
 def test_bundled_files_are_what_the_script_builds(tmp_path: Path) -> None:
     build_cards(SHARED, tmp_path)
-    assert (tmp_path / "cards" / "cards.csv").read_bytes() == (ROOT / "cards" / "cards.csv").read_bytes()
-    for fmt, count in (("ocg", 85), ("tcg", 47)):
-        assert build_banlists(SHARED, fmt, tmp_path) == count
+    for name in ("cards.csv", "printings.json"):
+        assert (tmp_path / "cards" / name).read_bytes() == (ROOT / "cards" / name).read_bytes()
+    assert [build_banlists(SHARED, fmt, tmp_path) for fmt in ("ocg", "tcg")] == [85, 47]
+    # The OCG 2026.10 list, which `deckcheck data add-list` added to the bundle from shared/data/incoming.
+    assert replay_imports(SHARED, tmp_path) == 1
+    for fmt in ("ocg", "tcg"):
         built = sorted(p.name for p in (tmp_path / "banlists" / fmt).iterdir())
         assert built == sorted(p.name for p in (ROOT / "banlists" / fmt).iterdir())
         for name in built:

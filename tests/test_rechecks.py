@@ -31,8 +31,8 @@ def _lines(body: bytes) -> list[dict[str, Any]]:
 
 def test_list_of_lists(client: httpx.Client) -> None:
     lists = client.get("/v1/banlists").json()
-    assert [item["format"] for item in lists] == ["OCG"] * 85 + ["TCG"] * 47
-    assert client.get("/v1/banlists", params={"format": "tcg"}).json() == lists[85:]
+    assert [item["format"] for item in lists] == ["OCG"] * 86 + ["TCG"] * 47
+    assert client.get("/v1/banlists", params={"format": "tcg"}).json() == lists[86:]
     spring = next(item for item in lists if item["id"] == "ocg-2008-03-01")
     assert spring == {
         "id": "ocg-2008-03-01",

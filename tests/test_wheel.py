@@ -75,8 +75,15 @@ def test_sdist_holds_the_sources_and_the_data(installed: Installed) -> None:
     (sdist,) = installed.wheel.parent.glob("deckcheck-*.tar.gz")
     with tarfile.open(sdist) as archive:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
-    assert {"pyproject.toml", "README.md", "cards/cards.csv", "service/deckcheck/rules/catalogue.toml"} <= names
-    for fmt, count in (("ocg", 85), ("tcg", 47)):
+    assert {
+        "pyproject.toml",
+        "README.md",
+        "cards/cards.csv",
+        "cards/printings.json",
+        "provenance/imports.ndjson",
+        "service/deckcheck/rules/catalogue.toml",
+    } <= names
+    for fmt, count in (("ocg", 86), ("tcg", 47)):
         assert len([n for n in names if n.startswith(f"banlists/{fmt}/") and n.endswith(".json")]) == count
     assert not [n for n in names if n.startswith(("tests/", "scripts/", "bench/", "openapi/", ".venv/"))]
 
@@ -94,11 +101,24 @@ def test_a_checkout_reads_the_repository_data() -> None:
 def test_wheel_carries_the_data(installed: Installed) -> None:
     with zipfile.ZipFile(installed.wheel) as wheel:
         names = set(wheel.namelist())
-        assert wheel.read("deckcheck/bundled/cards/cards.csv") == (ROOT / "cards" / "cards.csv").read_bytes()
+        for name in ("cards/cards.csv", "cards/printings.json", "provenance/imports.ndjson"):
+            assert wheel.read(f"deckcheck/bundled/{name}") == (ROOT / name).read_bytes()
     lists = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "banlists").glob("*/*.json"))
-    assert sorted(n.removeprefix("deckcheck/bundled/") for n in names if n.endswith(".json")) == lists
-    assert len(lists) == 132  # 85 OCG and 47 TCG lists
+    bundled = [n.removeprefix("deckcheck/bundled/") for n in names if n.startswith("deckcheck/bundled/banlists/")]
+    assert sorted(bundled) == lists
+    assert len(lists) == 133  # 86 OCG and 47 TCG lists
     assert not [n for n in names if n.startswith(("tests/", "scripts/", "bench/", "service/"))]
+
+
+def test_a_fresh_install_judges_december_2026_by_the_october_list(installed: Installed) -> None:
+    result = installed.run("deckcheck", "data", "status", "--date", "2026-12-01", "--json")
+    assert result.returncode == 0, result.stderr
+    status = json.loads(result.stdout)
+    assert [(n["id"], n["may_be_outdated"]) for n in status["newest_lists"]] == [
+        ("ocg-2026-10-01", False),
+        ("tcg-2026-05-18", True),
+    ]
+    assert [(u["action"], u["source"]) for u in status["updates"]] == [("add-list", "ocg-2026-10.lflist.conf")]
 
 
 def test_package_imports_from_the_environment(installed: Installed) -> None:

@@ -1,5 +1,5 @@
-"""The `deckcheck` command: validate deck files, recheck stored decks against a list, compare and export lists, draw
-a deck as a QR code, serve the API.
+"""The `deckcheck` command: validate deck files, recheck stored decks against a list, compare and export lists, add
+new lists and cards, draw a deck as a QR code, serve the API.
 
 Exit codes: 0 every deck legal, 1 some deck illegal, 2 a usage or input error.
 """
@@ -11,7 +11,8 @@ import datetime as dt
 import os
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -20,11 +21,12 @@ import uvicorn
 
 from deckcheck.batch import default_workers, validate_all
 from deckcheck.cli_banlist import add_banlist_parser, run_banlist
+from deckcheck.cli_data import add_data_parser, run_data
 from deckcheck.cli_decks import READ_ERRORS, add_qr_parser, deck_request, run_qr, why
 from deckcheck.cli_output import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, exit_quietly_on_closed_pipe, words
 from deckcheck.cli_recheck import run_recheck
 from deckcheck.config import ConfigError, Settings, load_settings
-from deckcheck.data import Data, load_data
+from deckcheck.data import Data
 from deckcheck.errors import DataError
 from deckcheck.model import Context, Deck
 from deckcheck.wire import ValidateRequest, context_for, deck_from, report_json
@@ -88,6 +90,7 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--lflist", type=Path, help="take the list from this lflist.conf file instead")
         command.add_argument("--list", help="the `!` name of the list, when the lflist.conf file holds several")
     add_banlist_parser(commands)
+    add_data_parser(commands, _date)
     add_qr_parser(commands)
     serve = commands.add_parser("serve", help="serve the HTTP API")
     serve.add_argument("--host", default="127.0.0.1")
@@ -128,6 +131,8 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
         return EXIT_OK if exc.code in (0, None) else EXIT_ERROR
     try:
         settings = load_settings()
+        if args.command == "data":  # it reads the data itself: broken ones are what `data check` reports
+            return run_data(args, list(argv)[1:], settings, stdout, stderr)
         # Broken data stop every command here, with one line; serve loads them once, into the app it serves (with
         # several workers each loads its own, so here they are only read to prove them good, then let go).
         if args.command == "serve" and args.workers == 1:
@@ -135,34 +140,45 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
 
             app: FastAPI | str = create_app(settings)
         elif args.command == "serve":
-            load_data(settings.data_dir)
+            settings.data_source().load()
             app = "deckcheck.app:app"
         else:
-            data = load_data(settings.data_dir)
+            data = settings.data_source().load()
     except (ConfigError, DataError) as exc:
         print(f"deckcheck: {exc}", file=stderr)
         return EXIT_ERROR
     if args.command == "serve":
         _serve(app, settings, args)
         return EXIT_OK
-    if args.command == "recheck":
-        return run_recheck(args, settings, data, stdout, stderr)
-    runners = {"validate": _validate, "banlist": run_banlist, "qr": run_qr}
+    runners: dict[str, Callable[[argparse.Namespace, Data, IO[str], IO[str]], int]] = {
+        "validate": _validate,
+        "banlist": run_banlist,
+        "qr": run_qr,
+        "recheck": partial(_recheck, settings),
+    }
     return runners[args.command](args, data, stdout, stderr)
+
+
+def _recheck(settings: Settings, args: argparse.Namespace, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
+    return run_recheck(args, settings, data, stdout, stderr)
 
 
 def _serve(app: FastAPI | str, settings: Settings, args: argparse.Namespace) -> None:
     """Serve `app`: the app itself, or with several workers where each process imports it."""
-    from deckcheck.api.server import server_options  # noqa: PLC0415 - as create_app above
+    from deckcheck.api.server import serve_workers, server_options  # noqa: PLC0415 - as create_app above
 
     options = server_options(settings)
-    if args.workers == 1 or "PROMETHEUS_MULTIPROC_DIR" in os.environ:
-        uvicorn.run(app, host=args.host, port=args.port, workers=args.workers, **options)
+    if args.workers == 1:
+        uvicorn.run(app, host=args.host, port=args.port, **options)
+        return
+    assert isinstance(app, str)
+    if "PROMETHEUS_MULTIPROC_DIR" in os.environ:
+        serve_workers(app, args.host, args.port, args.workers, options)
         return
     # Each worker keeps its own metrics; they write them here, and /metrics adds them up.
     with tempfile.TemporaryDirectory(prefix="deckcheck-metrics-") as metrics:
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics
-        uvicorn.run(app, host=args.host, port=args.port, workers=args.workers, **options)
+        serve_workers(app, args.host, args.port, args.workers, options)
 
 
 def main() -> None:

@@ -14,6 +14,7 @@ from deckcheck.cli_output import EXIT_ERROR, EXIT_OK, table, words
 from deckcheck.data import (
     STATUS_NAMES,
     Banlist,
+    CardIndex,
     Data,
     LflistError,
     as_banlist,
@@ -77,7 +78,16 @@ def _diff(args: argparse.Namespace, data: Data, stdout: IO[str]) -> int:
         body = {"from": old.name, "to": new.name, "changes": changes}
         stdout.write(orjson.dumps(body, option=orjson.OPT_INDENT_2).decode() + "\n")
         return EXIT_OK
-    lang = args.lang
+    print_changes(old, new, data.cards, args.lang, stdout)
+    return EXIT_OK
+
+
+def print_changes(old: Banlist, new: Banlist, cards: CardIndex, lang: str, stdout: IO[str]) -> None:
+    """The table of every card whose status changes from `old` to `new`, with a line saying how many."""
+    rows = [
+        (cards.by_passcode[passcode].name(lang), passcode, STATUS_NAMES[was], STATUS_NAMES[now])
+        for passcode, was, now in differences(old, new, cards)
+    ]
     print(
         words(lang, "changes", old=old.name, new=new.name, count=len(rows), s="" if len(rows) == 1 else "s"),
         file=stdout,
@@ -85,7 +95,6 @@ def _diff(args: argparse.Namespace, data: Data, stdout: IO[str]) -> int:
     cells = [(name, str(p), words(lang, was), "→", words(lang, now)) for name, p, was, now in rows]
     for line in table(cells, ("left", "right", "left", "left", "left"), stdout):
         print(line, file=stdout)
-    return EXIT_OK
 
 
 def _bundled(list_id: str, data: Data) -> Banlist:

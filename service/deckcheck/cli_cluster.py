@@ -32,7 +32,7 @@ def run_on_dask(
         print(f"deckcheck: --dask needs the dask extra (pip install 'deckcheck[dask]'): {exc}", file=stderr)
         return None
     data = checker.data
-    own = None if settings.data_dir == DEFAULT_DATA_DIR else settings.data_dir
+    own = None if settings.data_dir == DEFAULT_DATA_DIR and settings.updates_dir is None else settings.data_source()
     job = Job(spec, args.out, data.digest, args.results_format or "parquet", own)
     try:
         with connect(args.dask) as client:

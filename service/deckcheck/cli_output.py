@@ -55,6 +55,46 @@ _WORDS: dict[str, tuple[str, str]] = {
     "limited": ("limited", "制限"),
     "semi_limited": ("semi-limited", "準制限"),
     "unlimited": ("unlimited", "制限解除"),
+    # deckcheck data
+    "data_checked": (
+        "{folder}: good ({cards} cards, {lists} lists with the data beneath)",
+        "{folder}：問題なし（カード{cards}枚・リスト{lists}件）",
+    ),
+    "data_written": (
+        "{folder}: wrote {files}; send the service SIGHUP to judge by them",
+        "{folder}：{files}を書き込みました。SIGHUPを送ると使われます",
+    ),
+    "data_dry_run": ("dry run: nothing written", "試行のみ：何も書き込んでいません"),
+    "data_cards": (
+        "{count} cards to {path} ({provisional} under provisional passcodes)",
+        "{count}枚を{path}に追加（仮のパスコード{provisional}枚）",
+    ),
+    "data_skipped": ("  not a card: {passcode} {name}: {why}", "  カードではありません：{passcode} {name}：{why}"),
+    "data_kept": (
+        "{count} cards are known already and kept as they are (--replace to take the file's): {first}",
+        "既にある{count}枚はそのままです（--replaceで置き換え）：{first}",
+    ),
+    "data_superseded": (
+        "{path}: provisional cards now under their final passcodes are taken out ({left} left)",
+        "{path}：正式なパスコードで追加されたカードの仮のものを削除（残り{left}枚）",
+    ),
+    "data_status": (
+        "data {data_dir} (version {data_version}), updates {updates_dir}: {cards} cards, {banlists} lists; on {date}:",
+        "データ {data_dir}（バージョン {data_version}）、更新 {updates_dir}："
+        "カード{cards}枚・リスト{banlists}件。{date}時点：",
+    ),
+    "data_due": ("next due {day}", "次の改定予定 {day}"),
+    "data_stale": ("a newer list may be in force", "新しいリストが施行されている可能性があります"),
+    "data_current": ("current", "最新"),
+    "data_printings": ("card printings complete until {day}", "カードの発売情報は{day}まで"),
+    "data_printings_missing": (
+        "card printings complete until {day}: cards printed since may be missing",
+        "カードの発売情報は{day}まで：それ以降のカードは未収録の可能性があります",
+    ),
+    "data_update": (
+        "update {time}: {action} {source} (sha256 {sha256}): {command}",
+        "更新 {time}：{action} {source}（sha256 {sha256}）：{command}",
+    ),
 }
 # The penalties' names as the judge's answers give them (rules/judging.toml), in lower case inside English sentences.
 _WORDS |= {name: (en.lower(), ja) for name, (en, ja) in TEXTS["penalties"].items()}

@@ -71,7 +71,7 @@ def run_recheck(args: argparse.Namespace, settings: Settings, data: Data, stdout
                 workers=args.workers or 1,
                 write=write,
                 progress=shown.advance if shown else _unseen,
-                data_dir=settings.data_dir,
+                source=settings.data_source(),
             )
             write(orjson.dumps(summary.as_json(checker.setup, data)) + b"\n")
             if shown:

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from deckcheck.data import DEFAULT_DATA_DIR
+from deckcheck.data import DEFAULT_DATA_DIR, Cadence, DataSource
 
 Seconds = Annotated[float, Field(gt=0, le=3600)]
 _MIB = 1024 * 1024
@@ -28,7 +28,16 @@ class Settings(BaseSettings):
     )
 
     data_dir: Path = DEFAULT_DATA_DIR
-    """The folder holding cards/ and banlists/ (default: the data bundled with the package)."""
+    """The folder holding cards/ and banlists/ (default: the data bundled with the package), replaced whole."""
+    updates_dir: Path | None = None
+    """A folder of lists and cards added with `deckcheck data` and laid over the data (default: none)."""
+    updates_poll: Annotated[float, Field(ge=0, le=3600)] = 0.0
+    """Seconds between looks at the updates folder for changes, each change reloading the data; 0: only SIGHUP."""
+    ocg_list_months: Annotated[tuple[int, ...], NoDecode] = (1, 4, 7, 10)
+    """Months on whose first day a new OCG list takes effect; an answer on a later day than the next of them after
+    the newest OCG list says a newer one may be in force."""
+    tcg_list_days: Annotated[int, Field(ge=1, le=3650)] = 180
+    """Days after which a TCG list may have been followed by another; an answer past them says so."""
     max_body_bytes: Annotated[int, Field(ge=1024, le=256 * _MIB)] = _MIB
     """Largest request body in bytes; /v1/rechecks limits each line instead."""
     body_timeout: Seconds = 10.0
@@ -77,6 +86,31 @@ class Settings(BaseSettings):
             except ValueError:
                 raise ValueError("not a JSON list of origins") from None
         return [origin.strip() for origin in origins.split(",") if origin.strip()]
+
+    @field_validator("ocg_list_months", mode="before")
+    @classmethod
+    def _months(cls, months: object) -> object:
+        if isinstance(months, str):
+            return [month.strip() for month in months.split(",") if month.strip()]
+        return months
+
+    @field_validator("ocg_list_months")
+    @classmethod
+    def _real_months(cls, months: tuple[int, ...]) -> tuple[int, ...]:
+        if not months or any(not 1 <= month <= 12 for month in months):
+            raise ValueError("months are 1 to 12, at least one, separated by commas")
+        return tuple(sorted(set(months)))
+
+    @field_validator("updates_dir")
+    @classmethod
+    def _is_folder(cls, updates_dir: Path | None) -> Path | None:
+        if updates_dir is not None and not updates_dir.is_dir():
+            raise ValueError("not a folder (make it first: the commands of `deckcheck data` fill it)")
+        return updates_dir
+
+    def data_source(self) -> DataSource:
+        """Where the data are read from, and the cadence of new lists their answers are weighed by."""
+        return DataSource(self.data_dir, self.updates_dir, Cadence(self.ocg_list_months, self.tcg_list_days))
 
     @field_validator("data_dir")
     @classmethod

@@ -16,7 +16,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import accumulate
-from pathlib import Path
 from typing import Literal
 
 import fsspec
@@ -36,6 +35,7 @@ from deckcheck.batch.partition import (
 )
 from deckcheck.batch.spec import BatchSpec
 from deckcheck.batch.summary import Summary
+from deckcheck.data import DataSource
 
 BLOCK_BYTES = 32 * 1024 * 1024
 PARQUET_SUFFIXES = (".parquet", ".pq")
@@ -61,7 +61,7 @@ class Job:
     out: str  # a folder URL
     digest: str  # of the data the client judges by: every worker must hold the same
     results: ResultsFormat = "parquet"
-    data_dir: Path | None = None  # None: each worker's package's own
+    source: DataSource | None = None  # None: each worker's package's own data
     block_bytes: int = BLOCK_BYTES
 
 
@@ -157,10 +157,10 @@ def count_rows(part: Part) -> int:
 def check_part(part: Part, first: int, name: str, *, job: Job) -> Summary:
     """Recheck one partition in a worker, write its results file `name` (with the schema of the results even when
     the partition holds no deck), and return its summary."""
-    digest = data_for(job.data_dir).digest
+    digest = data_for(job.source).digest
     if digest != job.digest:
         raise DataMismatch(f"a worker judges by data {digest[:16]}, the client by {job.digest[:16]}")
-    checker = checker_for(job.spec, job.data_dir)
+    checker = checker_for(job.spec, job.source)
     fs, folder = fsspec.core.url_to_fs(job.out)
     summary = Summary()
     with _reading(part) as (id_type, source), fs.open(f"{folder.rstrip('/')}/{name}", "wb") as sink:

@@ -22,7 +22,7 @@ import pyarrow as pa
 from deckcheck.batch.recheck import Rechecker
 from deckcheck.batch.spec import BatchSpec
 from deckcheck.batch.summary import Outcome, Summary
-from deckcheck.data import Data, load_data
+from deckcheck.data import DEFAULT_DATA_DIR, Data, DataSource
 from deckcheck.wire import RecheckLine
 
 CHUNK_ROWS = 2000
@@ -42,26 +42,34 @@ _FIELDS: list[pa.Field[Any]] = [
 RESULTS = pa.schema(_FIELDS)
 
 
-def recheck_partition(table: Any, spec: BatchSpec, *, first_line: int = 1, data_dir: Path | None = None) -> Any:
+def recheck_partition(
+    table: Any, spec: BatchSpec, *, first_line: int = 1, data_dir: Path | None = None, updates_dir: Path | None = None
+) -> Any:
     """The results of every row of `table` (a pyarrow Table, or a pandas DataFrame, answered in kind), the rows
     numbered from `first_line`, with the `id` column first as given. The data (the package's own, or those under
-    `data_dir`) load once per process."""
+    `data_dir`, with the updates folder `updates_dir` over them) load once per process."""
     frame = not isinstance(table, pa.Table)
     arrow = pa.Table.from_pandas(table, preserve_index=False) if frame else table
-    results, _summary = check_table(arrow, checker_for(spec, data_dir), first_line)
+    results, _summary = check_table(arrow, checker_for(spec, _source(data_dir, updates_dir)), first_line)
     return results.to_pandas() if frame else results
 
 
 @lru_cache(maxsize=2)
-def data_for(data_dir: Path | None) -> Data:
-    """The package's own data, or those under `data_dir`, loaded once per process."""
-    return load_data() if data_dir is None else load_data(data_dir)
+def data_for(source: DataSource | None) -> Data:
+    """The package's own data, or those `source` names, loaded once per process."""
+    return (source or DataSource()).load()
+
+
+def _source(data_dir: Path | None, updates_dir: Path | None) -> DataSource | None:
+    if data_dir is None and updates_dir is None:
+        return None
+    return DataSource(data_dir or DEFAULT_DATA_DIR, updates_dir)
 
 
 @lru_cache(maxsize=4)
-def checker_for(spec: BatchSpec, data_dir: Path | None) -> Rechecker:
+def checker_for(spec: BatchSpec, source: DataSource | None) -> Rechecker:
     """The checker of a recheck's settings, made once per process."""
-    data = data_for(data_dir)
+    data = data_for(source)
     return Rechecker(data, spec.setup(data))
 
 

@@ -6,12 +6,11 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from pathlib import Path
 
 from deckcheck.batch.recheck import Rechecker
 from deckcheck.batch.spec import BatchSpec
 from deckcheck.batch.summary import Summary
-from deckcheck.data import load_data
+from deckcheck.data import DataSource
 
 CHUNK_LINES = 2000
 
@@ -19,9 +18,9 @@ CHUNK_LINES = 2000
 _WORKER: Rechecker | None = None
 
 
-def _start_worker(spec: BatchSpec, data_dir: Path) -> None:
+def _start_worker(spec: BatchSpec, source: DataSource) -> None:
     global _WORKER  # noqa: PLW0603 - one checker per worker process, made once
-    data = load_data(data_dir)
+    data = source.load()
     _WORKER = Rechecker(data, spec.setup(data))
 
 
@@ -51,7 +50,7 @@ def run_batch(
     workers: int,
     write: Callable[[bytes], object],
     progress: Callable[[int], None],
-    data_dir: Path,
+    source: DataSource,
 ) -> Summary:
     """Check every line, writing result lines in input order; return the summary.
 
@@ -69,7 +68,7 @@ def run_batch(
             finish(*checker.check_lines(first, chunk))
         return summary
     window: deque[Future[tuple[bytes, Summary]]] = deque()
-    with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(spec, data_dir)) as pool:
+    with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=(spec, source)) as pool:
         for first, chunk in _chunks(lines):
             window.append(pool.submit(_check_chunk, first, chunk))
             if len(window) >= 2 * workers:

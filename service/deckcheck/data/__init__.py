@@ -13,6 +13,7 @@ from deckcheck.data.banlists import (
 )
 from deckcheck.data.card import Card
 from deckcheck.data.cards import CARD_COLUMNS, CardIndex
+from deckcheck.data.freshness import Cadence
 from deckcheck.data.lflist import (
     LflistError,
     LflistList,
@@ -21,7 +22,7 @@ from deckcheck.data.lflist import (
     read_lflist,
     write_lflist,
 )
-from deckcheck.data.loader import DEFAULT_DATA_DIR, Data, load_data
+from deckcheck.data.loader import DEFAULT_DATA_DIR, Data, DataSource, load_data
 from deckcheck.data.names import normalize_name
 from deckcheck.data.search import Hit, NameSearch
 
@@ -33,9 +34,11 @@ __all__ = [
     "STATUS_NAMES",
     "Banlist",
     "Banlists",
+    "Cadence",
     "Card",
     "CardIndex",
     "Data",
+    "DataSource",
     "Hit",
     "LflistError",
     "LflistList",

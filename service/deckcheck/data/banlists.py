@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import itertools
 import json
@@ -138,7 +139,20 @@ def _optional_date(data: dict[str, Any], key: str, file: str) -> dt.date | None:
         raise DataError(file, key, f"bad date {value!r}") from None
 
 
-def _load_one(path: Path, cards: CardIndex) -> Banlist:
+def _statuses(data: dict[str, Any], file: str) -> dict[str, list[int]]:
+    """The passcodes a list file gives for each status."""
+    statuses: dict[str, list[int]] = {}
+    for status in STATUS_LIMITS:
+        entries = _field(data, status, list, file)
+        for index, passcode in enumerate(entries):
+            if not isinstance(passcode, int) or isinstance(passcode, bool):
+                raise DataError(file, f"{status}[{index}]", "must be a passcode number")
+        statuses[status] = entries
+    return statuses
+
+
+def _load_one(path: Path, cards: CardIndex) -> tuple[Banlist, bool]:
+    """The list a file holds, and whether it replaces a list of the same id in the data beneath (`replaces`)."""
     file = str(path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -153,13 +167,7 @@ def _load_one(path: Path, cards: CardIndex) -> Banlist:
     until = _optional_date(data, "effective_until", file)
     if until is not None and until <= start:
         raise DataError(file, "effective_until", "must be after effective_from")
-    statuses: dict[str, list[int]] = {}
-    for status in STATUS_LIMITS:
-        entries = _field(data, status, list, file)
-        for index, passcode in enumerate(entries):
-            if not isinstance(passcode, int) or isinstance(passcode, bool):
-                raise DataError(file, f"{status}[{index}]", "must be a passcode number")
-        statuses[status] = entries
+    statuses = _statuses(data, file)
     try:
         limits = build_limits(statuses, cards)
     except ValueError as exc:
@@ -172,8 +180,11 @@ def _load_one(path: Path, cards: CardIndex) -> Banlist:
     if fmt not in FORMATS:
         raise DataError(file, "format", f"must be one of {', '.join(FORMATS)}, not {fmt!r}")
     name = _field(data, "name", str, file)
+    replaces = data.get("replaces", False)
+    if not isinstance(replaces, bool):
+        raise DataError(file, "replaces", "must be true or false")
     list_id = f"{fmt.lower()}-{start.isoformat()}"
-    return make_banlist(list_id, name, fmt, dates=(start, until), limits=limits, cards=cards)
+    return make_banlist(list_id, name, fmt, dates=(start, until), limits=limits, cards=cards), replaces
 
 
 def banlist_paths(directory: Path) -> list[Path]:
@@ -181,28 +192,55 @@ def banlist_paths(directory: Path) -> list[Path]:
     return sorted(directory.glob("*/*.json"))
 
 
-def load_banlists(directory: Path, cards: CardIndex) -> Banlists:
-    """Load every list under `directory`; refuse unknown cards, repeats and lists whose dates overlap."""
+def load_banlists(directory: Path, cards: CardIndex, updates: Sequence[Path] = ()) -> Banlists:
+    """Load every list under `directory`, then those of each updates folder in `updates`; refuse unknown cards,
+    repeats and lists whose dates overlap.
+
+    A list of an updates folder joins the others; one with the id of a list beneath replaces it only when it says so
+    (`"replaces": true`). A list that runs on with no end, or past the start of a list an updates folder added,
+    ends where the next list of its format begins.
+    """
     paths = banlist_paths(directory)
     if not paths:
         raise DataError(str(directory), "directory", "holds no banlist files")
-    loaded = sorted(((_load_one(path, cards), path) for path in paths), key=lambda pair: pair[0].id)
-    by_id: dict[str, Banlist] = {}
-    for banlist, path in loaded:
-        if banlist.id in by_id:
-            raise DataError(str(path), "effective_from", f"a second list with id {banlist.id}")
-        by_id[banlist.id] = banlist
-    lists = [banlist for banlist, _ in loaded]
-    for before, after in itertools.pairwise(lists):
+    layered: dict[str, tuple[Banlist, Path, int]] = {}
+    for layer, folder in enumerate([directory, *updates]):
+        seen: set[str] = set()
+        for path in banlist_paths(folder) if layer else paths:
+            banlist, replaces = _load_one(path, cards)
+            if banlist.id in seen:
+                raise DataError(str(path), "effective_from", f"a second list with id {banlist.id}")
+            if banlist.id in layered and not replaces:
+                below = layered[banlist.id][1]
+                raise DataError(
+                    str(path), "replaces", f"{banlist.id} is already a list of {below}; replace it explicitly"
+                )
+            if replaces and banlist.id not in layered:
+                raise DataError(str(path), "replaces", f"{banlist.id} replaces no list")
+            seen.add(banlist.id)
+            layered[banlist.id] = (banlist, path, layer)
+    ordered = sorted(layered.values(), key=lambda held: held[0].id)
+    lists = [banlist for banlist, _, _ in ordered]
+    for index, ((before, _, _), (after, _, later)) in enumerate(itertools.pairwise(ordered)):
         if before.format != after.format:
             continue
-        if before.effective_until is None or before.effective_until > (after.effective_from or dt.date.min):
+        start = after.effective_from or dt.date.min
+        until = before.effective_until
+        if until is None or (later and until > start):
+            lists[index] = dataclasses.replace(before, effective_until=start)
+        elif until > start:
             raise DataError(
                 f"{before.id} / {after.id}",
                 "effective_until",
-                f"{before.id} runs until {before.effective_until} but {after.id} starts {after.effective_from}",
+                f"{before.id} runs until {until} but {after.id} starts {after.effective_from}",
             )
-    return Banlists(lists=tuple(lists), by_id=MappingProxyType(by_id))
+    return Banlists(lists=tuple(lists), by_id=MappingProxyType({banlist.id: banlist for banlist in lists}))
+
+
+def newest(banlists: Banlists, fmt: str) -> Banlist | None:
+    """The list of the format `fmt` (ocg or tcg) that starts last."""
+    lists = banlists.of_format(fmt)
+    return lists[-1] if lists else None
 
 
 STATUS_NAMES = {0: "forbidden", 1: "limited", 2: "semi_limited", MAX_COPIES: "unlimited"}

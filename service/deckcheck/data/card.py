@@ -24,6 +24,7 @@ class Card:
     ja_first_print_exact: bool
     tcg_first_print: dt.date | None
     tcg_first_print_exact: bool
+    provisional: bool = False  # a pre-release card under a provisional passcode, until its final one is imported
 
     def types(self) -> tuple[str, ...]:
         """The monster types that decide where the card goes and from when it exists: its extra-deck type (fusion,
@@ -33,4 +34,6 @@ class Card:
 
     def name(self, lang: str) -> str:
         """The card's name in `lang` (ja or en); TCG-only cards have no Japanese name."""
-        return self.name_ja if lang == "ja" and self.name_ja else self.name_en
+        if lang == "ja" and self.name_ja:
+            return self.name_ja
+        return self.name_en or self.name_ja  # a card imported with Japanese names only has no English one

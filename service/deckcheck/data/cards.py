@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -32,6 +32,10 @@ CARD_COLUMNS = (  # the project's compact card file, written by scripts/build_da
     "tcg_first_print",
     "tcg_first_print_exact",
 )
+# A card file of an updates folder (data/updates.py) adds two columns: whether the passcode is a provisional
+# pre-release one, and whether the row replaces a card of the same passcode in the data beneath.
+UPDATE_CARD_COLUMNS = (*CARD_COLUMNS, "provisional", "replaces")
+CardRow = tuple[dict[str, str], str, str]  # a row of a card file, the file and the entry (line) it came from
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -45,6 +49,8 @@ class CardIndex:
     # 同名カード (SPEC section 1): canonical cards that share a name, each to all of its name's cards (itself too).
     # Only the few shared names are held; every other card is the one card of its name.
     namesakes: Mapping[int, tuple[int, ...]] = field(repr=False, default_factory=dict)
+    # The last day the card printings are known to be complete: a card first printed after it may be missing.
+    printings_until: dt.date | None = None
 
     def __len__(self) -> int:
         return len(self.aliases)
@@ -79,8 +85,8 @@ def _card(row: dict[str, str], file: str, entry: str) -> Card:
         raise DataError(file, entry, f"unknown kind {row['kind']!r}")
     if row["extra_deck_type"] not in EXTRA_DECK_TYPES:
         raise DataError(file, entry, f"unknown extra_deck_type {row['extra_deck_type']!r}")
-    if not row["name_en"]:
-        raise DataError(file, entry, "no English name")
+    if not row["name_en"] and not row["name_ja"]:
+        raise DataError(file, entry, "no name")
     return Card(
         passcode=int(row["passcode"]),
         name_ja=row["name_ja"],
@@ -95,6 +101,7 @@ def _card(row: dict[str, str], file: str, entry: str) -> Card:
         ja_first_print_exact=_flag(row["ja_first_print_exact"], file, entry),
         tcg_first_print=_date(row["tcg_first_print"], file, entry),
         tcg_first_print_exact=_flag(row["tcg_first_print_exact"], file, entry),
+        provisional=_flag(row.get("provisional", "0"), file, entry),
     )
 
 
@@ -104,9 +111,9 @@ def _passcode(value: str, file: str, entry: str) -> int:
     return int(value)
 
 
-def _name_index(cards: list[Card], file: str) -> tuple[dict[str, Card], list[tuple[str, str, Card]]]:
+def _name_index(cards: list[Card], files: Mapping[int, str]) -> tuple[dict[str, Card], list[tuple[str, str, Card]]]:
     """Normalised names to cards (a name shared by two cards goes to the one with a printed passcode), and every
-    (normalised name, name, card) for the search index."""
+    (normalised name, name, card) for the search index; `files` names the file each card came from."""
     index: dict[str, Card] = {}
     names: list[tuple[str, str, Card]] = []
     for card in cards:
@@ -119,6 +126,7 @@ def _name_index(cards: list[Card], file: str) -> tuple[dict[str, Card], list[tup
             if other is None or other is card:
                 index[key] = card
             elif other.official_passcode == card.official_passcode:
+                file = files[card.passcode]
                 raise DataError(file, f"name {name!r}", f"shared by {other.passcode} and {card.passcode}")
             elif card.official_passcode:
                 index[key] = card
@@ -140,45 +148,79 @@ def _namesakes(names: list[tuple[str, str, Card]]) -> dict[int, tuple[int, ...]]
     return {passcode: tuple(sorted(group)) for passcode, group in group_of.items()}
 
 
-def load_cards(path: Path) -> CardIndex:
-    """Read the compact card file, check it and index it; raise DataError naming the row on any problem."""
+def read_card_file(path: Path) -> list[CardRow]:
+    """The rows of one card file (the bundled columns, or an updates folder's), each with its file and line."""
     file = str(path)
     try:
         with path.open(encoding="utf-8", newline="") as f:
             reader = csv.DictReader(f)
-            if tuple(reader.fieldnames or ()) != CARD_COLUMNS:
+            if tuple(reader.fieldnames or ()) not in (CARD_COLUMNS, UPDATE_CARD_COLUMNS):
                 raise DataError(file, "header", f"expected columns {','.join(CARD_COLUMNS)}")
             rows = list(reader)
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise DataError(file, "file", str(exc)) from None
-    canonical: dict[int, Card] = {}
-    alias_rows: list[tuple[int, int, str]] = []
     for number, row in enumerate(rows, start=2):
-        entry = f"line {number}"
         if None in row or any(value is None for value in row.values()):
-            raise DataError(file, entry, "wrong number of columns")
+            raise DataError(file, f"line {number}", "wrong number of columns")
+    return [(row, file, f"line {number}") for number, row in enumerate(rows, start=2)]
+
+
+def layered_rows(layers: Sequence[Sequence[CardRow]]) -> list[CardRow]:
+    """The rows of card files in layers, bottom first: a layer adds passcodes, and replaces a passcode of the layers
+    beneath only on a row that says so (`replaces` 1); a passcode twice in one layer is an error."""
+    kept: dict[int, CardRow] = {}
+    for layer in layers:
+        seen: set[int] = set()
+        for row, file, entry in layer:
+            passcode = _passcode(row["passcode"], file, entry)
+            replaces = _flag(row.get("replaces", "0"), file, entry)
+            if passcode in seen:
+                raise DataError(file, entry, f"passcode {passcode} listed twice")
+            if passcode in kept and not replaces:
+                below = kept[passcode][1]
+                raise DataError(file, entry, f"passcode {passcode} is already a card of {below}; replace it explicitly")
+            if replaces and passcode not in kept:
+                raise DataError(file, entry, f"passcode {passcode} replaces no card")
+            seen.add(passcode)
+            kept[passcode] = (row, file, entry)
+    return list(kept.values())
+
+
+def load_cards(path: Path) -> CardIndex:
+    """Read one compact card file, check it and index it; raise DataError naming the row on any problem."""
+    return index_cards(read_card_file(path))
+
+
+def index_cards(rows: Sequence[CardRow], printings_until: dt.date | None = None) -> CardIndex:
+    """Check the rows of card files and index them; raise DataError naming the file and row on any problem."""
+    canonical: dict[int, Card] = {}
+    files: dict[int, str] = {}
+    alias_rows: list[tuple[int, int, str, str]] = []
+    for row, file, entry in rows:
         passcode = _passcode(row["passcode"], file, entry)
         alias = _passcode(row["alias"], file, entry)
         if alias:
-            alias_rows.append((passcode, alias, entry))
+            alias_rows.append((passcode, alias, file, entry))
             continue
         if passcode in canonical:
             raise DataError(file, entry, f"passcode {passcode} listed twice")
         canonical[passcode] = _card(row, file, entry)
+        files[passcode] = file
     by_passcode = dict(canonical)
     aliases: dict[int, list[int]] = {passcode: [] for passcode in canonical}
-    for passcode, alias, entry in alias_rows:
+    for passcode, alias, file, entry in alias_rows:
         if alias not in canonical:
             raise DataError(file, entry, f"alias {alias} is not a canonical card")
         if passcode in by_passcode:
             raise DataError(file, entry, f"passcode {passcode} listed twice")
         by_passcode[passcode] = canonical[alias]
         aliases[alias].append(passcode)
-    by_name, names = _name_index(list(canonical.values()), file)
+    by_name, names = _name_index(list(canonical.values()), files)
     return CardIndex(
         by_passcode=MappingProxyType(by_passcode),
         aliases=MappingProxyType({passcode: tuple(sorted(a)) for passcode, a in aliases.items()}),
         by_name=MappingProxyType(by_name),
         search=NameSearch(names),
         namesakes=MappingProxyType(_namesakes(names)),
+        printings_until=printings_until,
     )

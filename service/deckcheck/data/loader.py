@@ -1,14 +1,25 @@
-"""Everything the rules read, loaded once at start-up and never changed afterwards."""
+"""Everything the rules read, loaded at start-up (and again on a reload) and never changed afterwards.
+
+The bundled data (or a whole replacement, DECKCHECK_DATA_DIR) may have an updates folder laid over them
+(DECKCHECK_UPDATES_DIR, data/updates.py): its card files and lists join the ones beneath, and replace one of the
+same passcode or id only where they say so.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
 import gc
 import hashlib
-from dataclasses import dataclass
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from deckcheck.data.banlists import Banlists, banlist_paths, load_banlists
-from deckcheck.data.cards import CardIndex, load_cards
+from deckcheck.data.cards import CardIndex, index_cards, layered_rows, read_card_file
+from deckcheck.data.freshness import Cadence
+from deckcheck.errors import DataError
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 # An installed wheel carries cards/ and banlists/ inside the package, in bundled/ (pyproject.toml maps them there);
@@ -17,6 +28,8 @@ _IN_WHEEL = _PACKAGE / "bundled"
 _IN_CHECKOUT = _PACKAGE.parents[1]
 # A wheel without its data is named as such, not as a folder of site-packages that lacks cards/.
 DEFAULT_DATA_DIR = _IN_CHECKOUT if not _IN_WHEEL.is_dir() and (_IN_CHECKOUT / "cards").is_dir() else _IN_WHEEL
+IMPORTS = "provenance/imports.ndjson"  # each folder's record of what was imported into it, one JSON object a line
+PRINTINGS = Path("cards") / "printings.json"  # until when the card printings of the folder are complete
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,24 +39,94 @@ class Data:
     cards: CardIndex
     banlists: Banlists
     digest: str  # SHA-256 of the files the data were read from, to tell one data release from another
+    imports: tuple[Mapping[str, Any], ...] = ()  # the record of every import into the folders, oldest first
+    cadence: Cadence = field(default_factory=Cadence)
 
 
-def load_data(root: Path = DEFAULT_DATA_DIR) -> Data:
-    """Load cards/cards.csv and banlists/*/*.json under `root`; raise DataError on any broken entry.
+@dataclass(frozen=True, slots=True)
+class DataSource:
+    """Where the data are read from: a data folder, an updates folder over it, and the cadence of new lists."""
+
+    root: Path = DEFAULT_DATA_DIR
+    updates: Path | None = None
+    cadence: Cadence = field(default_factory=Cadence)
+
+    def load(self) -> Data:
+        """The data, read afresh."""
+        return load_data(self.root, self.updates, self.cadence)
+
+    def folders(self) -> list[Path]:
+        """The folders the data are read from, bottom first."""
+        return [self.root] if self.updates is None else [self.root, self.updates]
+
+
+def load_data(root: Path = DEFAULT_DATA_DIR, updates: Path | None = None, cadence: Cadence | None = None) -> Data:
+    """Load cards/*.csv and banlists/*/*.json under `root`, then under `updates`; raise DataError on any broken
+    entry, naming its file.
 
     The data never change and never form cycles worth collecting, so they are moved out of the garbage
-    collector's sight (gc.freeze): otherwise every full collection walks a quarter of a million objects.
+    collector's sight (gc.freeze): otherwise every full collection walks a quarter of a million objects. Data
+    loaded before are let back in first (gc.unfreeze), so that a reload leaves the old data to be freed.
     """
-    cards = load_cards(root / "cards" / "cards.csv")
-    data = Data(cards=cards, banlists=load_banlists(root / "banlists", cards), digest=_digest(root))
+    folders = [root] if updates is None else [root, updates]
+    layers = [[row for path in card_paths(folder) for row in read_card_file(path)] for folder in folders]
+    if not layers[0]:
+        raise DataError(str(root / "cards"), "directory", "holds no card files")
+    cards = index_cards(layered_rows(layers), _printings_until(root))
+    banlists = load_banlists(root / "banlists", cards, [folder / "banlists" for folder in folders[1:]])
+    imports = tuple(record for folder in folders for record in read_imports(folder))
+    data = Data(cards, banlists, _digest(folders), imports, cadence or Cadence())
+    gc.unfreeze()
     gc.collect()
     gc.freeze()
     return data
 
 
-def _digest(root: Path) -> str:
-    """SHA-256 over the name and bytes of every file the data are read from."""
+def card_paths(folder: Path) -> list[Path]:
+    """The card files of a data or updates folder, in a fixed order."""
+    return sorted((folder / "cards").glob("*.csv"))
+
+
+def read_imports(folder: Path) -> list[Mapping[str, Any]]:
+    """The record of the imports into `folder`, oldest first; a line that is not a JSON object is an error."""
+    path = folder / IMPORTS
+    if not path.is_file():
+        return []
+    records: list[Mapping[str, Any]] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            raise DataError(str(path), f"line {number}", str(exc)) from None
+        if not isinstance(record, dict):
+            raise DataError(str(path), f"line {number}", "must hold a JSON object")
+        records.append(record)
+    return records
+
+
+def _printings_until(root: Path) -> dt.date | None:
+    path = root / PRINTINGS
+    if not path.is_file():
+        return None
+    try:
+        return dt.date.fromisoformat(json.loads(path.read_text(encoding="utf-8"))["complete_until"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise DataError(str(path), "complete_until", f"must hold a date: {exc}") from None
+
+
+def data_files(folders: Sequence[Path]) -> list[tuple[Path, Path]]:
+    """Every file the data are read from, with the folder it is in: what the data's digest covers."""
+    files: list[tuple[Path, Path]] = []
+    for folder in folders:
+        found = [*card_paths(folder), *banlist_paths(folder / "banlists"), folder / PRINTINGS]
+        files += [(folder, path) for path in found if path.is_file()]
+    return files
+
+
+def _digest(folders: Sequence[Path]) -> str:
+    """SHA-256 over the layer, name and bytes of every file the data are read from."""
     digest = hashlib.sha256()
-    for path in [root / "cards" / "cards.csv", *banlist_paths(root / "banlists")]:
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    for folder, path in data_files(folders):
+        layer = str(folders.index(folder)).encode()
+        digest.update(layer + b"\0" + path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()

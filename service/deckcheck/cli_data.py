@@ -1,0 +1,223 @@
+"""`deckcheck data`: what data the service judges by and how current they are, and new lists and cards added to an
+updates folder (DECKCHECK_UPDATES_DIR, or --dir) from the files the ecosystem publishes, each previewed, checked as a
+start-up would check it, and recorded. A running service takes them on SIGHUP (README: When a new list is announced).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import io
+from pathlib import Path
+from typing import IO, Any
+
+import orjson
+
+from deckcheck.cli_banlist import print_changes
+from deckcheck.cli_output import EXIT_ERROR, EXIT_OK, table, words
+from deckcheck.config import Settings
+from deckcheck.data import Data, DataSource, make_banlist
+from deckcheck.data.imports import (
+    cards_plan,
+    cards_writes,
+    cdb_rows,
+    csv_rows,
+    list_change,
+    list_name,
+    read_list,
+    removal,
+)
+from deckcheck.data.status import data_status
+from deckcheck.data.updates import Change, commit, record, trial
+from deckcheck.errors import DataError, SourceError
+from deckcheck.versions import data_version
+from deckcheck.wire.inputs import JAPAN
+
+
+def add_data_parser(commands: Any, day: Any) -> None:
+    """The `data` command and its subcommands; `day` reads a date argument."""
+    data = commands.add_parser("data", help="the data judged by: status, and new lists and cards added live")
+    actions = data.add_subparsers(dest="action", required=True, parser_class=type(data))
+    status = actions.add_parser("status", help="data version, updates, newest lists and what looks out of date")
+    status.add_argument("--date", type=day, help="the day to weigh staleness by (default: today in Japan)")
+    status.add_argument("--json", action="store_true", help="print JSON for machines")
+    add_list = actions.add_parser("add-list", help="add a Forbidden/Limited list (lflist.conf, Konami CSV, JSON)")
+    add_list.add_argument("source", help="FILE#LIST of an lflist.conf, a Konami OCG list CSV, or a list JSON")
+    add_list.add_argument("--format", choices=("ocg", "tcg"), required=True, help="the list's format")
+    add_list.add_argument("--from", dest="start", type=day, required=True, help="the day the list takes effect")
+    add_list.add_argument("--name", help="the list's name (default: e.g. OCG 2026.10)")
+    add_cards = actions.add_parser("add-cards", help="add cards from an EDOPro/ygopro cards.cdb or a cards CSV")
+    add_cards.add_argument("source", type=Path, help="a cards.cdb (SQLite) or a CSV in the project's card columns")
+    add_cards.add_argument("--ocg-date", type=day, help="the day the cards were first printed in Japanese")
+    add_cards.add_argument("--tcg-date", type=day, help="the day the cards were first printed in the TCG")
+    add_cards.add_argument("--names", choices=("en", "ja"), default="en", help="the language of a cdb's names")
+    for command in (add_list, add_cards):
+        command.add_argument(
+            "--replace", action="store_true", help="replace a list or cards of the same id or passcode"
+        )
+        command.add_argument("--dry-run", action="store_true", help="print what would change, change nothing")
+    remove = actions.add_parser("remove", help="take an added list (by id) or card (by passcode) out again")
+    remove.add_argument("what", help="a list id (ocg-2026-10-01) or a passcode")
+    check = actions.add_parser("check", help="check an updates folder as a start-up would, without serving")
+    check.add_argument("folder", type=Path, help="the updates folder")
+    for command in (status, add_list, add_cards, remove):
+        command.add_argument("--dir", type=Path, help="the updates folder (default: DECKCHECK_UPDATES_DIR)")
+    for command in (status, add_list, add_cards, remove, check):
+        command.add_argument("--lang", choices=("en", "ja"), default="en", help="language of the text")
+
+
+def run_data(args: argparse.Namespace, argv: list[str], settings: Settings, stdout: IO[str], stderr: IO[str]) -> int:
+    """Carry out `deckcheck data …`; return the exit code."""
+    source = settings.data_source()
+    try:
+        if args.action == "check":
+            data = DataSource(source.root, args.folder, source.cadence).load()
+            print(
+                words(
+                    args.lang, "data_checked", folder=args.folder, cards=len(data.cards), lists=len(data.banlists.by_id)
+                ),
+                file=stdout,
+            )
+            return EXIT_OK
+        folder = args.dir or settings.updates_dir
+        if args.action == "status":
+            where = source if args.dir is None else DataSource(source.root, args.dir, source.cadence)
+            return _status(args, where, stdout)
+        if folder is None:
+            print("deckcheck: name the updates folder: --dir DIR, or DECKCHECK_UPDATES_DIR", file=stderr)
+            return EXIT_ERROR
+        target = _target(source, folder)
+        change = _plan(args, argv, target, folder, stdout)
+        if change is None:
+            return EXIT_OK
+        trial(change, folder, target)
+        commit(change, folder)
+    except (DataError, SourceError) as exc:
+        print(f"deckcheck: {exc}", file=stderr)
+        return EXIT_ERROR
+    print(
+        words(args.lang, "data_written", folder=folder, files=", ".join([*change.writes, *change.removes])), file=stdout
+    )
+    return EXIT_OK
+
+
+def replay(command: list[str], source: Path, folder: Path) -> None:
+    """Carry out a recorded `data add-…` command (its words after `deckcheck data`) again into `folder`, the source
+    file read from `source`, without recording it again: how the bundle is rebuilt (scripts/build_data.py)."""
+    parser = argparse.ArgumentParser(prog="deckcheck")
+    add_data_parser(parser.add_subparsers(dest="command"), dt.date.fromisoformat)
+    args = parser.parse_args(["data", *command])
+    if args.action == "add-list":  # FILE#LIST: the same list of the file found
+        _, mark, name = args.source.partition("#")
+        args.source = f"{source}{mark}{name}"
+    else:
+        args.source = source
+    args.dry_run = False
+    target = DataSource(folder)
+    change = _plan(args, command, target, folder, io.StringIO())
+    assert change is not None
+    trial(change, folder, target)
+    commit(change, folder, keep_record=False)
+
+
+def _target(source: DataSource, folder: Path) -> DataSource:
+    """The data an updates folder lies over; the data folder itself, when that is the folder written."""
+    if folder.resolve() == source.root.resolve():
+        return DataSource(source.root, None, source.cadence)
+    return DataSource(source.root, folder, source.cadence)
+
+
+def _plan(args: argparse.Namespace, argv: list[str], target: DataSource, folder: Path, out: IO[str]) -> Change | None:
+    """The change the command asks for, its preview printed; None on a dry run."""
+    data = target.load()
+    beneath = DataSource(target.root, None, target.cadence).load() if target.updates is not None else None
+    if args.action == "remove":
+        writes, removes = removal(folder, args.what)
+        return Change(writes, removes, record("remove", argv, None, None, removed=args.what))
+    if args.action == "add-list":
+        limits, name, raw = read_list(args.source, data.cards)
+        title = args.name or list_name(args.format, args.start)
+        path, body = list_change(
+            args.format, args.start, title, limits, (beneath or data).banlists, replace=args.replace
+        )
+        if (folder / path).is_file() and target.updates is not None and not args.replace:
+            raise SourceError(path, [f"{folder} holds this list already; to replace it, say so (--replace)"])
+        before = data.banlists.in_force(args.start - dt.timedelta(days=1), args.format)
+        new = make_banlist("new", title, args.format.upper(), dates=(args.start, None), limits=limits, cards=data.cards)
+        if before is not None:
+            print_changes(before, new, data.cards, args.lang, out)
+        change = Change({path: body}, (), record("add-list", argv, name, raw, files=[path]))
+    else:
+        change = _cards(args, argv, folder, (beneath or data), out)
+    if args.dry_run:
+        print(words(args.lang, "data_dry_run"), file=out)
+        return None
+    return change
+
+
+def _cards(args: argparse.Namespace, argv: list[str], folder: Path, beneath: Data, out: IO[str]) -> Change:
+    raw = args.source.read_bytes() if args.source.is_file() else b""
+    if raw.startswith(b"SQLite format 3\0"):
+        dates = {"ocg": args.ocg_date, "tcg": args.tcg_date}
+        if args.ocg_date is None and args.tcg_date is None:
+            raise SourceError(args.source.name, ["a cdb carries no printing dates: give --ocg-date or --tcg-date"])
+        rows, skipped = cdb_rows(args.source, args.names, dates)
+    else:
+        rows, skipped = csv_rows(args.source), []
+    plan = cards_plan(folder, args.source, rows, beneath.cards, replace=args.replace)
+    lang = args.lang
+    print(
+        words(
+            lang,
+            "data_cards",
+            count=len(plan.rows),
+            path=plan.path,
+            provisional=sum(r["provisional"] == "1" for r in plan.rows),
+        ),
+        file=out,
+    )
+    for passcode, name, why in skipped:
+        print(words(lang, "data_skipped", passcode=passcode, name=name, why=why), file=out)
+    if plan.kept:
+        print(words(lang, "data_kept", count=len(plan.kept), first=", ".join(map(str, plan.kept[:10]))), file=out)
+    for path, left in plan.superseded.items():
+        print(words(lang, "data_superseded", path=path, left=len(left)), file=out)
+    writes = cards_writes(plan)
+    return Change(writes, (), record("add-cards", argv, args.source.name, raw, files=[*writes]))
+
+
+def _status(args: argparse.Namespace, source: DataSource, out: IO[str]) -> int:
+    data = source.load()
+    day = args.date or dt.datetime.now(JAPAN).date()
+    status: dict[str, Any] = {"data_dir": str(source.root)}
+    status["updates_dir"] = None if source.updates is None else str(source.updates)
+    status |= {"data_version": data_version(data), "date": day.isoformat(), **data_status(data, day)}
+    status["updates"] = list(data.imports)
+    if args.json:
+        out.write(orjson.dumps(status, option=orjson.OPT_INDENT_2).decode() + "\n")
+        return EXIT_OK
+    lang = args.lang
+    print(words(lang, "data_status", **status), file=out)
+    rows = [
+        (
+            found["name"],
+            found["effective_from"],
+            words(lang, "data_due", day=found["next_list_due"]),
+            words(lang, "data_stale" if found["may_be_outdated"] else "data_current"),
+        )
+        for found in status["newest_lists"]
+    ]
+    for line in table(rows, ("left", "left", "left", "left"), out):
+        print(line, file=out)
+    printings = "data_printings_missing" if status["printings_may_be_missing"] else "data_printings"
+    print(words(lang, printings, day=status["printings_complete_until"]), file=out)
+    for update in status["updates"]:
+        print(
+            words(
+                lang,
+                "data_update",
+                **{"source": "-", "sha256": "-", **update, "command": " ".join(update.get("command", []))},
+            ),
+            file=out,
+        )
+    return EXIT_OK
