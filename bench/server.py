@@ -12,7 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,8 +36,9 @@ class Server:
 
 
 @contextmanager
-def serve(workers: int | None = None) -> Iterator[Server]:
-    """Start `deckcheck serve` on a free port and wait for /healthz; SIGTERM it (then SIGKILL) however we leave."""
+def serve(workers: int | None = None, env: Mapping[str, str] | None = None) -> Iterator[Server]:
+    """Start `deckcheck serve` on a free port (with `env` added to the environment) and wait for /healthz; SIGTERM it
+    (then SIGKILL) however we leave."""
     with socket.socket() as sock:  # a port nothing listens on now
         sock.bind(("127.0.0.1", 0))
         port = int(sock.getsockname()[1])
@@ -47,7 +48,9 @@ def serve(workers: int | None = None) -> Iterator[Server]:
     args += [] if workers is None else ["--workers", str(workers)]
     with tempfile.NamedTemporaryFile(prefix="deckcheck-serve-", suffix=".log") as log:
         # A session of its own: Ctrl-C reaches only us, and the finally below stops the server and its workers.
-        process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
+        process = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True, env={**os.environ, **(env or {})}
+        )
         try:
             _wait_healthy(process, port, log.name)
             yield Server(process, port, log)

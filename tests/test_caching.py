@@ -3,6 +3,7 @@ front of it rely on."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import shutil
 from pathlib import Path
@@ -11,7 +12,9 @@ import httpx
 import pytest
 
 from deckcheck import Data
-from deckcheck.api.caching import PACKAGE, code_digest, data_version
+from deckcheck.data.status import newest_lists
+from deckcheck.versions import PACKAGE, code_digest, data_version
+from deckcheck.wire.inputs import JAPAN
 
 # Every GET resource, with the request headers that pick its representation.
 RESOURCES = [
@@ -33,8 +36,13 @@ def test_health_names_the_data_version(client: httpx.Client, data: Data) -> None
     assert answer.json() == {
         "status": "ok",
         "cards": 14216,
-        "banlists": 132,
+        "banlists": 133,
+        "imports": 1,
+        "newest_lists": newest_lists(data, dt.datetime.now(JAPAN).date()),
+        "printings_complete_until": "2025-11-15",
+        "printings_may_be_missing": True,
         "data_version": data_version(data),
+        "loaded": answer.json()["loaded"],
         "version": "0.1.0",
     }
     assert re.fullmatch("[0-9a-f]{16}", answer.json()["data_version"])
@@ -156,7 +164,7 @@ def test_banlist_pages_cover_every_list_once(client: httpx.Client) -> None:
     whole = client.get("/v1/banlists")
     assert "Link" not in whole.headers  # one page holds every bundled list unless fewer are asked for
     pages = _pages(client, "/v1/banlists?limit=50")
-    assert [len(page) for page in pages] == [50, 50, 32]
+    assert [len(page) for page in pages] == [50, 50, 33]
     assert [item for page in pages for item in page] == whole.json()
     tcg = _pages(client, "/v1/banlists?format=tcg&limit=40&offset=10")
     assert [item for page in tcg for item in page] == client.get("/v1/banlists?format=tcg").json()[10:]

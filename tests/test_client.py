@@ -45,6 +45,7 @@ from deckcheck.wire.answers import (
     SearchHit,
     ValidateResponse,
 )
+from deckcheck.wire.answers_examples import HEALTH as HEALTH_EXAMPLE
 from deckcheck.wire.recheck_answers import (
     NewlyIllegal,
     NewlyIllegalCard,
@@ -232,12 +233,12 @@ class _SmallAsyncPages(httpx.AsyncHTTPTransport):
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_list_over_every_page(kind: str, base_url: str, client: httpx.Client) -> None:
     every = client.get("/v1/banlists").json()
-    assert [item["format"] for item in every] == ["OCG"] * 85 + ["TCG"] * 47
+    assert [item["format"] for item in every] == ["OCG"] * 86 + ["TCG"] * 47
     assert "link" not in client.get("/v1/banlists").headers  # one page: no next
     _same(_ask(kind, base_url, "banlists"), every, list[BanlistSummary])
     small = {"transport": _SmallPages() if kind == "Client" else _SmallAsyncPages()}
     _same(_ask(kind, base_url, "banlists", options=small), every, list[BanlistSummary])  # three pages of 50
-    _same(_ask(kind, base_url, "banlists", format="tcg", options=small), every[85:], list[BanlistSummary])
+    _same(_ask(kind, base_url, "banlists", format="tcg", options=small), every[86:], list[BanlistSummary])
 
 
 def test_an_invalid_request_raises_with_its_problem(ask: Callable[..., Any], client: httpx.Client) -> None:
@@ -313,7 +314,7 @@ def test_what_cannot_be_json_is_refused_before_it_is_sent(base_url: str) -> None
 
 
 MOCK_URL = "http://deckcheck.test"
-HEALTH = {"status": "ok", "cards": 14216, "banlists": 132, "data_version": "82e4c1430bb70274", "version": "0.1.0"}
+HEALTH = HEALTH_EXAMPLE
 OVERLOADED = {
     "type": "urn:deckcheck:problem:overloaded",
     "title": "Service Unavailable",

@@ -349,5 +349,11 @@ def test_during_the_drain_period_readiness_fails_while_the_port_still_answers(tm
         health = httpx.get(f"{server.url}/healthz", timeout=30)
         assert server.process.wait(timeout=30) == -signal.SIGTERM
     assert ready.status_code == 503
-    assert ready.json() == {"status": "not_ready", "reasons": ["shutting_down"], "checks": 0}
+    assert ready.json() == {
+        "status": "not_ready",
+        "reasons": ["shutting_down"],
+        "checks": 0,
+        "data_version": health.json()["data_version"],
+        "newest_lists": health.json()["newest_lists"],
+    }
     assert health.status_code == 200

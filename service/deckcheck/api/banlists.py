@@ -8,8 +8,8 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import Response
 
-from deckcheck.api.caching import Caching
 from deckcheck.api.responses import BAD_QUERY, NOT_FOUND, cached, json_response, paged, qualities
+from deckcheck.api.served import served
 from deckcheck.data import STATUS_LIMITS, STATUS_NAMES, Banlist, CardIndex, Data, banlists_as_lflist, differences
 from deckcheck.errors import RequestError
 from deckcheck.model import Format
@@ -52,11 +52,11 @@ def _card(cards: CardIndex, passcode: int) -> dict[str, Any]:
     return {"passcode": passcode, "name_en": card.name_en, "name_ja": card.name_ja}
 
 
-def build_banlists_router(data: Data, caching: Caching) -> APIRouter:
-    """The list routes, bound to the data loaded at start-up."""
+def build_banlists_router() -> APIRouter:
+    """The list routes, over the data each request arrived to."""
     router = APIRouter(tags=["banlists"])
 
-    def find(list_id: str, where: str) -> Banlist:
+    def find(data: Data, list_id: str, where: str) -> Banlist:
         found = data.banlists.get(list_id)
         if found is None:
             raise RequestError.one(["path", where], f"No bundled list is called {list_id}.", "unknown_banlist", 404)
@@ -78,6 +78,7 @@ def build_banlists_router(data: Data, caching: Caching) -> APIRouter:
     ) -> Response:
         """The bundled Forbidden/Limited lists (of one format, if asked), oldest first, with their dates and counts.
         A page at a time: when more lists follow, a `Link` header names the next page (rel="next")."""
+        data, caching = served(request).data, served(request).caching
         etag = caching.etag()
         if unchanged := caching.answer(request, etag):
             return unchanged
@@ -106,7 +107,8 @@ def build_banlists_router(data: Data, caching: Caching) -> APIRouter:
         accept: Annotated[str | None, Header(include_in_schema=False)] = None,
     ) -> Response:
         """One list with the names of its Forbidden, Limited and Semi-Limited cards, or as lflist.conf text."""
-        found = find(list_id, "list_id")
+        data, caching = served(request).data, served(request).caching
+        found = find(data, list_id, "list_id")
         lflist = wants_lflist(as_, accept)
         # The same URL answers JSON or lflist text by Accept: each has its own ETag.
         etag, vary = caching.etag("lflist" if lflist else "json"), ("Accept",)
@@ -132,7 +134,8 @@ def build_banlists_router(data: Data, caching: Caching) -> APIRouter:
     )
     def diff(request: Request, list_id: ListId, other_id: OtherId) -> Response:
         """Every card whose status changes from the first list to the second, old status to new."""
-        old, new = find(list_id, "list_id"), find(other_id, "other_id")
+        data, caching = served(request).data, served(request).caching
+        old, new = find(data, list_id, "list_id"), find(data, other_id, "other_id")
         etag = caching.etag()
         if unchanged := caching.answer(request, etag):
             return unchanged

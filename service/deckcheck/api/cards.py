@@ -9,9 +9,9 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
 from deckcheck.api.admission import Admission
-from deckcheck.api.caching import Caching
 from deckcheck.api.responses import NOT_FOUND, SEARCH_PROBLEMS, cached, json_response, paged
-from deckcheck.data import STATUS_NAMES, Data
+from deckcheck.api.served import served
+from deckcheck.data import STATUS_NAMES
 from deckcheck.errors import RequestError
 from deckcheck.wire.answers import CardOutFull, SearchHit
 
@@ -22,8 +22,8 @@ MAX_SEARCH_HITS = 500
 MAX_PAGE = 50
 
 
-def build_cards_router(data: Data, admission: Admission, caching: Caching) -> APIRouter:
-    """The card routes, bound to the data loaded at start-up."""
+def build_cards_router(admission: Admission) -> APIRouter:
+    """The card routes, over the data each request arrived to."""
     router = APIRouter(tags=["cards"])
 
     @router.get(
@@ -39,6 +39,7 @@ def build_cards_router(data: Data, admission: Admission, caching: Caching) -> AP
         ],
     ) -> Response:
         """One card by any of its passcodes: names, kind, printings and its status on every bundled list."""
+        data, caching = served(request).data, served(request).caching
         found = data.cards.by_passcode.get(int(passcode))
         if found is None:
             raise RequestError.one(
@@ -76,6 +77,7 @@ def build_cards_router(data: Data, admission: Admission, caching: Caching) -> AP
                 "first_japanese_printing_exact": found.ja_first_print_exact,
                 "first_tcg_printing": None if found.tcg_first_print is None else found.tcg_first_print.isoformat(),
                 "first_tcg_printing_exact": found.tcg_first_print_exact,
+                "provisional": found.provisional,
                 "banlists": history,
             }
         )
@@ -108,6 +110,7 @@ def build_cards_router(data: Data, admission: Admission, caching: Caching) -> AP
     ) -> Response:
         """Search card names, best first: exact, then prefix, then substring, then fuzzy; width and kana variants
         folded. A page at a time: when more cards match, a `Link` header names the next page (rel="next")."""
+        data, caching = served(request).data, served(request).caching
         etag = caching.etag()
         if unchanged := caching.answer(request, etag):
             return unchanged

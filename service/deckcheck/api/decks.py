@@ -10,6 +10,7 @@ from fastapi.responses import Response
 
 from deckcheck.api.admission import Admission
 from deckcheck.api.responses import CHECK_PROBLEMS, json_response, qualities
+from deckcheck.api.served import served
 from deckcheck.data import Card, Data
 from deckcheck.errors import RequestError
 from deckcheck.formats import QR_MEDIA_TYPES, DeckTooLargeForQr, QrImage, write, write_qr
@@ -86,13 +87,14 @@ def _json_deck(deck: Deck) -> dict[str, list[dict[str, Any]]]:
     return {section: [entry(e) for e in deck.section(section)] for section in SECTIONS}
 
 
-def build_decks_router(data: Data, admission: Admission) -> APIRouter:
-    """The deck-format routes, bound to the data loaded at start-up."""
+def build_decks_router(admission: Admission) -> APIRouter:
+    """The deck-format routes, over the data each request arrived to."""
     router = APIRouter(tags=["decks"])
 
     @router.post("/v1/decks/parse", response_model=ParseResponse, responses=CHECK_PROBLEMS, operation_id="parseDeck")
     async def parse_deck(request: Request, body: DeckIn) -> Response:
         """Read a deck in any form and return every entry resolved, with the entries that name no card."""
+        data = served(request).data
 
         def parse() -> dict[str, Any]:
             deck = deck_from(body, data)
@@ -115,6 +117,7 @@ def build_decks_router(data: Data, admission: Admission) -> APIRouter:
     ) -> Response:
         """Turn a deck in any form into any other form, or (`to: qr`) draw its ydke:// link as a QR code: SVG, or PNG
         when Accept prefers image/png. A deck whose link no QR code holds is refused (deck_too_large_for_qr)."""
+        data = served(request).data
         if body.to != "qr":
             return json_response(await admission.check(request, partial(_convert, body, data)))
         image: QrImage = "png" if wants_png(accept) else "svg"

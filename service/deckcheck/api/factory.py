@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
@@ -12,7 +14,6 @@ from fastapi.responses import Response
 from deckcheck import __version__
 from deckcheck.api.admission import Admission, ClientGone, Overloaded
 from deckcheck.api.banlists import build_banlists_router
-from deckcheck.api.caching import Caching, data_version
 from deckcheck.api.cards import build_cards_router
 from deckcheck.api.decks import build_decks_router
 from deckcheck.api.health import Lifecycle, build_health_router
@@ -25,9 +26,10 @@ from deckcheck.api.pages import build_pages_router
 from deckcheck.api.problems import install_error_handlers, problem
 from deckcheck.api.queries import refuse_unknown_query
 from deckcheck.api.rechecks import build_rechecks_router
+from deckcheck.api.served import DataStore
 from deckcheck.api.validate import build_router
 from deckcheck.config import Settings, load_settings
-from deckcheck.data import load_data
+from deckcheck.versions import data_version
 
 # The headers a page may send beyond the CORS-safelisted ones, and those it may read in an answer.
 REQUEST_HEADERS = [
@@ -43,19 +45,25 @@ EXPOSED_HEADERS = ["ETag", "Link", "Retry-After", "X-Request-ID", "Deckcheck-Dat
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    """Load the data once and build the app around it; broken data or settings stop start-up here."""
+    """Load the data and build the app around them; broken data or settings stop start-up here. The data are loaded
+    again on SIGHUP or a change of the updates folder (api/served.py)."""
     settings = settings or load_settings()
-    data = load_data(settings.data_dir)
-    version = data_version(data)
-    caching = Caching(version, settings.cache_max_age)
-    metrics = Metrics(version, __version__)
+    if threading.current_thread() is threading.main_thread():
+        # Told to reload while it starts, the server ignores SIGHUP rather than die (the default), and loads the data
+        # as they are now; once the app runs, SIGHUP reloads them (api/served.py).
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    source = settings.data_source()
+    data = source.load()
+    metrics = Metrics(data_version(data), __version__)
+    store = DataStore(source, data, metrics, settings.cache_max_age)
     admission = Admission(settings.check_threads, settings.max_waiting, settings.max_rechecks, metrics)
     lifecycle = Lifecycle(settings.drain_seconds)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         lifecycle.watch_signals()
-        yield
+        async with store.watching(settings.updates_poll):
+            yield
 
     app = FastAPI(
         title="deckcheck",
@@ -72,20 +80,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(Overloaded, _overloaded(settings.retry_after))
     app.add_exception_handler(ClientGone, _client_gone)
     api = [
-        build_health_router(
-            data, admission, metrics, lifecycle, retry_after=settings.retry_after, data_version=version
-        ),
-        build_router(data, admission, metrics, caching),
-        build_decks_router(data, admission),
-        build_cards_router(data, admission, caching),
-        build_banlists_router(data, caching),
-        build_rechecks_router(data, admission, metrics, settings.max_held_bytes),
-        build_judge_router(caching),
+        build_health_router(admission, metrics, lifecycle, retry_after=settings.retry_after),
+        build_router(admission, metrics),
+        build_decks_router(admission),
+        build_cards_router(admission),
+        build_banlists_router(),
+        build_rechecks_router(admission, metrics, settings.max_held_bytes),
+        build_judge_router(),
     ]
     for router in api:
         app.include_router(router, dependencies=[Depends(refuse_unknown_query)])
     # The pages ignore a query string: people open them from links of every kind (a cache-buster, a tracking tag).
-    app.include_router(build_pages_router(caching, app.title, app.openapi_url or "/openapi.json"))
+    app.include_router(build_pages_router(app.title, app.openapi_url or "/openapi.json"))
     app.add_middleware(
         RequestLimits,
         max_head=settings.max_head_bytes,
@@ -93,7 +99,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         timeout=settings.body_timeout,
         streaming_paths=frozenset({"/v1/rechecks"}),
     )
-    app.add_middleware(Observe, metrics=metrics, access_log=settings.access_log, data_version=version)
+    app.add_middleware(Observe, metrics=metrics, access_log=settings.access_log, store=store)
     # Outermost, so that every answer a browser gets, a refusal included, can be read by the page that asked.
     # A preflight is answered here, before the access log.
     app.add_middleware(

@@ -4,6 +4,7 @@ every check thread is busy."""
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import signal
 import threading
 from collections.abc import Callable
@@ -11,15 +12,17 @@ from functools import partial
 from types import FrameType
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from deckcheck import __version__
 from deckcheck.api.admission import Admission
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.responses import BAD_QUERY, json_response
-from deckcheck.data import Data
+from deckcheck.api.served import served
+from deckcheck.data.status import data_status, newest_lists
 from deckcheck.wire.answers import Health, Readiness
+from deckcheck.wire.inputs import JAPAN
 
 
 class Lifecycle:
@@ -53,24 +56,21 @@ class Lifecycle:
             self._loop.call_soon_threadsafe(self._loop.call_later, self.drain_seconds, previous, signum, None)
 
 
-def build_health_router(
-    data: Data, admission: Admission, metrics: Metrics, lifecycle: Lifecycle, *, retry_after: int, data_version: str
-) -> APIRouter:
-    """/healthz, /readyz and /metrics, bound to the app's data, admission and metrics."""
+def build_health_router(admission: Admission, metrics: Metrics, lifecycle: Lifecycle, *, retry_after: int) -> APIRouter:
+    """/healthz, /readyz and /metrics, bound to the app's admission and metrics, over the data each request arrived
+    to."""
     router = APIRouter(tags=["health"])
-    health = {
-        "status": "ok",
-        "cards": len(data.cards),
-        "banlists": len(data.banlists.by_id),
-        "data_version": data_version,
-        "version": __version__,
-    }
 
     @router.get("/healthz", operation_id="getHealth", response_model=Health, responses=BAD_QUERY)
-    async def healthz() -> Response:
+    async def healthz(request: Request) -> Response:
         """Liveness: the process answers. With the size of the loaded data, the data version that validates every
-        cached answer (and changes with the data, the ruleset or the code) and the package version."""
-        return json_response(health)
+        cached answer (and changes with the data, the ruleset or the code), the package version, when the data were
+        loaded, the newest list of each format and what may be out of date today."""
+        now = served(request)
+        today = dt.datetime.now(JAPAN).date()
+        loaded = dt.datetime.fromtimestamp(now.loaded, dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+        body = {"status": "ok", **data_status(now.data, today), "data_version": now.version, "loaded": loaded}
+        return json_response(body | {"version": __version__})
 
     @router.get(
         "/readyz",
@@ -81,10 +81,18 @@ def build_health_router(
             503: {"model": Readiness, "description": "Not ready: shutting down, or every check thread busy."},
         },
     )
-    async def readyz() -> Response:
-        """Readiness: the data are loaded, the server is not shutting down and a new check would be admitted."""
+    async def readyz(request: Request) -> Response:
+        """Readiness: the data are loaded, the server is not shutting down and a new check would be admitted. With
+        the data version served and the newest list of each format."""
         reasons = (["shutting_down"] if lifecycle.draining else []) + (["saturated"] if admission.saturated else [])
-        body = {"status": "not_ready" if reasons else "ready", "reasons": reasons, "checks": admission.admitted}
+        now = served(request)
+        body: dict[str, Any] = {
+            "status": "not_ready" if reasons else "ready",
+            "reasons": reasons,
+            "checks": admission.admitted,
+            "data_version": now.version,
+            "newest_lists": newest_lists(now.data, dt.datetime.now(JAPAN).date()),
+        }
         response = json_response(body)
         if reasons:
             response.status_code = 503

@@ -6,8 +6,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from deckcheck.api.caching import Caching
 from deckcheck.api.responses import BAD_QUERY, JUDGE_PROBLEMS, AcceptLanguage, cached, json_response, pick_language
+from deckcheck.api.served import served
 from deckcheck.rules.infractions import INFRACTIONS
 from deckcheck.wire.answers import AssessmentOut, InfractionOut, RulingOut
 from deckcheck.wire.judging import assess_body, infraction_json, time_limit_body
@@ -16,7 +16,7 @@ from deckcheck.wire.requests_judge import AssessRequest, TimeLimitRequest
 _BY_LANGUAGE = ("Accept-Language",)
 
 
-def build_judge_router(caching: Caching) -> APIRouter:
+def build_judge_router() -> APIRouter:
     """The judge's routes."""
     router = APIRouter(tags=["judge"])
 
@@ -30,6 +30,7 @@ def build_judge_router(caching: Caching) -> APIRouter:
         """The infraction catalogue: every item of the penalty regulations from PR 3 (the deck rules) to PR 10, with
         its penalty, citation, remedy and what an assessment of it depends on."""
         lang = pick_language(accept_language)
+        caching = served(request).caching
         etag = caching.etag(lang)
         if unchanged := caching.answer(request, etag, _BY_LANGUAGE):
             return unchanged

@@ -50,14 +50,30 @@ class Metrics:
             multiprocess_mode="livesum",
             registry=self.registry,
         )
-        info = Gauge(
+        self.reloads = Counter(
+            "deckcheck_data_reloads",
+            "Reloads of the data (SIGHUP, or a change of the updates folder), by outcome: ok, or failed with the "
+            "data before kept.",
+            ["outcome"],
+            registry=self.registry,
+        )
+        self._info = Gauge(
             "deckcheck_data_info",
-            "The data and ruleset version served (value 1).",
+            "The data and ruleset version served (value 1; 0 for one served before a reload, under several workers).",
             ["data_version", "version"],
             multiprocess_mode="max",
             registry=self.registry,
         )
-        info.labels(data_version, version).set(1)
+        self._version = version
+        self._info.labels(data_version, version).set(1)
+
+    def data_swapped(self, old: str, new: str) -> None:
+        """Say that the data version `new` is served from now on instead of `old`."""
+        if "PROMETHEUS_MULTIPROC_DIR" in os.environ:  # a worker's file keeps every series it wrote
+            self._info.labels(old, self._version).set(0)
+        else:
+            self._info.remove(old, self._version)
+        self._info.labels(new, self._version).set(1)
 
     def count_codes(self, codes: Mapping[str, int]) -> None:
         """Count the violations of a report or a recheck chunk."""

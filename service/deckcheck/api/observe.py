@@ -14,6 +14,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.problems import REQUEST_ID, problem
+from deckcheck.api.served import DataStore
 
 # A caller's X-Request-ID is kept when it is a plain token of up to 128 characters; otherwise a new one is made.
 _REQUEST_ID = re.compile(rb"[A-Za-z0-9._:/+=@-]{1,128}")
@@ -27,13 +28,14 @@ _ERRORS = logging.getLogger("deckcheck.error")
 
 class Observe:
     """The outermost middleware but CORS: gives the request its id, answers crashes, logs and counts the request;
-    every answer names its request id and the data version it was made from."""
+    every answer names its request id and the data version it was made from: the snapshot of the data in force
+    when the request arrived, which the routes take from the scope (api/served.py)."""
 
-    def __init__(self, app: ASGIApp, metrics: Metrics, access_log: bool, data_version: str) -> None:
+    def __init__(self, app: ASGIApp, metrics: Metrics, access_log: bool, store: DataStore) -> None:
         self.app = app
         self.metrics = metrics
         self.access_log = access_log
-        self.data_version = data_version.encode()
+        self.store = store
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -43,6 +45,8 @@ class Observe:
         request_id = given.decode() if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
         REQUEST_ID.set(request_id)
         start = time.perf_counter()
+        snapshot = scope["deckcheck.served"] = self.store.current  # what the whole request is judged by
+        version = snapshot.version.encode()
         status = CLIENT_GONE
         sent = 0
 
@@ -53,7 +57,7 @@ class Observe:
                 message["headers"] = [
                     *message.get("headers", []),
                     (b"x-request-id", request_id.encode()),
-                    (b"deckcheck-data-version", self.data_version),
+                    (b"deckcheck-data-version", version),
                 ]
             elif message["type"] == "http.response.body":
                 sent += len(message.get("body", b""))

@@ -24,7 +24,7 @@ from fastapi import APIRouter, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import Response
 
-from deckcheck.api.caching import Caching
+from deckcheck.api.served import served
 from deckcheck.errors import RequestError
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -92,7 +92,7 @@ def docs_page(title: str, openapi_url: str, vendor: dict[str, Asset]) -> tuple[b
     return bytes(html), csp + _LOCKED
 
 
-def build_pages_router(caching: Caching, title: str, openapi_url: str) -> APIRouter:
+def build_pages_router(title: str, openapi_url: str) -> APIRouter:
     """The desk page, its files, the vendored files and /docs; none of them in the OpenAPI document. Answered on
     the event loop (from memory), never behind the checks; GET and HEAD, whatever the query string."""
     router = APIRouter(include_in_schema=False)
@@ -100,10 +100,11 @@ def build_pages_router(caching: Caching, title: str, openapi_url: str) -> APIRou
     page = desk.pop("index.html")  # only at /desk, always with its Content-Security-Policy
     vendor = load_assets(STATIC / "vendor")
     docs, docs_csp = docs_page(title, openapi_url, vendor)
-    etag = caching.etag()
 
     def answer(request: Request, asset: Asset, cache_control: str, csp: str | None = None) -> Response:
         # A 304 when the browser's copy is this release's.
+        caching = served(request).caching
+        etag = caching.etag()
         response = caching.answer(request, etag, cache_control=cache_control)
         if response is None:
             body = Response(asset.body, media_type=asset.media_type)

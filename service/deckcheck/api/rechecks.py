@@ -7,7 +7,7 @@ from functools import partial
 from typing import Annotated, Literal
 
 import orjson
-from fastapi import APIRouter, Header, Query
+from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import StreamingResponse
 from starlette.types import Message, Receive, Scope, Send
 
@@ -17,8 +17,8 @@ from deckcheck.api.metrics import Metrics
 from deckcheck.api.problems import problem
 from deckcheck.api.recheck_io import Disconnected, Held, HeldTooLarge, ndjson_batches
 from deckcheck.api.responses import RECHECK_PROBLEMS, AcceptLanguage, pick_language
+from deckcheck.api.served import served
 from deckcheck.batch import BatchSpec, Rechecker, Summary
-from deckcheck.data import Data
 from deckcheck.model import Format
 from deckcheck.wire import JAPAN, IsoDate
 
@@ -124,8 +124,8 @@ FormatParam = Annotated[
 ]
 
 
-def build_rechecks_router(data: Data, admission: Admission, metrics: Metrics, max_held_bytes: int) -> APIRouter:
-    """The recheck route, bound to the data loaded at start-up."""
+def build_rechecks_router(admission: Admission, metrics: Metrics, max_held_bytes: int) -> APIRouter:
+    """The recheck route, over the data each request arrived to: a stream keeps them to its last line."""
     router = APIRouter(tags=["rechecks"])
 
     @router.post(
@@ -142,6 +142,7 @@ def build_rechecks_router(data: Data, admission: Admission, metrics: Metrics, ma
         },
     )
     async def rechecks(
+        request: Request,
         *,
         banlist: ListParam = None,
         date: Annotated[
@@ -163,6 +164,7 @@ def build_rechecks_router(data: Data, admission: Admission, metrics: Metrics, ma
     ) -> StreamingResponse:
         """Recheck many decks (NDJSON, one `{id, deck…}` a line) against one list, optionally against a previous one."""
         day = date or dt.datetime.now(JAPAN).date()
+        data = served(request).data
         lists = (banlist or deckcheck_banlist, previous or deckcheck_previous)
         setup = BatchSpec(day, *lists, pick_language(accept_language), format).setup(data, ("query",))
         admission.open_recheck()

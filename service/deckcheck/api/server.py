@@ -3,12 +3,16 @@ heads the server cannot read answered in problem+json like every other error."""
 
 from __future__ import annotations
 
+import os
+import signal
 import uuid
 from typing import Any
 
 import h11
+import uvicorn
 from uvicorn.config import LOGGING_CONFIG
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.supervisors import Multiprocess
 
 from deckcheck.api.limits import head_too_large
 from deckcheck.api.problems import PROBLEM_JSON, problem_body
@@ -51,6 +55,7 @@ def log_config() -> dict[str, Any]:
         **LOGGING_CONFIG["loggers"],
         "deckcheck.access": {"handlers": ["lines"], "level": "INFO", "propagate": False},
         "deckcheck.error": {"handlers": ["default"], "level": "INFO", "propagate": False},
+        "deckcheck.data": {"handlers": ["lines"], "level": "INFO", "propagate": False},
     }
     return config
 
@@ -68,3 +73,21 @@ def server_options(settings: Settings) -> dict[str, Any]:
         "log_level": settings.log_level,
         "server_header": False,
     }
+
+
+class Workers(Multiprocess):
+    """uvicorn's supervisor of worker processes (`deckcheck serve --workers N`), except that SIGHUP reloads every
+    worker's data in place (api/served.py) instead of replacing the workers: no request is cut, a recheck stream
+    keeps its data to its end, and a reload takes the load's time, not a start-up's."""
+
+    def handle_hup(self) -> None:
+        """Hand SIGHUP on to each worker."""
+        for process in self.processes:
+            if process.pid is not None:
+                os.kill(process.pid, signal.SIGHUP)
+
+
+def serve_workers(app: str, host: str, port: int, workers: int, options: dict[str, Any]) -> None:
+    """Serve the app at import string `app` from `workers` processes sharing one socket, as uvicorn.run does."""
+    config = uvicorn.Config(app, host=host, port=port, workers=workers, **options)
+    Workers(config, sockets=[config.bind_socket()]).run()

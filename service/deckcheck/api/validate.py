@@ -9,10 +9,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from deckcheck.api.admission import Admission
-from deckcheck.api.caching import Caching
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.responses import BAD_QUERY, CHECK_PROBLEMS, AcceptLanguage, cached, json_response, pick_language
-from deckcheck.data import Data
+from deckcheck.api.served import served
 from deckcheck.model import FORMATS, Report
 from deckcheck.rules import RULES, eras, validate
 from deckcheck.wire import ValidateRequest, context_for, deck_from, report_json, ruleset_json
@@ -23,8 +22,8 @@ from deckcheck.wire.judging import mark_escalations
 _BY_LANGUAGE = ("Accept-Language",)
 
 
-def build_router(data: Data, admission: Admission, metrics: Metrics, caching: Caching) -> APIRouter:
-    """The validation and catalogue routes, bound to the data loaded at start-up."""
+def build_router(admission: Admission, metrics: Metrics) -> APIRouter:
+    """The validation and catalogue routes, over the data each request arrived to."""
     router = APIRouter()
 
     @router.post(
@@ -40,6 +39,7 @@ def build_router(data: Data, admission: Admission, metrics: Metrics, caching: Ca
         """Check a deck against the tournament rules of its event (format and date) and report every violation with
         its penalty."""
         lang = pick_language(accept_language)
+        data = served(request).data
 
         def check() -> tuple[dict[str, Any], Report]:
             deck = deck_from(body, data)
@@ -64,6 +64,7 @@ def build_router(data: Data, admission: Admission, metrics: Metrics, caching: Ca
     def rules(request: Request, accept_language: AcceptLanguage = None) -> Response:
         """The rule catalogue: every code with its citation, penalty, basis and remedy."""
         lang = pick_language(accept_language)
+        caching = served(request).caching
         etag = caching.etag(lang)
         if unchanged := caching.answer(request, etag, _BY_LANGUAGE):
             return unchanged
@@ -94,6 +95,7 @@ def build_router(data: Data, admission: Admission, metrics: Metrics, caching: Ca
     def rule_eras(request: Request, accept_language: AcceptLanguage = None) -> Response:
         """The rule eras of each format: from when each ruleset applied, its card types, languages and notes."""
         lang = pick_language(accept_language)
+        data, caching = served(request).data, served(request).caching
         etag = caching.etag(lang)
         if unchanged := caching.answer(request, etag, _BY_LANGUAGE):
             return unchanged

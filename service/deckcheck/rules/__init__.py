@@ -3,6 +3,7 @@ citations and penalties, and the messages in Japanese and English."""
 
 from deckcheck.rules.engine import answer_notes, full_report, legal_report, resolve_entry, validate
 from deckcheck.rules.eras import SEEDS_RULESET, era_starts, eras, ruleset_for
+from deckcheck.rules.forget import forget_data
 from deckcheck.rules.messages import note_text, render
 from deckcheck.rules.registry import PENALTIES, RULES, Rule
 
@@ -14,6 +15,7 @@ __all__ = [
     "answer_notes",
     "era_starts",
     "eras",
+    "forget_data",
     "full_report",
     "legal_report",
     "note_text",

@@ -41,7 +41,7 @@ from deckcheck.wire.answers_enums import (
     UnknownReason,
 )
 from deckcheck.wire.answers_judge import AssessmentOut, EscalationOut, InfractionOut, RulingOut, StepOut
-from deckcheck.wire.answers_service import FieldError, Health, Problem, Readiness, RuleOut
+from deckcheck.wire.answers_service import FieldError, Health, NewestList, Problem, Readiness, RuleOut
 from deckcheck.wire.answers_verdict import (
     BanlistOut,
     CardOut,
@@ -97,6 +97,7 @@ __all__ = [
     "ListedCard",
     "MatchKind",
     "NameLanguage",
+    "NewestList",
     "NoteCode",
     "NoteOut",
     "ParseProblem",

@@ -62,6 +62,11 @@ class CardOutFull(BaseModel):
         description="False when the day is not known: the card appeared on some day after first_tcg_printing.",
         examples=[True],
     )
+    provisional: bool = Field(
+        description="True for a card added before its release under a provisional (pre-release) passcode, until its "
+        "final passcode is imported (`deckcheck data add-cards`).",
+        examples=[False],
+    )
     banlists: list[CardStatus] = Field(
         description="Its status on every bundled list, OCG lists first, each format oldest first.",
         examples=[[ex.CARD_STATUS]],

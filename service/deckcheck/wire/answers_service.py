@@ -101,6 +101,26 @@ class RuleOut(BaseModel):
     remedy: str = Field(description="What the player must do, in the answer's language.", examples=[ex.REPLACE])
 
 
+class NewestList(BaseModel):
+    """The list of a format that starts last, and whether a newer one may be in force by the usual cadence."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.NEWEST_LISTS[0]]})
+
+    format: Literal["ocg", "tcg"] = Field(description="The list's format.", examples=["ocg"])
+    id: str = Field(description="The list's id.", examples=["ocg-2026-10-01"])
+    name: str = Field(description="The list's name.", examples=["OCG 2026.10"])
+    effective_from: str | None = Field(description="The day the list took effect.", examples=["2026-10-01"])
+    next_list_due: str | None = Field(
+        description="The first day a list after it may take effect, by the cadence in the settings "
+        "(DECKCHECK_OCG_LIST_MONTHS, DECKCHECK_TCG_LIST_DAYS).",
+        examples=["2027-01-01"],
+    )
+    may_be_outdated: bool = Field(
+        description="Whether today is on or after next_list_due: a newer list than this one may be in force.",
+        examples=[False],
+    )
+
+
 class Health(BaseModel):
     """Liveness: the process answers, with the size of its data and the versions every answer depends on."""
 
@@ -108,7 +128,21 @@ class Health(BaseModel):
 
     status: Literal["ok"] = Field(description="Always ok.", examples=["ok"])
     cards: int = Field(description="Canonical cards loaded.", examples=[14216])
-    banlists: int = Field(description="Forbidden/Limited lists loaded, of both formats.", examples=[132])
+    banlists: int = Field(description="Forbidden/Limited lists loaded, of both formats.", examples=[133])
+    imports: int = Field(
+        description="Imports recorded into the data and the updates folder (`deckcheck data`).", examples=[1]
+    )
+    newest_lists: list[NewestList] = Field(description="The newest list of each format.", examples=[ex.NEWEST_LISTS])
+    printings_complete_until: str | None = Field(
+        description="The day the card printings are complete until: a card first printed after it may be missing.",
+        examples=["2025-11-15"],
+    )
+    printings_may_be_missing: bool = Field(
+        description="Whether today is after printings_complete_until.", examples=[True]
+    )
+    loaded: str = Field(
+        description="When the data were loaded (UTC), at start-up or by a reload.", examples=["2026-12-01T00:00:00Z"]
+    )
     data_version: str = Field(
         pattern=r"^[0-9a-f]{16}$",
         description="16 hex digits hashing the bundled data, the ruleset, the package's version and its code: the "
@@ -128,3 +162,7 @@ class Readiness(BaseModel):
         description="Why it is not ready; empty when ready.", examples=[["saturated"]]
     )
     checks: int = Field(description="Checks running or waiting for a thread now.", examples=[0])
+    data_version: str = Field(
+        pattern=r"^[0-9a-f]{16}$", description="The data version served (as /healthz).", examples=["82e4c1430bb70274"]
+    )
+    newest_lists: list[NewestList] = Field(description="The newest list of each format.", examples=[ex.NEWEST_LISTS])

@@ -1,0 +1,138 @@
+"""Live reload, as an operator meets it: a real `deckcheck serve --workers 2` under continuous requests takes a new
+list on SIGHUP with no request failing, every answer wholly by the old data or wholly by the new; keeps its data
+when the update is broken, saying why in its log and metrics; and finishes a recheck in flight on the data it began
+with."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+import pytest
+
+from deckcheck.cli import run
+from tests import served
+from tests.cases import main_with, request
+
+PREMATURE_BURIAL = 70828912  # Limited on OCG 2026.10; the list the test adds forbids it
+DECK = request(date="2026-12-01", main=main_with({"passcode": PREMATURE_BURIAL}, drop=1))
+
+
+def _add_list(updates: Path, tmp_path: Path) -> None:
+    """An operator's `deckcheck data add-list` of a list from 2026-11-15 forbidding Premature Burial."""
+    given = tmp_path / "emergency.json"
+    given.write_text(orjson.dumps({"forbidden": [PREMATURE_BURIAL]}).decode(), encoding="utf-8")
+    argv = ["data", "add-list", "--dir", str(updates), "--format", "ocg", "--from", "2026-11-15", str(given)]
+    assert run(argv, io.StringIO(), io.StringIO()) == 0
+
+
+def _reloads(server: served.Served, outcome: str) -> int:
+    return sum(f'"outcome":"{outcome}"' in line for line in server.log_lines())
+
+
+def _wait_for(server: served.Served, outcome: str, count: int) -> None:
+    deadline = time.monotonic() + 60
+    while _reloads(server, outcome) < count:
+        assert time.monotonic() < deadline, server.log_lines()[-5:]
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[served.Served, Path]]:
+    updates = tmp_path / "updates"
+    updates.mkdir()
+    env = {"DECKCHECK_UPDATES_DIR": str(updates), "DECKCHECK_ACCESS_LOG": "false"}
+    with served.serving(tmp_path / "log", env, "--workers", "2") as running:
+        yield running, updates
+
+
+def test_sighup_swaps_the_data_with_no_request_failing(server: tuple[served.Served, Path], tmp_path: Path) -> None:
+    running, updates = server
+    old = httpx.get(f"{running.url}/healthz").json()["data_version"]
+    answers: list[tuple[float, int, str, bool, str]] = []
+    stop = threading.Event()
+
+    def ask() -> None:
+        with httpx.Client(base_url=running.url, timeout=30) as client:
+            while not stop.is_set():
+                sent = time.monotonic()
+                response = client.post("/v1/validate", json=DECK)
+                body = response.json()
+                version = response.headers["deckcheck-data-version"]
+                answers.append((sent, response.status_code, version, body["legal"], body["banlist"]["id"]))
+
+    with ThreadPoolExecutor(4) as pool:
+        askers = [pool.submit(ask) for _ in range(4)]
+        time.sleep(0.5)
+        _add_list(updates, tmp_path)
+        os.kill(running.process.pid, signal.SIGHUP)
+        _wait_for(running, "ok", 2)  # once per worker
+        swapped = time.monotonic()
+        time.sleep(0.5)
+        stop.set()
+        for asker in askers:
+            asker.result()  # a transport error or a failed request would surface here
+    new = httpx.get(f"{running.url}/healthz").json()["data_version"]
+    assert new != old
+    assert {status for _, status, *_ in answers} == {200}
+    seen = {v: {(legal, banlist) for _, _, version, legal, banlist in answers if version == v} for v in (old, new)}
+    assert seen == {old: {(True, "ocg-2026-10-01")}, new: {(False, "ocg-2026-11-15")}}
+    assert {version for _, _, version, *_ in answers} == {old, new}
+    # A request judged by the old data was sent before the last worker swapped; every one sent after is new.
+    assert all(version == new for sent, _, version, *_ in answers if sent > swapped)
+    assert _reloads(running, "ok") == 2
+
+
+def test_a_broken_update_keeps_the_data_and_says_why(server: tuple[served.Served, Path]) -> None:
+    running, updates = server
+    old = httpx.get(f"{running.url}/healthz").json()["data_version"]
+    (updates / "banlists" / "ocg").mkdir(parents=True)
+    (updates / "banlists" / "ocg" / "2026-11-15.json").write_text('{"name": "broken"', encoding="utf-8")
+    os.kill(running.process.pid, signal.SIGHUP)
+    _wait_for(running, "failed", 2)
+    failed = [orjson.loads(line) for line in running.log_lines() if '"outcome":"failed"' in line]
+    assert {(Path(f["file"]).name, f["entry"], f["kept"], f["cause"]) for f in failed} == {
+        ("2026-11-15.json", "file", old, "SIGHUP")
+    }
+    response = httpx.post(f"{running.url}/v1/validate", json=DECK)
+    assert (response.status_code, response.headers["deckcheck-data-version"]) == (200, old)
+    metrics = httpx.get(f"{running.url}/metrics").text
+    assert 'deckcheck_data_reloads_total{outcome="failed"} 2.0' in metrics
+    assert f'deckcheck_data_info{{data_version="{old}",version=' in metrics
+
+
+def test_a_recheck_in_flight_finishes_on_its_data(server: tuple[served.Served, Path], tmp_path: Path) -> None:
+    running, updates = server
+    half = threading.Event()
+    swapped = threading.Event()
+    line = orjson.dumps({k: v for k, v in DECK.items() if k != "date"}) + b"\n"
+
+    def body() -> Iterator[bytes]:
+        for number in range(10):
+            if number == 5:
+                half.set()
+                assert swapped.wait(60)
+            yield line.replace(b"{", b'{"id":%d,' % number, 1)
+
+    with ThreadPoolExecutor(1) as pool:
+        answer = pool.submit(httpx.post, f"{running.url}/v1/rechecks?date=2026-12-01", content=body(), timeout=60)
+        assert half.wait(30)
+        _add_list(updates, tmp_path)
+        os.kill(running.process.pid, signal.SIGHUP)
+        _wait_for(running, "ok", 2)
+        swapped.set()
+        response: Any = answer.result()
+    *results, closing = [orjson.loads(part) for part in response.content.splitlines()]
+    assert [r["legal"] for r in results] == [True] * 10
+    assert closing["summary"]["banlist"]["id"] == "ocg-2026-10-01"
+    after = httpx.post(f"{running.url}/v1/rechecks?date=2026-12-01", content=line.replace(b"{", b'{"id":0,', 1))
+    assert orjson.loads(after.content.splitlines()[-1])["summary"]["banlist"]["id"] == "ocg-2026-11-15"
