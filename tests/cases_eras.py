@@ -97,6 +97,10 @@ Mystic Tomato x3
 """
 
 
+PSY_FRAMELORD_OMEGA = 74586817
+PREMATURE_BURIAL = 70828912
+
+
 def _era(day: str, section: str, passcode: int) -> dict[str, Any]:
     """The base deck with one more card, on `day`, judged by the 2008.03 list so that only the era decides."""
     if section == "main":
@@ -132,6 +136,30 @@ ERA_CASES: dict[str, tuple[dict[str, Any], Expected]] = {
         [("card_type_not_allowed", "extra", [["extra", 2]])],
     ),
     "link_on_first_link_day": (_era("2017-03-25", "extra", DECODE_TALKER), []),
+    # OCG 2026.10 (added with `deckcheck data add-list`, from 2026-10-01): PSY-Framelord Omega Limited → Forbidden,
+    # Premature Burial Forbidden → Limited.
+    # On or after 2027-01-01, when the OCG list after 2026.10 was due, a list picked by the date may be out of date.
+    "ocg_list_may_be_outdated": (request(date="2027-01-01"), []),
+    "psy_framelord_omega_under_2026_10": (
+        request(date="2026-12-01", extra=[*EXTRA, {"passcode": PSY_FRAMELORD_OMEGA}]),
+        [("forbidden_card", "extra", [["extra", 2]])],
+    ),
+    "psy_framelord_omega_under_2026_07": (
+        request(date="2026-09-30", extra=[*EXTRA, {"passcode": PSY_FRAMELORD_OMEGA}]),
+        [],
+    ),
+    "premature_burial_under_2026_10": (
+        request(date="2026-12-01", main=main_with({"passcode": PREMATURE_BURIAL}, drop=1)),
+        [],
+    ),
+    "premature_burial_twice_under_2026_10": (
+        request(date="2026-12-01", main=main_with({"passcode": PREMATURE_BURIAL, "count": 2}, drop=2)),
+        [("limited_card_exceeded", "main", [["main", 14]])],
+    ),
+    "premature_burial_under_2026_07": (
+        request(date="2026-09-30", main=main_with({"passcode": PREMATURE_BURIAL}, drop=1)),
+        [("forbidden_card", "main", [["main", 14]])],
+    ),
     "xyz_pendulum_in_extra": (_era("2026-07-01", "extra", ODD_EYES_REBELLION), []),
     "xyz_pendulum_in_main": (
         _era("2026-07-01", "main", ODD_EYES_REBELLION),

@@ -75,6 +75,7 @@ class Context:
     phase: Phase = "registration"
     default_language: str = "ja"
     format: Format = "ocg"
+    notes: tuple[str, ...] = ()  # what the answer must add about the data it was judged by (list_may_be_outdated)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from deckcheck.data import Banlist, Data
 from deckcheck.model import Format
 from deckcheck.wire import named_list
+from deckcheck.wire.inputs import date_notes
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +20,7 @@ class RecheckSetup:
     previous: Banlist | None = None
     lang: str = "en"
     format: Format = "ocg"
+    notes: tuple[str, ...] = ()  # as Context.notes
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,11 +32,16 @@ class BatchSpec:
     previous: str | None
     lang: str = "en"
     format: Format = "ocg"
+    notes: tuple[str, ...] = ()  # as Context.notes
 
     def setup(self, data: Data, where: tuple[str, ...] = ()) -> RecheckSetup:
         """The setup these settings name; an unknown list id, a list of the other format or a bad inline list
         raises RequestError located under `where` (("query",) for the HTTP route's parameters)."""
         fmt = self.format
-        chosen = named_list(self.banlist, fmt, data, [*where, "banlist"]) or data.banlists.in_force(self.date, fmt)
+        chosen = named_list(self.banlist, fmt, data, [*where, "banlist"])
+        notes: tuple[str, ...] = ()
+        if chosen is None:
+            chosen = data.banlists.in_force(self.date, fmt)
+            notes = date_notes(chosen, self.date, data)
         previous = named_list(self.previous, fmt, data, [*where, "previous"])
-        return RecheckSetup(self.date, chosen, previous, self.lang, fmt)
+        return RecheckSetup(self.date, chosen, previous, self.lang, fmt, notes)

@@ -87,7 +87,9 @@ class Summary:
             "by_code": dict(sorted(self.by_code.items())),
             "date": setup.date.isoformat(),
             "banlist": None if setup.banlist is None else banlist_json(setup.banlist),
-            "ruleset": ruleset_json(ruleset, answer_notes(ruleset, setup.banlist), setup.lang),
+            "ruleset": ruleset_json(
+                ruleset, answer_notes(ruleset, setup.banlist, setup.notes), setup.lang, setup.banlist
+            ),
         }
         if setup.previous is not None:
             summary |= {

@@ -207,8 +207,16 @@ def check_unknown(deck: Resolved, context: Context) -> Iterator[Finding]:
                     {"passcode": h.card.passcode, "name_en": h.card.name_en, "name_ja": h.card.name_ja} for h in hits
                 ],
                 "suggestions_omitted": omitted,
+                **(_printings_until(context) if group[0].unknown_reason == "unknown_passcode" else {}),
             },
         )
+
+
+def _printings_until(context: Context) -> dict[str, str]:
+    """The day the card data are complete until, when the event is later: a passcode no card has may be a card
+    printed since."""
+    until = context.cards.printings_until
+    return {} if until is None or context.date <= until else {"printings_complete_until": until.isoformat()}
 
 
 def check_languages(deck: Resolved, context: Context) -> Iterator[Finding]:

@@ -31,7 +31,7 @@ def resolve_entry(entry: Entry, cards: CardIndex) -> tuple[Card | None, str | No
 
 
 @lru_cache(maxsize=16)
-def _cards_by_passcode(cards: CardIndex, types: tuple[str, ...]) -> dict[int, tuple[Card, bool]]:
+def cards_by_passcode(cards: CardIndex, types: tuple[str, ...]) -> dict[int, tuple[Card, bool]]:
     """Every passcode's canonical card, and whether the card rules apply to it (its types are all among `types`):
     a plain dict, the fastest lookup for the entry-by-entry walk of `_resolve`."""
     return {passcode: (card, types_in_force(card, types)) for passcode, card in cards.by_passcode.items()}
@@ -40,7 +40,7 @@ def _cards_by_passcode(cards: CardIndex, types: tuple[str, ...]) -> dict[int, tu
 def _resolve(deck: Deck, context: Context, ruleset: Ruleset) -> list[Line]:
     """Attach the canonical card to every entry; an entry naming no official card keeps the reason why."""
     lines: list[Line] = []
-    known = _cards_by_passcode(context.cards, ruleset.card_types)
+    known = cards_by_passcode(context.cards, ruleset.card_types)
     default = context.default_language
     for section in SECTIONS:
         for index, entry in enumerate(deck.section(section)):
@@ -116,7 +116,14 @@ def legal_report(counts: dict[str, int], context: Context) -> Report:
     answer (rules/fast.py) or the columnar verdict (batch/columnar.py) found legal, without running the checks."""
     ruleset = ruleset_of(context)
     return Report(
-        True, None, counts, context.date, context.banlist, ruleset, (), answer_notes(ruleset, context.banlist)
+        True,
+        None,
+        counts,
+        context.date,
+        context.banlist,
+        ruleset,
+        (),
+        answer_notes(ruleset, context.banlist, context.notes),
     )
 
 
@@ -125,9 +132,10 @@ def ruleset_of(context: Context) -> Ruleset:
     return ruleset_for(context.cards, context.format, context.date)
 
 
-def answer_notes(ruleset: Ruleset, banlist: Banlist | None) -> tuple[str, ...]:
-    """The ruleset's notes, and one more when no list was in force: then only the three-copy rule held copies."""
-    return ruleset.notes if banlist is not None else (*ruleset.notes, "no_list_in_force")
+def answer_notes(ruleset: Ruleset, banlist: Banlist | None, more: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The ruleset's notes, one more when no list was in force (then only the three-copy rule held copies), and
+    those the event adds (`more`: the list picked by the date may be out of date)."""
+    return (*ruleset.notes, *(() if banlist is not None else ("no_list_in_force",)), *more)
 
 
 def _report(counts: dict[str, int], context: Context, ruleset: Ruleset, findings: Iterable[Finding]) -> Report:
@@ -141,5 +149,5 @@ def _report(counts: dict[str, int], context: Context, ruleset: Ruleset, findings
         banlist=context.banlist,
         ruleset=ruleset,
         violations=tuple(violations),
-        notes=answer_notes(ruleset, context.banlist),
+        notes=answer_notes(ruleset, context.banlist, context.notes),
     )

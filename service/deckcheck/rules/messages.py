@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from deckcheck.data import Banlist
 from deckcheck.limits import SUGGESTED_NAMES
 from deckcheck.model import CardRef, Ruleset, Violation
 from deckcheck.rules.eras import SEEDS_DATE
@@ -145,17 +146,31 @@ def _unknown(ctx: dict[str, Any], lang: str) -> tuple[str, str]:
             )
         )
         entry = entry[0].upper() + entry[1:]
+    return entry, _hint(ctx, lang) + _newer(ctx, lang)
+
+
+def _hint(ctx: dict[str, Any], lang: str) -> str:
     suggestions = ctx["suggestions"]
     if ctx["suggestions_omitted"]:
         if lang == "ja":
-            return entry, f"近い名前は、不明な名前の最初の{SUGGESTED_NAMES}件にだけ示します。"
-        return entry, f" Closest names are given for the first {SUGGESTED_NAMES} unknown names only."
+            return f"近い名前は、不明な名前の最初の{SUGGESTED_NAMES}件にだけ示します。"
+        return f" Closest names are given for the first {SUGGESTED_NAMES} unknown names only."
     if not suggestions:
-        return entry, ""
+        return ""
     names = [s["name_ja"] if lang == "ja" and s["name_ja"] else s["name_en"] for s in suggestions]
     if lang == "ja":
-        return entry, "近い名前：" + "、".join(f"「{n}」" for n in names)
-    return entry, " Closest names: " + ", ".join(names) + "."
+        return "近い名前：" + "、".join(f"「{n}」" for n in names)
+    return " Closest names: " + ", ".join(names) + "."
+
+
+def _newer(ctx: dict[str, Any], lang: str) -> str:
+    """What an unknown card on a day after the card data end may be: a card printed since."""
+    until = ctx.get("printings_complete_until")
+    if until is None:
+        return ""
+    if lang == "ja":
+        return f"（カードのデータは{until}までの発売分です。それ以降に発売されたカードは未収録の可能性があります。）"
+    return f" (The card data cover printings until {until}: a card printed since may be missing.)"
 
 
 def render(violation: Violation, lang: str, ruleset: Ruleset) -> tuple[str, str]:
@@ -187,6 +202,12 @@ _NOTES = {
         "TCGの大会です。TCGのリミットレギュレーション、TCG版の発売日とTCGの言語を適用しました。大会規定と"
         "罰則規定はOCGの文書（2008年版）で、罰則と条文の引用はそのまま類推で示しています。",
     ),
+    "list_may_be_outdated": (
+        "{banlist} (from {since}) is the newest list of this format the service holds, and by the usual cadence a "
+        "newer one may be in force on this date: check the list in force, or name the list to apply.",
+        "{banlist}（{since}から）はこのサービスが持つ最新のリストですが、通常の改定時期からみて、この日付には"
+        "新しいリストが施行されている可能性があります。施行中のリストを確認するか、適用するリストを指定してください。",
+    ),
     "no_list_in_force": (
         "No Forbidden/Limited list of this format is bundled for this date; only the three-copy rule limited copies.",
         "この日付に効力のあるリミットレギュレーションは収録されていません。枚数は同名カード3枚までの規定"
@@ -195,8 +216,8 @@ _NOTES = {
 }
 
 
-def note_text(code: str, ruleset: Ruleset, lang: str) -> str:
-    """What the note `code` of an answer under `ruleset` says, in `lang` (ja or en)."""
+def note_text(code: str, ruleset: Ruleset, lang: str, banlist: Banlist | None = None) -> str:
+    """What the note `code` of an answer under `ruleset` (and `banlist`) says, in `lang` (ja or en)."""
     ja = lang == "ja"
     extra = [_TYPES[kind][ja] for kind in ruleset.since if kind != "pendulum"]
     if ja:
@@ -209,4 +230,7 @@ def note_text(code: str, ruleset: Ruleset, lang: str) -> str:
         places = " and ".join(extra) + " Monsters go in the extra deck. " if extra else ""
         if "pendulum" in ruleset.since:
             places += "A Pendulum Monster goes where its base type goes."
-    return _NOTES[code][ja].format(seeds=SEEDS_DATE, types=types, places=places.strip())
+    listed = (
+        {"banlist": "", "since": ""} if banlist is None else {"banlist": banlist.name, "since": banlist.effective_from}
+    )
+    return _NOTES[code][ja].format(seeds=SEEDS_DATE, types=types, places=places.strip(), **listed)

@@ -92,13 +92,14 @@ Section = TypeAliasType(
 NoteCode = TypeAliasType(
     "NoteCode",
     Annotated[
-        Literal["before_seeds", "later_card_types", "tcg_event", "no_list_in_force"],
+        Literal["before_seeds", "later_card_types", "tcg_event", "no_list_in_force", "list_may_be_outdated"],
         Field(
             description="Where an answer reaches beyond the 2008-03-15 OCG tournament rules: before_seeds (an event "
             "before 2008-03-15: these rules were applied anyway), later_card_types (Xyz, Pendulum or Link Monsters "
             "are in force), tcg_event (a TCG event: the OCG documents' penalties and citations apply by analogy), "
             "no_list_in_force (no Forbidden/Limited list of the format for the date: only the three-copy rule held "
-            "copies).",
+            "copies), list_may_be_outdated (the list was picked by the date, and a newer one than the newest the "
+            "service holds may be in force by then, by the usual cadence of new lists).",
             examples=["later_card_types"],
         ),
     ],

@@ -184,9 +184,10 @@ def context_for(body: ValidateRequest, data: Data) -> Context:
         msg = "Duels 2 and 3 are checked against a roster; none was given."
         raise RequestError.one(["body", "duel"], msg, "roster_required")
     protectors = None if body.protectors is None else Protectors(**body.protectors.model_dump())
+    banlist = _banlist(body, day, data)
     return Context(
         date=day,
-        banlist=_banlist(body, day, data),
+        banlist=banlist,
         cards=data.cards,
         protectors=protectors,
         roster=None if body.roster is None else deck_from(body.roster, data, ("body", "roster")),
@@ -194,7 +195,14 @@ def context_for(body: ValidateRequest, data: Data) -> Context:
         phase=body.phase,
         default_language=_language(body.default_language) or DEFAULT_LANGUAGES[body.format],
         format=body.format,
+        notes=date_notes(banlist, day, data) if body.banlist is None else (),
     )
+
+
+def date_notes(banlist: Banlist | None, day: dt.date, data: Data) -> tuple[str, ...]:
+    """The notes of an answer whose list was picked by the event date: that a newer list than the newest held may be
+    in force, when the day is past the one a list after it was due by the usual cadence."""
+    return ("list_may_be_outdated",) if data.cadence.may_be_outdated(banlist, day) else ()
 
 
 def named_list(spec: str | None, fmt: Format, data: Data, where: list[str | int]) -> Banlist | None:

@@ -63,7 +63,7 @@ def report_json(report: Report, lang: str, deck: Deck | None, roster: Deck | Non
         "counts": report.counts,
         "date": report.date.isoformat(),
         "banlist": None if report.banlist is None else banlist_json(report.banlist),
-        "ruleset": ruleset_json(report.ruleset, report.notes, lang),
+        "ruleset": ruleset_json(report.ruleset, report.notes, lang, report.banlist),
         "violations": violations_json(report, lang, deck, roster),
     }
 
@@ -74,12 +74,13 @@ def violations_json(report: Report, lang: str, deck: Deck | None, roster: Deck |
     return [_violation_json(v, lang, report.ruleset, deck, roster) for v in report.violations]
 
 
-def ruleset_json(ruleset: Ruleset, notes: tuple[str, ...], lang: str) -> dict[str, Any]:
-    """What rules an answer applied, and the notes that say where they reach beyond the seeds."""
+def ruleset_json(ruleset: Ruleset, notes: tuple[str, ...], lang: str, banlist: Banlist | None = None) -> dict[str, Any]:
+    """What rules an answer applied (and with which list), and the notes that say where they reach beyond the seeds
+    or how current their data may be."""
     return {
         "id": ruleset.id,
         "format": ruleset.format,
         "card_types": list(ruleset.card_types),
         "languages": list(ruleset.languages),
-        "notes": [{"code": code, "message": note_text(code, ruleset, lang)} for code in notes],
+        "notes": [{"code": code, "message": note_text(code, ruleset, lang, banlist)} for code in notes],
     }
