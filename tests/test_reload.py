@@ -52,6 +52,10 @@ def server(tmp_path: Path) -> Iterator[tuple[served.Served, Path]]:
     updates.mkdir()
     env = {"DECKCHECK_UPDATES_DIR": str(updates), "DECKCHECK_ACCESS_LOG": "false"}
     with served.serving(tmp_path / "log", env, "--workers", "2") as running:
+        deadline = time.monotonic() + 60  # /healthz answers once one worker runs: wait for the other too
+        while sum("Application startup complete" in line for line in running.log_lines()) < 2:
+            assert time.monotonic() < deadline, running.log_lines()
+            time.sleep(0.05)
         yield running, updates
 
 
@@ -136,3 +140,19 @@ def test_a_recheck_in_flight_finishes_on_its_data(server: tuple[served.Served, P
     assert closing["summary"]["banlist"]["id"] == "ocg-2026-10-01"
     after = httpx.post(f"{running.url}/v1/rechecks?date=2026-12-01", content=line.replace(b"{", b'{"id":0,', 1))
     assert orjson.loads(after.content.splitlines()[-1])["summary"]["banlist"]["id"] == "ocg-2026-11-15"
+
+
+def test_a_change_of_the_updates_folder_reloads_when_polled(tmp_path: Path) -> None:
+    updates = tmp_path / "updates"
+    updates.mkdir()
+    env = {"DECKCHECK_UPDATES_DIR": str(updates), "DECKCHECK_UPDATES_POLL": "0.2", "DECKCHECK_ACCESS_LOG": "false"}
+    with served.serving(tmp_path / "log", env) as running:
+        assert httpx.post(f"{running.url}/v1/validate", json=DECK).json()["legal"] is True
+        _add_list(updates, tmp_path)
+        _wait_for(running, "ok", 1)
+        (reloaded,) = [orjson.loads(line) for line in running.log_lines() if '"outcome":"ok"' in line]
+        assert reloaded["cause"] == "updates_changed"
+        answer = httpx.post(f"{running.url}/v1/validate", json=DECK).json()
+        assert (answer["legal"], answer["banlist"]["id"]) == (False, "ocg-2026-11-15")
+        health = httpx.get(f"{running.url}/healthz").json()
+        assert (health["data_version"], health["imports"]) == (reloaded["version"], 2)  # the bundle's, and this

@@ -26,7 +26,7 @@ from deckcheck.api.pages import build_pages_router
 from deckcheck.api.problems import install_error_handlers, problem
 from deckcheck.api.queries import refuse_unknown_query
 from deckcheck.api.rechecks import build_rechecks_router
-from deckcheck.api.served import DataStore
+from deckcheck.api.served import DataStore, fingerprint
 from deckcheck.api.validate import build_router
 from deckcheck.config import Settings, load_settings
 from deckcheck.versions import data_version
@@ -53,9 +53,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # as they are now; once the app runs, SIGHUP reloads them (api/served.py).
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
     source = settings.data_source()
+    seen = fingerprint(source)
     data = source.load()
     metrics = Metrics(data_version(data), __version__)
-    store = DataStore(source, data, metrics, settings.cache_max_age)
+    store = DataStore(source, data, metrics, settings.cache_max_age, seen)
     admission = Admission(settings.check_threads, settings.max_waiting, settings.max_rechecks, metrics)
     lifecycle = Lifecycle(settings.drain_seconds)
 

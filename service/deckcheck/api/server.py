@@ -81,9 +81,10 @@ class Workers(Multiprocess):
     keeps its data to its end, and a reload takes the load's time, not a start-up's."""
 
     def handle_hup(self) -> None:
-        """Hand SIGHUP on to each worker."""
+        """Hand SIGHUP on to each worker that has started. One still starting would die of it (SIGHUP ends a
+        process that has not yet taken it); it reads the files as they are once it runs (api/served.py)."""
         for process in self.processes:
-            if process.pid is not None:
+            if process.pid is not None and process.is_ready(self.config.timeout_worker_healthcheck):
                 os.kill(process.pid, signal.SIGHUP)
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from deckcheck.data.card import Card
 from deckcheck.data.names import normalize_name
@@ -51,6 +52,8 @@ class CardIndex:
     namesakes: Mapping[int, tuple[int, ...]] = field(repr=False, default_factory=dict)
     # The last day the card printings are known to be complete: a card first printed after it may be missing.
     printings_until: dt.date | None = None
+    # What the rules work out from these cards (data/memo.py), kept with them and gone with them.
+    memo: dict[Hashable, Any] = field(repr=False, default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.aliases)

@@ -64,10 +64,25 @@ def load_data(root: Path = DEFAULT_DATA_DIR, updates: Path | None = None, cadenc
     """Load cards/*.csv and banlists/*/*.json under `root`, then under `updates`; raise DataError on any broken
     entry, naming its file.
 
-    The data never change and never form cycles worth collecting, so they are moved out of the garbage
-    collector's sight (gc.freeze): otherwise every full collection walks a quarter of a million objects. Data
-    loaded before are let back in first (gc.unfreeze), so that a reload leaves the old data to be freed.
+    The data never change and form no cycles, so they are made with the collector off and then moved out of its
+    sight (gc.freeze): otherwise every full collection walks a quarter of a million objects, and a reload beside
+    running checks would stop them for each. Data a reload replaced are freed by their reference counts once the
+    last request judged by them ends.
     """
+    enabled = gc.isenabled()
+    gc.disable()  # the quarter of a million objects made here would set off full collections, each a pause
+    try:
+        data = _load(root, updates, cadence or Cadence())
+        if not gc.get_freeze_count():  # at start-up; a reload must not stop every thread for a full collection
+            gc.collect()
+        gc.freeze()
+    finally:
+        if enabled:
+            gc.enable()
+    return data
+
+
+def _load(root: Path, updates: Path | None, cadence: Cadence) -> Data:
     folders = [root] if updates is None else [root, updates]
     layers = [[row for path in card_paths(folder) for row in read_card_file(path)] for folder in folders]
     if not layers[0]:
@@ -75,11 +90,7 @@ def load_data(root: Path = DEFAULT_DATA_DIR, updates: Path | None = None, cadenc
     cards = index_cards(layered_rows(layers), _printings_until(root))
     banlists = load_banlists(root / "banlists", cards, [folder / "banlists" for folder in folders[1:]])
     imports = tuple(record for folder in folders for record in read_imports(folder))
-    data = Data(cards, banlists, _digest(folders), imports, cadence or Cadence())
-    gc.unfreeze()
-    gc.collect()
-    gc.freeze()
-    return data
+    return Data(cards, banlists, _digest(folders), imports, cadence)
 
 
 def card_paths(folder: Path) -> list[Path]:

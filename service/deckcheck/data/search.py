@@ -8,9 +8,10 @@ where it is only the start of a longer word ("Starduston", "スターダスト�
 from __future__ import annotations
 
 import bisect
-import functools
+import heapq
 import itertools
 import re
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -20,6 +21,7 @@ from deckcheck.data.search_index import KeyIndex
 
 _HIRAGANA = re.compile("[\u3041-\u3096]+")
 _NOT_WORD = re.compile(r"[\W_]+")
+_RUN = 2048  # names sorted at once
 _SUGGESTIONS_CACHED = 4096  # names whose suggestions each index remembers
 
 
@@ -63,28 +65,47 @@ class Hit:
     score: float
 
 
+Row = tuple[tuple[str, str, int], tuple[str, Card]]  # (folded key, name, passcode) -> (normalised key, card)
+
+
+def _sorted_in_runs(rows: dict[tuple[str, str, int], tuple[str, Card]]) -> list[Row]:
+    """`sorted(rows.items())`, sorted in runs that a Python generator merges: one sort of the 28,000 names holds the
+    GIL for some 25 ms, which a reload beside running checks (api/served.py) would make them wait."""
+    items = list(rows.items())
+    runs = [sorted(items[start : start + _RUN]) for start in range(0, len(items), _RUN)]
+    return list(heapq.merge(*runs))
+
+
 class NameSearch:
     """An immutable index over every Japanese and English card name, with a bounded cache of recent suggestions (safe to
     share between threads)."""
 
-    __slots__ = ("_cards", "_ends", "_index", "_keys", "_names", "_suggestions")
+    __slots__ = ("_cards", "_ends", "_index", "_keys", "_lock", "_names", "_suggestions")
 
     def __init__(self, names: Iterable[tuple[str, str, Card]]) -> None:
         """Index (normalised name, name as printed, card) rows."""
-        rows = sorted({(_fold_normalized(key), name, card.passcode): (key, card) for key, name, card in names}.items())
+        rows = _sorted_in_runs({(_fold_normalized(key), name, card.passcode): (key, card) for key, name, card in names})
         self._keys = tuple(key for (key, _name, _passcode), _value in rows)
         self._names = tuple(name for (_key, name, _passcode), _value in rows)
         self._ends = tuple(_word_ends(normalized) for _row, (normalized, _card) in rows)
         self._cards = tuple(card for _row, (_normalized, card) in rows)
         self._index = KeyIndex(self._keys)
-        self._suggestions = functools.lru_cache(maxsize=_SUGGESTIONS_CACHED)(self._suggest)
+        # A plain dict, not functools.lru_cache over a bound method: that would make the index a cycle of references,
+        # which only a full garbage collection frees, and a reload (api/served.py) must free the data it replaced.
+        self._suggestions: dict[str, tuple[Hit, ...]] = {}
+        self._lock = threading.Lock()
 
     def suggestions(self, name: str) -> tuple[Hit, ...]:
-        """The three cards `name` most likely means, as `search(name, 3)` finds them; remembered for recent names."""
-        return self._suggestions(name)
-
-    def _suggest(self, name: str) -> tuple[Hit, ...]:
-        return tuple(self.search(name, 3))
+        """The three cards `name` most likely means, as `search(name, 3)` finds them; remembered for recent names
+        (the oldest forgotten first)."""
+        found = self._suggestions.get(name)
+        if found is None:
+            found = tuple(self.search(name, 3))  # outside the lock: two threads may both work one name out
+            with self._lock:
+                if len(self._suggestions) >= _SUGGESTIONS_CACHED:
+                    del self._suggestions[next(iter(self._suggestions))]
+                self._suggestions[name] = found
+        return found
 
     def _starting_with(self, key: str) -> Iterator[tuple[int, str, float]]:
         """(row, match, score) of every key that starts with `key`, best first."""

@@ -3,9 +3,9 @@ citations and penalties, and the messages in Japanese and English."""
 
 from deckcheck.rules.engine import answer_notes, full_report, legal_report, resolve_entry, validate
 from deckcheck.rules.eras import SEEDS_RULESET, era_starts, eras, ruleset_for
-from deckcheck.rules.forget import forget_data
 from deckcheck.rules.messages import note_text, render
 from deckcheck.rules.registry import PENALTIES, RULES, Rule
+from deckcheck.rules.warm import warm
 
 __all__ = [
     "PENALTIES",
@@ -15,7 +15,6 @@ __all__ = [
     "answer_notes",
     "era_starts",
     "eras",
-    "forget_data",
     "full_report",
     "legal_report",
     "note_text",
@@ -23,4 +22,5 @@ __all__ = [
     "resolve_entry",
     "ruleset_for",
     "validate",
+    "warm",
 ]

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
 
 from deckcheck.data import Banlist, Card, CardIndex
+from deckcheck.data.memo import kept_with
 from deckcheck.model import SECTIONS, Context, Deck, Entry, Finding, Loc, Report, Ruleset, Violation
 from deckcheck.rules import printings
 from deckcheck.rules.checks import CHECKS, Line, resolved
@@ -30,7 +30,7 @@ def resolve_entry(entry: Entry, cards: CardIndex) -> tuple[Card | None, str | No
     return by_code or by_name, None
 
 
-@lru_cache(maxsize=16)
+@kept_with(maxsize=16)
 def cards_by_passcode(cards: CardIndex, types: tuple[str, ...]) -> dict[int, tuple[Card, bool]]:
     """Every passcode's canonical card, and whether the card rules apply to it (its types are all among `types`):
     a plain dict, the fastest lookup for the entry-by-entry walk of `_resolve`."""

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Collection, Mapping
-from functools import lru_cache
 from types import MappingProxyType
 
 from deckcheck.data import Card, CardIndex
+from deckcheck.data.memo import kept_with
 from deckcheck.model import FORMATS, Format, Ruleset
 
 SEEDS_DATE = dt.date(2008, 3, 15)  # the date of the seeds' tournament rules
@@ -44,7 +44,7 @@ def types_in_force(card: Card, types: Collection[str]) -> bool:
     return all(kind in types for kind in card.types())
 
 
-@lru_cache(maxsize=4)
+@kept_with(maxsize=4)
 def era_starts(cards: CardIndex) -> Mapping[Format, Mapping[str, dt.date]]:
     """Per format, the first printing of a card of each later type: the day that type came into force."""
     starts: dict[Format, dict[str, dt.date]] = {fmt: {} for fmt in FORMATS}
@@ -60,7 +60,7 @@ def era_starts(cards: CardIndex) -> Mapping[Format, Mapping[str, dt.date]]:
     return MappingProxyType({fmt: MappingProxyType(found) for fmt, found in starts.items()})
 
 
-@lru_cache(maxsize=1024)
+@kept_with(maxsize=1024)
 def ruleset_for(cards: CardIndex, fmt: Format, day: dt.date) -> Ruleset:
     """The rules in force for an event of the format `fmt` on `day`."""
     starts = era_starts(cards)[fmt]

@@ -11,13 +11,15 @@ count under (TR 1: three copies of one name).
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from deckcheck.data import MAX_COPIES, Banlist, CardIndex
+from deckcheck.data.memo import kept_with
 from deckcheck.model import Format
 from deckcheck.rules.eras import printed_in, ruleset_for, types_in_force
 
@@ -38,6 +40,7 @@ class CardArrays:
     tcg: Bools  # printed in the TCG by the day
     name_ids: tuple[int, ...]  # the CardIndex.name_id of each dense name index
     lookup: _Lookup  # passcode -> card, by hashing
+    memo: dict[Hashable, Any] = field(repr=False, default_factory=dict)  # the limits per name of each list
 
 
 _MULTIPLIERS = (0x9E3779B1, 0x85EBCA6B, 0xC2B2AE35, 0x27D4EB2F, 0x165667B1, 0xD3A2646C, 0xFD7046C5, 0xB55A4F09)
@@ -78,7 +81,7 @@ def _hash(codes: npt.NDArray[np.uint32], multiplier: np.uint32, shift: np.uint32
     return (codes * multiplier) >> shift  # wraps modulo 2**32
 
 
-@lru_cache(maxsize=32)
+@kept_with(maxsize=32)
 def card_arrays(cards: CardIndex, day: dt.date, fmt: Format) -> CardArrays:
     """Every card a deck of the format may hold on `day` (its type in force, printed in the format by the day), with
     the sections it may stand in and whether it was printed in the TCG by the day; copies count under the card's
@@ -98,7 +101,7 @@ def card_arrays(cards: CardIndex, day: dt.date, fmt: Format) -> CardArrays:
     return CardArrays(passcodes, dense.astype(np.int64), bits, tcg, names_of, _build_lookup(passcodes))
 
 
-@lru_cache(maxsize=64)
+@kept_with(maxsize=64)
 def name_limits(arrays: CardArrays, banlist: Banlist | None) -> Ints:
     """Copies allowed per dense name: three, or fewer as `banlist` says (a whitelist allows none it leaves out);
     one more entry, for the padding of the sorted rows of names, that no count reaches."""

@@ -11,9 +11,9 @@ facts of rules/facts.py, and property tests hold both to the engine's verdict.
 from __future__ import annotations
 
 import datetime as dt
-from functools import lru_cache
 
 from deckcheck.data import MAX_COPIES, Banlist, CardIndex
+from deckcheck.data.memo import kept_with
 from deckcheck.model import Context, Deck, Format
 from deckcheck.rules.checks import EXTRA_MAX, MAIN_MAX, MAIN_MIN, SIDE_MAX
 from deckcheck.rules.eras import OCG_LANGUAGES, TCG_LANGUAGES
@@ -26,7 +26,7 @@ _LANGUAGES = {"ocg": frozenset(OCG_LANGUAGES), "tcg": TCG_LANGUAGE_SET}  # the l
 Table = dict[int | None, tuple[int, int, bool]]
 
 
-@lru_cache(maxsize=32)
+@kept_with(maxsize=32)
 def card_table(cards: CardIndex, day: dt.date, fmt: Format) -> Table:
     """The facts of rules/facts.py as a dict, the fastest lookup for one deck at a time."""
     facts = card_arrays(cards, day, fmt)
