@@ -156,3 +156,55 @@ def test_a_change_of_the_updates_folder_reloads_when_polled(tmp_path: Path) -> N
         assert (answer["legal"], answer["banlist"]["id"]) == (False, "ocg-2026-11-15")
         health = httpx.get(f"{running.url}/healthz").json()
         assert (health["data_version"], health["imports"]) == (reloaded["version"], 2)  # the bundle's, and this
+
+
+INCOMING = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "incoming"
+
+
+@pytest.mark.skipif(not INCOMING.is_dir(), reason="the shared incoming files are not beside the repository")
+def test_every_form_of_new_data_is_served_after_sighup(server: tuple[served.Served, Path], tmp_path: Path) -> None:
+    running, updates = server
+    given = tmp_path / "list.json"
+    given.write_text(orjson.dumps({"forbidden": ["Pot of Greed"], "limited": [PREMATURE_BURIAL]}).decode(), "utf-8")
+    imports = [
+        ["add-list", "--format", "ocg", "--from", "2027-01-01", f"{INCOMING / 'ocg-2026-10.lflist.conf'}#2026.10"],
+        ["add-list", "--format", "ocg", "--from", "2027-04-01", str(INCOMING / "konami-ocg-2025-04.csv")],
+        ["add-list", "--format", "tcg", "--from", "2026-12-01", str(given)],
+        ["add-cards", str(INCOMING / "prerelease-dbgv.cdb"), "--ocg-date", "2027-01-10"],
+    ]
+    statuses: list[int] = []
+    stop = threading.Event()
+
+    def ask() -> None:
+        with httpx.Client(base_url=running.url, timeout=30) as client:
+            while not stop.is_set():
+                statuses.append(client.post("/v1/validate", json=DECK).status_code)
+
+    with ThreadPoolExecutor(2) as pool:
+        askers = [pool.submit(ask) for _ in range(2)]
+        for argv in imports:
+            out, err = io.StringIO(), io.StringIO()
+            assert run(["data", *argv[:1], "--dir", str(updates), *argv[1:]], out, err) == 0, err.getvalue()
+        os.kill(running.process.pid, signal.SIGHUP)
+        _wait_for(running, "ok", 2)
+        stop.set()
+        for asker in askers:
+            asker.result()
+    assert set(statuses) == {200}
+    lists = {
+        b["id"]: b["name"] for b in httpx.get(f"{running.url}/v1/banlists", params={"limit": 50, "offset": 50}).json()
+    }
+    lists |= {b["id"]: b["name"] for b in httpx.get(f"{running.url}/v1/banlists", params={"format": "tcg"}).json()}
+    assert {key: lists.get(key) for key in ("ocg-2027-01-01", "ocg-2027-04-01", "tcg-2026-12-01")} == {
+        "ocg-2027-01-01": "OCG 2027.01",
+        "ocg-2027-04-01": "OCG 2027.04",
+        "tcg-2026-12-01": "TCG 2026.12",
+    }
+    card = httpx.get(f"{running.url}/v1/cards/100458023").json()
+    assert (card["name_en"], card["extra_deck_type"], card["provisional"]) == (
+        "Raise Moon Hope Squeeze - Jackpot",
+        "xyz",
+        True,
+    )
+    health = httpx.get(f"{running.url}/healthz").json()
+    assert health["imports"] == 5  # the bundle's own, and these four
