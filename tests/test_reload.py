@@ -5,6 +5,7 @@ with."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import os
 import signal
@@ -208,3 +209,40 @@ def test_every_form_of_new_data_is_served_after_sighup(server: tuple[served.Serv
     )
     health = httpx.get(f"{running.url}/healthz").json()
     assert health["imports"] == 5  # the bundle's own, and these four
+
+
+def test_the_store_swaps_keeps_and_polls_in_process(tmp_path: Path) -> None:
+    # The same reloads as above, in this process, where the coverage of the store is measured.
+    from deckcheck.api.metrics import Metrics  # noqa: PLC0415
+    from deckcheck.api.served import DataStore, fingerprint  # noqa: PLC0415
+    from deckcheck.data import DataSource  # noqa: PLC0415
+    from deckcheck.versions import data_version  # noqa: PLC0415
+
+    updates = tmp_path / "updates"
+    updates.mkdir()
+    source = DataSource(updates=updates)
+    seen = fingerprint(source)
+    data = source.load()
+    metrics = Metrics(data_version(data), "test")
+    store = DataStore(source, data, metrics, 60, seen)
+    first = store.current
+
+    async def scenario() -> tuple[bool, bool, bool]:
+        _add_list(updates, tmp_path)
+        swapped = await store.reload("test")
+        (updates / "banlists" / "ocg" / "2027-01-01.json").write_text("{", encoding="utf-8")
+        kept = await store.reload("test")
+        (updates / "banlists" / "ocg" / "2027-01-01.json").unlink()
+        poller = asyncio.create_task(store.poll(0.05))
+        deadline = time.monotonic() + 30
+        while store.current.data.banlists.get("ocg-2026-11-15") is not None and time.monotonic() < deadline:
+            (updates / "banlists" / "ocg" / "2026-11-15.json").unlink(missing_ok=True)
+            await asyncio.sleep(0.05)
+        poller.cancel()
+        return swapped, kept, store.current.data.banlists.get("ocg-2026-11-15") is None
+
+    assert asyncio.run(scenario()) == (True, False, True)
+    assert store.current.version == first.version  # the list added, then taken away: the same files again
+    exposition = metrics.exposition().decode()
+    assert 'deckcheck_data_reloads_total{outcome="failed"} 1.0' in exposition
+    assert 'deckcheck_data_reloads_total{outcome="ok"} 2.0' in exposition

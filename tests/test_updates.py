@@ -377,3 +377,63 @@ def test_an_unknown_card_after_the_printings_end_may_be_a_new_card(data: Data, d
     (violation,) = _verdict(data, body)["violations"]
     assert ("a card printed since may be missing" in violation["message"]) is said
     assert ("printings_complete_until" in violation["ctx"]) is said
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "why"),
+    [
+        ("list.json", "[1, 2]", "list.json: must hold a JSON object"),
+        ("list.json", '{"forbidden": 55144522}', "list.json: forbidden: must be a list of passcodes or names"),
+        ("list.json", '{"forbidden": ["No Such Card"]}', "list.json: forbidden[0]: no card is called 'No Such Card'"),
+        (
+            "list.json",
+            "{not json",
+            "list.json: not JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
+        ),
+        (
+            "white.conf",
+            "!white\n$whitelist\n55144522 1\n",
+            "white.conf: a $whitelist list names the only cards allowed; an event's list cannot be one",
+        ),
+        ("two.conf", "!a\n55144522 0\n!b\n1 0\n", "two.conf: the file holds 2 lists, name one of: 'a', 'b'"),
+        ("bad.conf#a", "!a\n1 0\n", "bad.conf: line 2: passcode 1 is not a known card"),
+    ],
+)
+def test_a_list_source_that_cannot_be_imported_is_refused(
+    updates: Path, tmp_path: Path, name: str, text: str, why: str
+) -> None:
+    path, _, list_name = name.partition("#")
+    (tmp_path / path).write_text(text, encoding="utf-8")
+    source = str(tmp_path / path) + (f"#{list_name}" if list_name else "")
+    code, out, err = _run("data", "add-list", "--format", "ocg", "--from", "2027-01-01", source)
+    assert (code, out, err) == (2, "", f"deckcheck: {why}\n")
+    assert not any(updates.iterdir())
+
+
+def test_a_card_is_removed_by_its_passcode(updates: Path, bundle: Path, tmp_path: Path) -> None:
+    header = (bundle / "cards" / "cards.csv").read_text(encoding="utf-8").splitlines()[0]
+    given = tmp_path / "two.csv"
+    rows = [
+        "88880001,0,1,,First New Card,spell,none,0,1,0,2027-01-10,1,,0",
+        "88880002,0,1,,Second New Card,trap,none,0,1,0,2027-01-10,1,,0",
+    ]
+    given.write_text("\n".join([header, *rows]) + "\n", encoding="utf-8")
+    assert _run("data", "add-cards", str(given))[0] == 0
+    assert _run("data", "remove", "88880001")[0] == 0
+    data = DataSource(bundle, updates).load()
+    assert (88880001 in data.cards.by_passcode, 88880002 in data.cards.by_passcode) == (False, True)
+    assert _run("data", "remove", "88880002")[0] == 0
+    assert not (updates / "cards" / "two.csv").exists()
+    code, _out, err = _run("data", "remove", "ocg-../../cards")
+    assert (code, err) == (
+        2,
+        "deckcheck: ocg-../../cards: a list id is the format and the day it takes effect, e.g. ocg-2026-10-01\n",
+    )
+    records = (updates / "provenance" / "imports.ndjson").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(r)["action"] for r in records] == ["add-cards", "remove", "remove"]
+
+
+def test_without_an_updates_folder_the_commands_that_write_say_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DECKCHECK_UPDATES_DIR", raising=False)
+    code, _out, err = _run("data", "remove", "ocg-2027-01-01")
+    assert (code, err) == (2, "deckcheck: name the updates folder: --dir DIR, or DECKCHECK_UPDATES_DIR\n")

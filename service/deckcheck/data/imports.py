@@ -40,23 +40,22 @@ def read_list(spec: str, cards: CardIndex) -> tuple[dict[int, int], str, bytes]:
     OCG list CSV (UTF-8 or CP932), or the project's list JSON (passcodes or names under forbidden, limited and
     semi_limited). Raise SourceError naming each problem."""
     path, _, name = spec.partition("#")
-    raw = _read(Path(path))
+    raw, source = _read(Path(path)), Path(path).name
     text = raw.decode("utf-8-sig", errors="replace").lstrip()
-    if text.startswith("{"):
-        return _list_json(raw, cards, path), Path(path).name, raw
+    if text.startswith(("{", "[")) or path.endswith(".json"):
+        return _list_json(raw, cards, source), source, raw
     if name or any(line.startswith("!") for line in text.splitlines()):
         try:
             read = read_lflist(raw.decode("utf-8-sig"), cards, name or None)
         except UnicodeDecodeError as exc:
-            raise SourceError(path, [f"not UTF-8 text: {exc}"]) from None
+            raise SourceError(source, [f"not UTF-8 text: {exc}"]) from None
         except LflistError as exc:
-            raise SourceError(
-                path, [str(p.msg) if p.line is None else f"line {p.line}: {p.msg}" for p in exc.problems]
-            ) from None
+            problems = [p.msg if p.line is None else f"line {p.line}: {p.msg}" for p in exc.problems]
+            raise SourceError(source, problems) from None
         if read.whitelist:
-            raise SourceError(path, ["a $whitelist list names the only cards allowed; an event's list cannot be one"])
-        return dict(read.limits), Path(path).name, raw
-    return read_konami_csv(raw, cards, Path(path).name), Path(path).name, raw
+            raise SourceError(source, ["a $whitelist list names the only cards allowed; an event's list cannot be one"])
+        return dict(read.limits), source, raw
+    return read_konami_csv(raw, cards, source), source, raw
 
 
 def _list_json(raw: bytes, cards: CardIndex, source: str) -> dict[int, int]:
@@ -165,7 +164,12 @@ def removal(folder: Path, what: str) -> tuple[dict[str, bytes], tuple[str, ...]]
     `what` out of `folder`; SourceError when the folder holds neither."""
     fmt, _, day = what.partition("-")
     if fmt in ("ocg", "tcg") and day:
-        relative = f"banlists/{fmt}/{day}.json"
+        try:
+            relative = f"banlists/{fmt}/{dt.date.fromisoformat(day).isoformat()}.json"
+        except ValueError:
+            raise SourceError(
+                what, ["a list id is the format and the day it takes effect, e.g. ocg-2026-10-01"]
+            ) from None
         if (folder / relative).is_file():
             return {}, (relative,)
         raise SourceError(what, [f"{folder} holds no list {what}"])
