@@ -11,7 +11,6 @@ out again from the files in shared/data/incoming, so the bundle's own update pat
 from __future__ import annotations
 
 import csv
-import hashlib
 import json
 import sys
 from pathlib import Path
@@ -19,6 +18,7 @@ from pathlib import Path
 from deckcheck.cli_data import replay
 from deckcheck.data import CARD_COLUMNS
 from deckcheck.data.loader import IMPORTS
+from deckcheck.data.updates import sha256
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -100,7 +100,7 @@ def replay_imports(source: Path, root: Path = ROOT, record: Path = ROOT / IMPORT
     for line in record.read_text(encoding="utf-8").splitlines():
         entry = json.loads(line)
         path = source / "incoming" / entry["source"]
-        if hashlib.sha256(path.read_bytes()).hexdigest() != entry["sha256"]:
+        if sha256(path.read_bytes()) != entry["sha256"]:
             raise SystemExit(f"{path}: not the file imported ({entry['sha256']})")
         replay(entry["command"][2:], path, root)
         done += 1

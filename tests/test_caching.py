@@ -3,7 +3,6 @@ front of it rely on."""
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 import shutil
 from pathlib import Path
@@ -14,7 +13,7 @@ import pytest
 from deckcheck import Data
 from deckcheck.data.status import newest_lists
 from deckcheck.versions import PACKAGE, code_digest, data_version
-from deckcheck.wire.inputs import JAPAN
+from deckcheck.wire import today
 
 # Every GET resource, with the request headers that pick its representation.
 RESOURCES = [
@@ -38,7 +37,7 @@ def test_health_names_the_data_version(client: httpx.Client, data: Data) -> None
         "cards": 14216,
         "banlists": 133,
         "imports": 1,
-        "newest_lists": newest_lists(data, dt.datetime.now(JAPAN).date()),
+        "newest_lists": newest_lists(data, today()),
         "printings_complete_until": "2025-11-15",
         "printings_may_be_missing": True,
         "data_version": data_version(data),

@@ -31,7 +31,7 @@ from deckcheck.data.status import data_status
 from deckcheck.data.updates import Change, commit, record, trial
 from deckcheck.errors import DataError, SourceError
 from deckcheck.versions import data_version
-from deckcheck.wire.inputs import JAPAN
+from deckcheck.wire import today
 
 
 def add_data_parser(commands: Any, day: Any) -> None:
@@ -188,7 +188,7 @@ def _cards(args: argparse.Namespace, argv: list[str], folder: Path, beneath: Dat
 
 def _status(args: argparse.Namespace, source: DataSource, out: IO[str]) -> int:
     data = source.load()
-    day = args.date or dt.datetime.now(JAPAN).date()
+    day = args.date or today()
     status: dict[str, Any] = {"data_dir": str(source.root)}
     status["updates_dir"] = None if source.updates is None else str(source.updates)
     status |= {"data_version": data_version(data), "date": day.isoformat(), **data_status(data, day)}

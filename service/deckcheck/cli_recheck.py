@@ -25,14 +25,14 @@ from deckcheck.cli_output import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, indented, ta
 from deckcheck.config import Settings
 from deckcheck.data import Data
 from deckcheck.errors import RequestError
-from deckcheck.wire import JAPAN
+from deckcheck.wire import today
 
 CAUSES_SHOWN = 20  # cards the summary names as causes of newly illegal decks
 
 
 def run_recheck(args: argparse.Namespace, settings: Settings, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
     """Carry out `deckcheck recheck …`; return the exit code."""
-    day = args.date or dt.datetime.now(JAPAN).date()
+    day = args.date or today()
     spec = BatchSpec(day, args.banlist, args.previous, args.lang, args.format or "ocg")
     try:
         checker = Rechecker(data, spec.setup(data))

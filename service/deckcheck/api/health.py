@@ -21,8 +21,8 @@ from deckcheck.api.metrics import Metrics
 from deckcheck.api.responses import BAD_QUERY, json_response
 from deckcheck.api.served import served
 from deckcheck.data.status import data_status, newest_lists
+from deckcheck.wire import today
 from deckcheck.wire.answers import Health, Readiness
-from deckcheck.wire.inputs import JAPAN
 
 
 class Lifecycle:
@@ -67,9 +67,8 @@ def build_health_router(admission: Admission, metrics: Metrics, lifecycle: Lifec
         cached answer (and changes with the data, the ruleset or the code), the package version, when the data were
         loaded, the newest list of each format and what may be out of date today."""
         now = served(request)
-        today = dt.datetime.now(JAPAN).date()
         loaded = dt.datetime.fromtimestamp(now.loaded, dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-        body = {"status": "ok", **data_status(now.data, today), "data_version": now.version, "loaded": loaded}
+        body = {"status": "ok", **data_status(now.data, today()), "data_version": now.version, "loaded": loaded}
         return json_response(body | {"version": __version__})
 
     @router.get(
@@ -91,7 +90,7 @@ def build_health_router(admission: Admission, metrics: Metrics, lifecycle: Lifec
             "reasons": reasons,
             "checks": admission.admitted,
             "data_version": now.version,
-            "newest_lists": newest_lists(now.data, dt.datetime.now(JAPAN).date()),
+            "newest_lists": newest_lists(now.data, today()),
         }
         response = json_response(body)
         if reasons:

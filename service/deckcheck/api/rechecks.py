@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from functools import partial
 from typing import Annotated, Literal
 
@@ -20,7 +19,7 @@ from deckcheck.api.responses import RECHECK_PROBLEMS, AcceptLanguage, pick_langu
 from deckcheck.api.served import served
 from deckcheck.batch import BatchSpec, Rechecker, Summary
 from deckcheck.model import Format
-from deckcheck.wire import JAPAN, IsoDate
+from deckcheck.wire import IsoDate, today
 
 # An inline list travels in the request head, which holds 64 KiB by default (DECKCHECK_MAX_HEAD_BYTES).
 MAX_LIST_CHARS = 60_000
@@ -163,7 +162,7 @@ def build_rechecks_router(admission: Admission, metrics: Metrics, max_held_bytes
         ] = "0",
     ) -> StreamingResponse:
         """Recheck many decks (NDJSON, one `{id, deck…}` a line) against one list, optionally against a previous one."""
-        day = date or dt.datetime.now(JAPAN).date()
+        day = date or today()
         data = served(request).data
         lists = (banlist or deckcheck_banlist, previous or deckcheck_previous)
         setup = BatchSpec(day, *lists, pick_language(accept_language), format).setup(data, ("query",))

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import ctypes.util
-import datetime as dt
 import logging
 import signal
 import sys
@@ -28,7 +27,7 @@ from deckcheck.data.loader import data_files
 from deckcheck.errors import DataError
 from deckcheck.rules import warm
 from deckcheck.versions import data_version
-from deckcheck.wire.inputs import JAPAN
+from deckcheck.wire import today
 
 DATA_LOG = logging.getLogger("deckcheck.data")
 _PACE_WORK, _PACE_REST = 0.002, 0.0003  # seconds a reload works, then rests
@@ -105,7 +104,7 @@ class DataStore:
         """The data loaded again, with the tables today's checks read already worked out."""
         with _paced():
             data = self.source.load()
-            warm(data.cards, dt.datetime.now(JAPAN).date())
+            warm(data.cards, today())
         return data
 
     async def poll(self, every: float) -> None:

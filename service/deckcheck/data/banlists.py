@@ -237,12 +237,6 @@ def load_banlists(directory: Path, cards: CardIndex, updates: Sequence[Path] = (
     return Banlists(lists=tuple(lists), by_id=MappingProxyType({banlist.id: banlist for banlist in lists}))
 
 
-def newest(banlists: Banlists, fmt: str) -> Banlist | None:
-    """The list of the format `fmt` (ocg or tcg) that starts last."""
-    lists = banlists.of_format(fmt)
-    return lists[-1] if lists else None
-
-
 STATUS_NAMES = {0: "forbidden", 1: "limited", 2: "semi_limited", MAX_COPIES: "unlimited"}
 
 

@@ -62,6 +62,10 @@ class CardIndex:
         """The card whose Japanese or English name equals `name` after normalisation."""
         return self.by_name.get(normalize_name(name))
 
+    def may_lack_printings(self, day: dt.date) -> bool:
+        """Whether a card printed by `day` may be missing: `day` is after the printings are complete."""
+        return self.printings_until is not None and day > self.printings_until
+
     def name_id(self, passcode: int) -> int:
         """The passcode copies of the canonical card `passcode` count under: the lowest of its name's cards."""
         group = self.namesakes.get(passcode)
@@ -155,7 +159,7 @@ def read_card_file(path: Path) -> list[CardRow]:
     """The rows of one card file (the bundled columns, or an updates folder's), each with its file and line."""
     file = str(path)
     try:
-        with path.open(encoding="utf-8", newline="") as f:
+        with path.open(encoding="utf-8-sig", newline="") as f:  # an operator's CSV may begin with a BOM
             reader = csv.DictReader(f)
             if tuple(reader.fieldnames or ()) not in (CARD_COLUMNS, UPDATE_CARD_COLUMNS):
                 raise DataError(file, "header", f"expected columns {','.join(CARD_COLUMNS)}")

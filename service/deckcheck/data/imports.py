@@ -4,7 +4,6 @@ the project's card columns; and taking an added list or card out again."""
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import json
 import re
@@ -13,13 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from deckcheck.data.banlists import STATUS_LIMITS, Banlists, build_limits
-from deckcheck.data.cards import CARD_COLUMNS, UPDATE_CARD_COLUMNS, CardIndex, read_card_file
+from deckcheck.data.cards import UPDATE_CARD_COLUMNS, CardIndex, read_card_file
 from deckcheck.data.cdb import CdbCard, read_cdb
 from deckcheck.data.konami import read_konami_csv
 from deckcheck.data.lflist import LflistError, read_lflist
 from deckcheck.data.loader import card_paths
 from deckcheck.data.updates import card_file, list_file, superseded
-from deckcheck.errors import SourceError
+from deckcheck.errors import DataError, SourceError
 
 _STEM = re.compile(r"[^a-z0-9_-]+")
 
@@ -122,15 +121,13 @@ def _cdb_row(card: CdbCard, names: str, dates: Mapping[str, dt.date | None]) -> 
 
 
 def csv_rows(path: Path) -> list[dict[str, str]]:
-    """The rows of a CSV in the project's card columns (with or without `provisional` and `replaces`)."""
-    raw = _read(path)
+    """The rows of a CSV in the project's card columns (with or without `provisional` and `replaces`), read as a
+    card file of the data is."""
+    _bounded(path)
     try:
-        reader = csv.DictReader(raw.decode("utf-8-sig").splitlines())
-        rows = list(reader)
-    except (UnicodeDecodeError, csv.Error) as exc:
-        raise SourceError(path.name, [str(exc)]) from None
-    if tuple(reader.fieldnames or ()) not in (CARD_COLUMNS, UPDATE_CARD_COLUMNS):
-        raise SourceError(path.name, [f"line 1: expected the columns {','.join(CARD_COLUMNS)}"])
+        rows = [row for row, _file, _entry in read_card_file(path)]
+    except DataError as exc:
+        raise SourceError(path.name, [f"{exc.entry}: {exc.problem}"]) from None
     return [
         {key: row.get(key) or "0" if key in ("provisional", "replaces") else row[key] for key in UPDATE_CARD_COLUMNS}
         for row in rows
@@ -182,10 +179,22 @@ def removal(folder: Path, what: str) -> tuple[dict[str, bytes], tuple[str, ...]]
     raise SourceError(what, [f"{folder} holds no list or card {what}"])
 
 
-def _read(path: Path, limit: int = 64 * 1024 * 1024) -> bytes:
+_MAX_SOURCE_BYTES = 64 * 1024 * 1024
+
+
+def _bounded(path: Path) -> None:
+    """Refuse a source that cannot be read or is larger than any list or card file."""
     try:
-        if path.stat().st_size > limit:
-            raise SourceError(path.name, [f"larger than {limit // 1024 // 1024} MiB"])
+        size = path.stat().st_size
+    except OSError as exc:
+        raise SourceError(path.name, [f"cannot be read: {exc.strerror or exc}"]) from None
+    if size > _MAX_SOURCE_BYTES:
+        raise SourceError(path.name, [f"larger than {_MAX_SOURCE_BYTES // 1024 // 1024} MiB"])
+
+
+def _read(path: Path) -> bytes:
+    _bounded(path)
+    try:
         return path.read_bytes()
     except OSError as exc:
         raise SourceError(path.name, [f"cannot be read: {exc.strerror or exc}"]) from None

@@ -72,7 +72,7 @@ def load_data(root: Path = DEFAULT_DATA_DIR, updates: Path | None = None, cadenc
     enabled = gc.isenabled()
     gc.disable()  # the quarter of a million objects made here would set off full collections, each a pause
     try:
-        data = _load(root, updates, cadence or Cadence())
+        data = _load(DataSource(root, updates, cadence or Cadence()))
         if not gc.get_freeze_count():  # at start-up; a reload must not stop every thread for a full collection
             gc.collect()
         gc.freeze()
@@ -82,15 +82,15 @@ def load_data(root: Path = DEFAULT_DATA_DIR, updates: Path | None = None, cadenc
     return data
 
 
-def _load(root: Path, updates: Path | None, cadence: Cadence) -> Data:
-    folders = [root] if updates is None else [root, updates]
+def _load(source: DataSource) -> Data:
+    root, folders = source.root, source.folders()
     layers = [[row for path in card_paths(folder) for row in read_card_file(path)] for folder in folders]
     if not layers[0]:
         raise DataError(str(root / "cards"), "directory", "holds no card files")
     cards = index_cards(layered_rows(layers), _printings_until(root))
     banlists = load_banlists(root / "banlists", cards, [folder / "banlists" for folder in folders[1:]])
     imports = tuple(record for folder in folders for record in read_imports(folder))
-    return Data(cards, banlists, _digest(folders), imports, cadence)
+    return Data(cards, banlists, _digest(folders), imports, source.cadence)
 
 
 def card_paths(folder: Path) -> list[Path]:

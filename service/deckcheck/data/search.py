@@ -11,11 +11,12 @@ import bisect
 import heapq
 import itertools
 import re
-import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from deckcheck.data.card import Card
+from deckcheck.data.memo import kept_with
 from deckcheck.data.names import normalize_name
 from deckcheck.data.search_index import KeyIndex
 
@@ -80,7 +81,7 @@ class NameSearch:
     """An immutable index over every Japanese and English card name, with a bounded cache of recent suggestions (safe to
     share between threads)."""
 
-    __slots__ = ("_cards", "_ends", "_index", "_keys", "_lock", "_names", "_suggestions")
+    __slots__ = ("_cards", "_ends", "_index", "_keys", "_names", "memo")
 
     def __init__(self, names: Iterable[tuple[str, str, Card]]) -> None:
         """Index (normalised name, name as printed, card) rows."""
@@ -90,22 +91,15 @@ class NameSearch:
         self._ends = tuple(_word_ends(normalized) for _row, (normalized, _card) in rows)
         self._cards = tuple(card for _row, (_normalized, card) in rows)
         self._index = KeyIndex(self._keys)
-        # A plain dict, not functools.lru_cache over a bound method: that would make the index a cycle of references,
-        # which only a full garbage collection frees, and a reload (api/served.py) must free the data it replaced.
-        self._suggestions: dict[str, tuple[Hit, ...]] = {}
-        self._lock = threading.Lock()
+        # Recent suggestions (data/memo.py): not functools.lru_cache over a bound method, which would make the index
+        # a cycle of references that only a full collection frees, where a reload must free the data it replaced.
+        self.memo: dict[Hashable, Any] = {}
 
+    @kept_with(maxsize=_SUGGESTIONS_CACHED)
     def suggestions(self, name: str) -> tuple[Hit, ...]:
         """The three cards `name` most likely means, as `search(name, 3)` finds them; remembered for recent names
         (the oldest forgotten first)."""
-        found = self._suggestions.get(name)
-        if found is None:
-            found = tuple(self.search(name, 3))  # outside the lock: two threads may both work one name out
-            with self._lock:
-                if len(self._suggestions) >= _SUGGESTIONS_CACHED:
-                    del self._suggestions[next(iter(self._suggestions))]
-                self._suggestions[name] = found
-        return found
+        return tuple(self.search(name, 3))
 
     def _starting_with(self, key: str) -> Iterator[tuple[int, str, float]]:
         """(row, match, score) of every key that starts with `key`, best first."""

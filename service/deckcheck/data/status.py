@@ -32,12 +32,6 @@ def newest_lists(data: Data, day: dt.date) -> list[dict[str, Any]]:
     return found
 
 
-def printings_outdated(data: Data, day: dt.date) -> bool:
-    """Whether on `day` cards printed since the card data were complete may be missing."""
-    until = data.cards.printings_until
-    return until is not None and day > until
-
-
 def data_status(data: Data, day: dt.date) -> dict[str, Any]:
     """Everything above, for /healthz and `deckcheck data status`."""
     until = data.cards.printings_until
@@ -47,5 +41,5 @@ def data_status(data: Data, day: dt.date) -> dict[str, Any]:
         "imports": len(data.imports),
         "newest_lists": newest_lists(data, day),
         "printings_complete_until": None if until is None else until.isoformat(),
-        "printings_may_be_missing": printings_outdated(data, day),
+        "printings_may_be_missing": data.cards.may_lack_printings(day),
     }

@@ -215,8 +215,10 @@ def check_unknown(deck: Resolved, context: Context) -> Iterator[Finding]:
 def _printings_until(context: Context) -> dict[str, str]:
     """The day the card data are complete until, when the event is later: a passcode no card has may be a card
     printed since."""
-    until = context.cards.printings_until
-    return {} if until is None or context.date <= until else {"printings_complete_until": until.isoformat()}
+    cards = context.cards
+    if cards.printings_until is None or not cards.may_lack_printings(context.date):
+        return {}
+    return {"printings_complete_until": cards.printings_until.isoformat()}
 
 
 def check_languages(deck: Resolved, context: Context) -> Iterator[Finding]:

@@ -3,13 +3,13 @@ engine's decks and contexts, and reports written back as JSON."""
 
 from deckcheck.wire.inputs import (
     DEFAULT_LANGUAGES,
-    JAPAN,
     bundled_list,
     context_for,
     deck_from,
     limit_errors,
     named_list,
     read_errors,
+    today,
 )
 from deckcheck.wire.reports import banlist_json, report_json, ruleset_json, violations_json
 from deckcheck.wire.request_values import DeckFormat, IsoDate
@@ -28,7 +28,6 @@ from deckcheck.wire.requests import (
 __all__ = [
     "BANLIST_ID_PATTERN",
     "DEFAULT_LANGUAGES",
-    "JAPAN",
     "ConvertRequest",
     "DeckFormat",
     "DeckIn",
@@ -48,5 +47,6 @@ __all__ = [
     "read_errors",
     "report_json",
     "ruleset_json",
+    "today",
     "violations_json",
 ]

@@ -34,6 +34,13 @@ T = TypeVar("T")
 DEFAULT_LANGUAGES: dict[Format, str] = {"ocg": "ja", "tcg": "en"}
 
 JAPAN = dt.timezone(dt.timedelta(hours=9))
+
+
+def today() -> dt.date:
+    """Today in Japan: the event date when none is given, and the day staleness is weighed on."""
+    return dt.datetime.now(JAPAN).date()
+
+
 # Why an entry names no official card (`rules.resolve_entry`), in English.
 UNKNOWN_CARD = {
     "unknown_passcode": "passcode {passcode} is not an official card",
@@ -179,7 +186,7 @@ def given_list(given: InlineBanlist | LflistBanlist, fmt: Format, data: Data, wh
 
 def context_for(body: ValidateRequest, data: Data) -> Context:
     """The engine context a request describes; unknown list ids and lone duel numbers are request errors."""
-    day = body.date or dt.datetime.now(JAPAN).date()
+    day = body.date or today()
     if body.duel != 1 and body.roster is None:
         msg = "Duels 2 and 3 are checked against a roster; none was given."
         raise RequestError.one(["body", "duel"], msg, "roster_required")
