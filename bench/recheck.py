@@ -33,7 +33,7 @@ from bench.corpus import Corpus
 from deckcheck import Context, load_data, validate
 from deckcheck.api import create_app
 from deckcheck.formats import parse_ydke
-from deckcheck.wire import ValidateRequest
+from deckcheck.wire.requests import ValidateRequest
 
 EVENT = dt.date(2008, 6, 1)
 RECHECK = ["recheck", "--date", "2008-09-01", "--previous", "ocg-2008-03-01"]

@@ -15,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-from deckcheck.cli_data import replay
+from deckcheck.cli.data import replay
 from deckcheck.data import CARD_COLUMNS
 from deckcheck.data.loader import IMPORTS
 from deckcheck.data.updates import sha256

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from deckcheck.rules.infractions import FAMILIES, INFRACTIONS
-from deckcheck.wire.judging import depends_on
+from deckcheck.wire.judge.bodies import depends_on
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 START, END = "<!-- infractions -->\n", "<!-- /infractions -->\n"

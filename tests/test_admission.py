@@ -10,9 +10,9 @@ from types import FrameType
 import anyio
 import pytest
 
-from deckcheck.api.admission import Admission, ClientGone, Overloaded
 from deckcheck.api.health import Lifecycle
 from deckcheck.api.metrics import Metrics
+from deckcheck.api.middleware.admission import Admission, ClientGone, Overloaded
 
 
 class _Gone:

@@ -13,7 +13,7 @@ import pytest
 from deckcheck import Data
 from deckcheck.data.status import newest_lists
 from deckcheck.versions import PACKAGE, code_digest, data_version
-from deckcheck.wire import today
+from deckcheck.wire.inputs import today
 
 # Every GET resource, with the request headers that pick its representation.
 RESOURCES = [

@@ -21,8 +21,8 @@ import pytest
 from bench.corpus import Corpus
 from deckcheck import Data
 from deckcheck.cli import run
-from deckcheck.cli_output import words
-from deckcheck.cli_recheck import DoneOfTotal, Rate, RecheckProgress, TimeLeft
+from deckcheck.cli.output import words
+from deckcheck.cli.recheck import DoneOfTotal, Rate, RecheckProgress, TimeLeft
 from deckcheck.rules import PENALTIES
 from tests.cases import MAIN_40
 
@@ -58,17 +58,17 @@ def decks(tmp_path: Path) -> Path:
 
 def test_the_exit_codes_are_named_once() -> None:
     named: dict[str, list[str]] = {}
-    for module in sorted((Path(__file__).resolve().parent.parent / "service" / "deckcheck").glob("cli*.py")):
+    for module in sorted((Path(__file__).resolve().parent.parent / "service" / "deckcheck" / "cli").glob("*.py")):
         tree = ast.parse(module.read_text(encoding="utf-8"))
         targets = [target for node in tree.body if isinstance(node, ast.Assign) for target in node.targets]
         for name in (n.id for target in targets for n in ast.walk(target) if isinstance(n, ast.Name)):
             if name.startswith("EXIT_"):
-                named.setdefault(name, []).append(module.name)
+                named.setdefault(name, []).append(f"cli/{module.name}")
     assert named == {
-        "EXIT_OK": ["cli_output.py"],
-        "EXIT_ILLEGAL": ["cli_output.py"],
-        "EXIT_ERROR": ["cli_output.py"],
-        "EXIT_CLOSED_PIPE": ["cli_output.py"],
+        "EXIT_OK": ["cli/output.py"],
+        "EXIT_ILLEGAL": ["cli/output.py"],
+        "EXIT_ERROR": ["cli/output.py"],
+        "EXIT_CLOSED_PIPE": ["cli/output.py"],
     }
 
 

@@ -26,7 +26,6 @@ from pydantic import BaseModel, TypeAdapter
 from bench.corpus import Corpus
 from deckcheck import Data
 from deckcheck.client import AsyncClient, Client, DeckcheckError, RecheckAnswerLine, RecheckSummaryLine
-from deckcheck.wire import ConvertRequest, DeckIn, EntryIn, InlineBanlist, RecheckLine, ValidateRequest
 from deckcheck.wire.answers import (
     AssessmentOut,
     BanlistDetail,
@@ -45,8 +44,8 @@ from deckcheck.wire.answers import (
     SearchHit,
     ValidateResponse,
 )
-from deckcheck.wire.answers_examples import HEALTH as HEALTH_EXAMPLE
-from deckcheck.wire.recheck_answers import (
+from deckcheck.wire.answers.examples import HEALTH as HEALTH_EXAMPLE
+from deckcheck.wire.answers.recheck import (
     NewlyIllegal,
     NewlyIllegalCard,
     RecheckErrorLine,
@@ -54,7 +53,8 @@ from deckcheck.wire.recheck_answers import (
     RecheckResultLine,
     RecheckSummary,
 )
-from deckcheck.wire.requests_judge import AssessRequest, TimeLimitRequest
+from deckcheck.wire.judge.requests import AssessRequest, TimeLimitRequest
+from deckcheck.wire.requests import ConvertRequest, DeckIn, EntryIn, InlineBanlist, RecheckLine, ValidateRequest
 from tests.cases import main_with
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -503,7 +503,7 @@ def test_a_recheck_answers_what_a_plain_request_answers(
     assert newly
 
 
-# The two lines the examples of deckcheck.wire.recheck_answers answer: a 40-card deck holding one Premature Burial
+# The two lines the examples of deckcheck.wire.answers.recheck answer: a 40-card deck holding one Premature Burial
 # (Limited on OCG 2008.03, Forbidden on 2008.09) and a broken ydke link.
 EXAMPLE_DECKS = [
     {

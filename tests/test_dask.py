@@ -23,7 +23,7 @@ from deckcheck.batch import BatchSpec
 from deckcheck.batch.cluster import DataMismatch, Job, connect, plan, recheck_on_dask
 from deckcheck.batch.partition import RESULTS, checker_for, recheck_partition, results_schema
 from deckcheck.cli import run
-from deckcheck.cli_output import EXIT_ERROR
+from deckcheck.cli.output import EXIT_ERROR
 
 DECKS = 20_000
 RECHECK = ["recheck", "--date", "2008-09-01", "--previous", "ocg-2008-03-01"]

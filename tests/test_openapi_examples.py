@@ -13,8 +13,8 @@ import httpx
 import pytest
 from pydantic import TypeAdapter
 
-import deckcheck.wire.answers_examples as ex
-import deckcheck.wire.judge_examples as jx
+import deckcheck.wire.answers.examples as ex
+import deckcheck.wire.judge.examples as jx
 from deckcheck.wire import answers, requests
 from tests.cases import CASES
 from tests.test_openapi import values

@@ -20,7 +20,9 @@ from deckcheck.cli import run
 from deckcheck.data import Banlist, Cadence, DataSource, load_data
 from deckcheck.errors import DataError
 from deckcheck.rules import validate
-from deckcheck.wire import ValidateRequest, context_for, deck_from, report_json
+from deckcheck.wire.inputs import context_for, deck_from
+from deckcheck.wire.reports import report_json
+from deckcheck.wire.requests import ValidateRequest
 from tests.cases import EXTRA, main_with, request
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -2,15 +2,12 @@
 
 Every deck, from JSON lists, a .ydk file, a ydke:// link, a text list, a Deck Roster Sheet or a recheck line, is
 held to these bounds after it is read, so no form can ask for more work than another. They are generous: the
-largest legal deck is 60 + 15 + 15 cards. The README's Limits table lists them.
+largest legal deck is 60 + 15 + 15 cards. The README's Limits table lists them;
+`deckcheck.bounds` holds a deck to them. Plain numbers, so the wire models and the client can read them without
+the engine.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
-
-from deckcheck.data import Hit, NameSearch, normalize_name
-from deckcheck.model import SECTIONS, Copies, Deck, Section
 
 MAX_PASSCODE = 999_999_999  # the largest passcode a request may give (nine digits, as printed)
 MAX_ENTRIES = 500  # distinct entries (cards, for a ydke link) in one section
@@ -21,66 +18,3 @@ MAX_ID_CHARS = 200  # characters of a recheck line's id
 ID_RANGE = (-(2**63), 2**63 - 1)  # a whole-number id: what JSON writers (and orjson) take as a 64-bit integer
 SUGGESTED_NAMES = 20  # distinct unknown names one deck gets suggestions for; the rest are reported without
 KEPT_NEWLY_ILLEGAL_IDS = 1000  # ids a recheck summary lists; the result lines carry every one
-
-
-class NameBudget:
-    """The distinct unknown names of one deck that get suggestions: the first SUGGESTED_NAMES, each counted once
-    however often and under whatever passcode it is written."""
-
-    def __init__(self) -> None:
-        self.names: set[str] = set()
-
-    def suggestions(self, name: str | None, search: NameSearch) -> tuple[tuple[Hit, ...], bool]:
-        """The closest names to an unknown `name`, and whether the spent budget left it without them (False for an
-        entry with no name). The first call for each new name spends the budget."""
-        if name is None:
-            return (), False
-        key = normalize_name(name)
-        if key not in self.names and len(self.names) < SUGGESTED_NAMES:
-            self.names.add(key)
-        if key not in self.names:
-            return (), True
-        return search.suggestions(name), False
-
-
-@dataclass(frozen=True, slots=True)
-class LimitError:
-    """One bound a deck goes past: the section, the entry (None for the whole section), what and which kind."""
-
-    section: Section
-    index: int | None
-    msg: str
-    type: str
-
-
-def _section_errors(section: Section, entries: int, cards: int) -> list[LimitError]:
-    errors = []
-    if entries > MAX_ENTRIES:
-        msg = f"{section}: {entries} different cards or entries, more than {MAX_ENTRIES}"
-        errors.append(LimitError(section, None, msg, "too_many_entries"))
-    if cards > MAX_CARDS:
-        errors.append(LimitError(section, None, f"{section}: {cards} cards, more than {MAX_CARDS}", "too_many_cards"))
-    return errors
-
-
-def deck_limit_errors(deck: Deck) -> list[LimitError]:
-    """Every bound `deck` goes past, section by section; empty when it is within all of them."""
-    errors = []
-    for section in SECTIONS:
-        entries = deck.section(section)
-        errors += _section_errors(section, len(entries), sum(entry.count for entry in entries))
-        errors += [
-            LimitError(section, index, f"a card name longer than {MAX_NAME_CHARS} characters", "name_too_long")
-            for index, entry in enumerate(entries)
-            if entry.name is not None and len(entry.name) > MAX_NAME_CHARS
-        ]
-    return errors
-
-
-def copies_limit_errors(copies: Copies) -> list[LimitError]:
-    """Every bound a deck read as copies per card goes past."""
-    return [
-        error
-        for section, counter in zip(SECTIONS, copies, strict=True)
-        for error in _section_errors(section, len(counter), counter.total())
-    ]

@@ -13,8 +13,9 @@ from deckcheck.api.served import served
 from deckcheck.data import STATUS_LIMITS, STATUS_NAMES, Banlist, CardIndex, Data, banlists_as_lflist, differences
 from deckcheck.errors import RequestError
 from deckcheck.model import Format
-from deckcheck.wire import BANLIST_ID_PATTERN, banlist_json
 from deckcheck.wire.answers import BanlistDetail, BanlistDiff, BanlistSummary
+from deckcheck.wire.reports import banlist_json
+from deckcheck.wire.requests import BANLIST_ID_PATTERN
 
 ListId = Annotated[
     str,

@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
-from deckcheck.api.admission import Admission
+from deckcheck.api.middleware.admission import Admission
 from deckcheck.api.responses import NOT_FOUND, SEARCH_PROBLEMS, cached, json_response, paged
 from deckcheck.api.served import served
 from deckcheck.data import STATUS_NAMES

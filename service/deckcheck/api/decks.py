@@ -8,17 +8,17 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import Response
 
-from deckcheck.api.admission import Admission
+from deckcheck.api.middleware.admission import Admission
 from deckcheck.api.responses import CHECK_PROBLEMS, json_response, qualities
 from deckcheck.api.served import served
+from deckcheck.bounds import NameBudget
 from deckcheck.data import Card, Data
 from deckcheck.errors import RequestError
 from deckcheck.formats import QR_MEDIA_TYPES, DeckTooLargeForQr, QrImage, write, write_qr
-from deckcheck.limits import NameBudget
 from deckcheck.model import SECTIONS, Deck, Entry
-from deckcheck.wire import ConvertRequest, DeckIn, deck_from
 from deckcheck.wire.answers import ConvertResponse, ParseResponse
-from deckcheck.wire.inputs import Resolution, resolved, unknown_card, written
+from deckcheck.wire.inputs import Resolution, deck_from, resolved, unknown_card, written
+from deckcheck.wire.requests import ConvertRequest, DeckIn
 
 _BINARY = {"schema": {"type": "string", "format": "binary"}}
 # The convert operation's 200 beside the JSON of its response model: the QR code of `to: qr`.

@@ -12,15 +12,15 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import Response
 
 from deckcheck import __version__
-from deckcheck.api.admission import Admission, ClientGone, Overloaded
 from deckcheck.api.banlists import build_banlists_router
 from deckcheck.api.cards import build_cards_router
 from deckcheck.api.decks import build_decks_router
 from deckcheck.api.health import Lifecycle, build_health_router
 from deckcheck.api.judge import build_judge_router
-from deckcheck.api.limits import RequestLimits
 from deckcheck.api.metrics import Metrics
-from deckcheck.api.observe import CLIENT_GONE, Observe
+from deckcheck.api.middleware.admission import Admission, ClientGone, Overloaded
+from deckcheck.api.middleware.limits import RequestLimits
+from deckcheck.api.middleware.observe import CLIENT_GONE, Observe
 from deckcheck.api.openapi import install_openapi
 from deckcheck.api.pages import build_pages_router
 from deckcheck.api.problems import install_error_handlers, problem

@@ -16,13 +16,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from deckcheck import __version__
-from deckcheck.api.admission import Admission
 from deckcheck.api.metrics import Metrics
+from deckcheck.api.middleware.admission import Admission
 from deckcheck.api.responses import BAD_QUERY, json_response
 from deckcheck.api.served import served
 from deckcheck.data.status import data_status, newest_lists
-from deckcheck.wire import today
 from deckcheck.wire.answers import Health, Readiness
+from deckcheck.wire.inputs import today
 
 
 class Lifecycle:

@@ -10,8 +10,8 @@ from deckcheck.api.responses import BAD_QUERY, JUDGE_PROBLEMS, AcceptLanguage, c
 from deckcheck.api.served import served
 from deckcheck.rules.infractions import INFRACTIONS
 from deckcheck.wire.answers import AssessmentOut, InfractionOut, RulingOut
-from deckcheck.wire.judging import assess_body, infraction_json, time_limit_body
-from deckcheck.wire.requests_judge import AssessRequest, TimeLimitRequest
+from deckcheck.wire.judge.bodies import assess_body, infraction_json, time_limit_body
+from deckcheck.wire.judge.requests import AssessRequest, TimeLimitRequest
 
 _BY_LANGUAGE = ("Accept-Language",)
 

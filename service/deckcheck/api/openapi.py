@@ -10,8 +10,9 @@ from fastapi import FastAPI
 from pydantic import BaseModel, TypeAdapter
 
 from deckcheck.api.problems import PROBLEM_JSON
-from deckcheck.wire import RecheckLine, answers, requests
-from deckcheck.wire.recheck_answers import RECHECK_ANSWER_LINE
+from deckcheck.wire import answers, requests
+from deckcheck.wire.answers.recheck import RECHECK_ANSWER_LINE
+from deckcheck.wire.requests import RecheckLine
 
 _REF = "#/components/schemas/{model}"
 NDJSON = "application/x-ndjson"

@@ -1,6 +1,6 @@
 """problem+json (RFC 9457) answers for every request error, and the handlers that route errors to them.
 
-Every problem body carries the request id of the request it answers (see `deckcheck.api.observe`).
+Every problem body carries the request id of the request it answers (see `deckcheck.api.middleware.observe`).
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ async def _on_http(request: Request, exc: Exception) -> Response:
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    """Route every kind of request error to a problem+json answer (crashes: `deckcheck.api.observe`)."""
+    """Route every kind of request error to a problem+json answer (crashes: `deckcheck.api.middleware.observe`)."""
     app.add_exception_handler(RequestValidationError, _on_validation)
     app.add_exception_handler(RequestError, _on_request_error)
     app.add_exception_handler(HTTPException, _on_http)

@@ -10,16 +10,17 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import StreamingResponse
 from starlette.types import Message, Receive, Scope, Send
 
-from deckcheck.api.admission import Admission
-from deckcheck.api.limits import BodyStalled
 from deckcheck.api.metrics import Metrics
+from deckcheck.api.middleware.admission import Admission
+from deckcheck.api.middleware.limits import BodyStalled
 from deckcheck.api.problems import problem
 from deckcheck.api.recheck_io import Disconnected, Held, HeldTooLarge, ndjson_batches
 from deckcheck.api.responses import RECHECK_PROBLEMS, AcceptLanguage, pick_language
 from deckcheck.api.served import served
 from deckcheck.batch import BatchSpec, Rechecker, Summary
 from deckcheck.model import Format
-from deckcheck.wire import IsoDate, today
+from deckcheck.wire.inputs import today
+from deckcheck.wire.request_values import IsoDate
 
 # An inline list travels in the request head, which holds 64 KiB by default (DECKCHECK_MAX_HEAD_BYTES).
 MAX_LIST_CHARS = 60_000

@@ -20,14 +20,14 @@ from dataclasses import dataclass
 import orjson
 from fastapi import Request
 
-from deckcheck.api.caching import Caching
 from deckcheck.api.metrics import Metrics
+from deckcheck.api.middleware.caching import Caching
 from deckcheck.data import Data, DataSource
 from deckcheck.data.loader import data_files
 from deckcheck.errors import DataError
 from deckcheck.rules import warm
 from deckcheck.versions import data_version
-from deckcheck.wire import today
+from deckcheck.wire.inputs import today
 
 DATA_LOG = logging.getLogger("deckcheck.data")
 _PACE_WORK, _PACE_REST = 0.002, 0.0003  # seconds a reload works, then rests

@@ -14,7 +14,7 @@ from uvicorn.config import LOGGING_CONFIG
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.supervisors import Multiprocess
 
-from deckcheck.api.limits import head_too_large
+from deckcheck.api.middleware.limits import head_too_large
 from deckcheck.api.problems import PROBLEM_JSON, problem_body
 from deckcheck.config import Settings
 

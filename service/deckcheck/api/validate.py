@@ -8,15 +8,17 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from deckcheck.api.admission import Admission
 from deckcheck.api.metrics import Metrics
+from deckcheck.api.middleware.admission import Admission
 from deckcheck.api.responses import BAD_QUERY, CHECK_PROBLEMS, AcceptLanguage, cached, json_response, pick_language
 from deckcheck.api.served import served
 from deckcheck.model import FORMATS, Report
 from deckcheck.rules import RULES, eras, validate
-from deckcheck.wire import ValidateRequest, context_for, deck_from, report_json, ruleset_json
 from deckcheck.wire.answers import EraOut, RuleOut, ValidateResponse
-from deckcheck.wire.judging import mark_escalations
+from deckcheck.wire.inputs import context_for, deck_from
+from deckcheck.wire.judge.bodies import mark_escalations
+from deckcheck.wire.reports import report_json, ruleset_json
+from deckcheck.wire.requests import ValidateRequest
 
 # The catalogues' texts are in the language Accept-Language picks.
 _BY_LANGUAGE = ("Accept-Language",)

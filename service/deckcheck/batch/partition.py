@@ -23,7 +23,7 @@ from deckcheck.batch.recheck import Rechecker
 from deckcheck.batch.spec import BatchSpec
 from deckcheck.batch.summary import Outcome, Summary
 from deckcheck.data import DEFAULT_DATA_DIR, Data, DataSource
-from deckcheck.wire import RecheckLine
+from deckcheck.wire.requests import RecheckLine
 
 CHUNK_ROWS = 2000
 # The columns a row's recheck line is made of: the fields of RecheckLine.

@@ -19,13 +19,16 @@ from deckcheck.batch.entries import entries_chunk
 from deckcheck.batch.lines import Quick, quick
 from deckcheck.batch.spec import RecheckSetup
 from deckcheck.batch.summary import Outcome, Summary
+from deckcheck.bounds import copies_limit_errors
 from deckcheck.data import Data
 from deckcheck.errors import RequestError
 from deckcheck.formats import DeckFormatError, deck_of, ydke_copies
-from deckcheck.limits import ID_RANGE, MAX_ID_CHARS, copies_limit_errors
+from deckcheck.limits import ID_RANGE, MAX_ID_CHARS
 from deckcheck.model import Context, Deck, Protectors, Report
 from deckcheck.rules import full_report, validate
-from deckcheck.wire import DEFAULT_LANGUAGES, RecheckLine, deck_from, limit_errors, read_errors, violations_json
+from deckcheck.wire.inputs import DEFAULT_LANGUAGES, deck_from, limit_errors, read_errors
+from deckcheck.wire.reports import violations_json
+from deckcheck.wire.requests import RecheckLine
 
 MAX_LINE_BYTES = 1024 * 1024
 # The rules a list change can newly break: a deck legal before and illegal now breaks one of these.

@@ -7,8 +7,7 @@ from dataclasses import dataclass
 
 from deckcheck.data import Banlist, Data
 from deckcheck.model import Format
-from deckcheck.wire import named_list
-from deckcheck.wire.inputs import date_notes
+from deckcheck.wire.inputs import date_notes, named_list
 
 
 @dataclass(frozen=True, slots=True)

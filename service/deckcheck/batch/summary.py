@@ -11,7 +11,7 @@ from deckcheck.batch.spec import RecheckSetup
 from deckcheck.data import Data
 from deckcheck.limits import KEPT_NEWLY_ILLEGAL_IDS
 from deckcheck.rules import answer_notes, ruleset_for
-from deckcheck.wire import banlist_json, ruleset_json
+from deckcheck.wire.reports import banlist_json, ruleset_json
 
 
 @dataclass(frozen=True, slots=True)

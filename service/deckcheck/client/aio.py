@@ -39,7 +39,7 @@ from deckcheck.wire.answers import (
     SearchHit,
     ValidateResponse,
 )
-from deckcheck.wire.recheck_answers import RecheckAnswerLine
+from deckcheck.wire.answers.recheck import RecheckAnswerLine
 from deckcheck.wire.request_values import Format
 
 T = TypeVar("T")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import email.utils
+import functools
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ import orjson
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from deckcheck.wire.answers import Problem
-from deckcheck.wire.recheck_answers import RECHECK_ANSWER_LINE, RecheckAnswerLine
+from deckcheck.wire.answers.recheck import RECHECK_ANSWER_LINE, RecheckAnswerLine
 from deckcheck.wire.request_values import Format
 from deckcheck.wire.requests import InlineBanlist, LflistBanlist, RecheckLine
 
@@ -105,9 +106,10 @@ class Call(Generic[T]):
 
 
 def model(kind: type[T]) -> Callable[[httpx.Response], T]:
-    """A reader of an answer into `kind` (a model, or a list of models)."""
-    adapter = TypeAdapter(kind)
-    return lambda response: adapter.validate_json(response.content)
+    """A reader of an answer into `kind` (a model, or a list of models). Its validator is built on the first
+    answer read, so importing the client builds none."""
+    adapter = functools.cache(lambda: TypeAdapter(kind))
+    return lambda response: adapter().validate_json(response.content)
 
 
 def text(response: httpx.Response) -> str:

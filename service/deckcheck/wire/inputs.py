@@ -10,6 +10,7 @@ from typing import TypeVar
 import orjson
 from pydantic import ValidationError
 
+from deckcheck.bounds import LimitError, deck_limit_errors
 from deckcheck.data import (
     Banlist,
     Card,
@@ -23,7 +24,6 @@ from deckcheck.data import (
 )
 from deckcheck.errors import RequestError
 from deckcheck.formats import DeckFormatError, parse
-from deckcheck.limits import LimitError, deck_limit_errors
 from deckcheck.model import SECTIONS, Context, Deck, Entry, Format, Protectors, Section
 from deckcheck.rules import resolve_entry
 from deckcheck.wire.requests import DeckIn, EntryIn, InlineBanlist, LflistBanlist, ValidateRequest

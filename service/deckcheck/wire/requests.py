@@ -5,22 +5,23 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic import ConfigDict, Discriminator, Field, Tag, model_validator
 
-import deckcheck.wire.answers_examples as ex
+import deckcheck.wire.answers.examples as ex
 from deckcheck.limits import ID_RANGE, MAX_COUNT, MAX_ENTRIES, MAX_ID_CHARS, MAX_NAME_CHARS, MAX_PASSCODE
-from deckcheck.wire.answers_enums import RuleCode
-from deckcheck.wire.request_values import ConvertTarget, DeckFormat, Duel, Format, IsoDate, NameLanguage, Phase
+from deckcheck.wire.base import WireModel
+from deckcheck.wire.enums import RuleCode
 
 # The judge's bodies, re-exported: the OpenAPI document finds every request model here (api/openapi.py).
-from deckcheck.wire.requests_judge import AssessRequest, DuelEndIn, TimeLimitRequest  # noqa: F401
+from deckcheck.wire.judge.requests import AssessRequest, DuelEndIn, TimeLimitRequest  # noqa: F401
+from deckcheck.wire.request_values import ConvertTarget, DeckFormat, Duel, Format, IsoDate, NameLanguage, Phase
 
 MAX_SOURCE_CHARS = 1_000_000
 LANGUAGE_PATTERN = r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$"
 BANLIST_ID_PATTERN = r"^[a-z]{2,8}-\d{4}-\d{2}-\d{2}$"
 
 
-class _Strict(BaseModel):
+class _Strict(WireModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 

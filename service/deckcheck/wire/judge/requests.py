@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
-from deckcheck.wire import judge_examples as ex
-from deckcheck.wire.judge_enums import AssessCode, PlayerNumber, Timing
+from deckcheck.wire.base import WireModel
+from deckcheck.wire.judge import examples as ex
+from deckcheck.wire.judge.enums import AssessCode, PlayerNumber, Timing
 
 LifePoints = Annotated[
     list[Annotated[int, Field(ge=0, le=999_999)]],
@@ -16,7 +17,7 @@ LifePoints = Annotated[
 ]
 
 
-class _Strict(BaseModel):
+class _Strict(WireModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 

@@ -13,8 +13,8 @@ from typing import IO, Any
 
 import orjson
 
-from deckcheck.cli_banlist import print_changes
-from deckcheck.cli_output import EXIT_ERROR, EXIT_OK, table, words
+from deckcheck.cli.banlist import print_changes
+from deckcheck.cli.output import EXIT_ERROR, EXIT_OK, table, words
 from deckcheck.config import Settings
 from deckcheck.data import Data, DataSource, make_banlist
 from deckcheck.data.imports import (
@@ -31,7 +31,7 @@ from deckcheck.data.status import data_status
 from deckcheck.data.updates import Change, commit, record, trial
 from deckcheck.errors import DataError, SourceError
 from deckcheck.versions import data_version
-from deckcheck.wire import today
+from deckcheck.wire.inputs import today
 
 
 def add_data_parser(commands: Any, day: Any) -> None:

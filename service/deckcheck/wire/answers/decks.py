@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
-import deckcheck.wire.answers_examples as ex
+import deckcheck.wire.answers.examples as ex
 from deckcheck.limits import SUGGESTED_NAMES
-from deckcheck.wire.answers_enums import CardKind, ExtraDeckType, Section, UnknownReason
-from deckcheck.wire.answers_verdict import SectionCounts
+from deckcheck.wire.answers.verdict import SectionCounts
+from deckcheck.wire.base import WireModel
+from deckcheck.wire.enums import CardKind, ExtraDeckType, Section, UnknownReason
 from deckcheck.wire.request_values import DeckFormat
 
 NO_CARD = "; null when the entry names no official card."
 
 
-class ParsedCard(BaseModel):
+class ParsedCard(WireModel):
     """One deck entry with its card resolved (the card's fields null when it names no official card)."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.PARSED_CARD]})
@@ -46,7 +47,7 @@ class ParsedCard(BaseModel):
     )
 
 
-class Suggestion(BaseModel):
+class Suggestion(WireModel):
     """A card whose name is close to a name that is no card's."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.SUGGESTION]})
@@ -56,7 +57,7 @@ class Suggestion(BaseModel):
     name_ja: str = Field(description="Its Japanese name; empty for a TCG-only card.", examples=["青眼の白龍"])
 
 
-class ParseProblem(BaseModel):
+class ParseProblem(WireModel):
     """An entry that names no official card, with the closest names."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.PARSE_PROBLEM]})
@@ -79,7 +80,7 @@ class ParseProblem(BaseModel):
     )
 
 
-class ParseResponse(BaseModel):
+class ParseResponse(WireModel):
     """The structured deck a source gives: every entry resolved, and the entries that name no official card."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.PARSE_RESPONSE, ex.PARSE_JSON_RESPONSE]})
@@ -94,7 +95,7 @@ class ParseResponse(BaseModel):
     )
 
 
-class DeckEntryOut(BaseModel):
+class DeckEntryOut(WireModel):
     """An entry of a deck written as JSON: a passcode (or, for a card a text list named, its name) and the copies.
     POST it back as an EntryIn."""
 
@@ -117,7 +118,7 @@ class DeckEntryOut(BaseModel):
     )
 
 
-class JsonDeck(BaseModel):
+class JsonDeck(WireModel):
     """A deck as JSON lists, the form POST /v1/validate takes as main, extra and side."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.JSON_DECK]})
@@ -127,7 +128,7 @@ class JsonDeck(BaseModel):
     side: list[DeckEntryOut] = Field(description="The side deck.", examples=[[]])
 
 
-class ConvertResponse(BaseModel):
+class ConvertResponse(WireModel):
     """The deck in the form asked for: `content` for ydk, ydke and text, `deck` for json."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.CONVERT_RESPONSE, ex.CONVERT_JSON_RESPONSE]})

@@ -11,7 +11,7 @@ from deckcheck.rules.assess import Assessment, AssessmentError, Escalation, Fact
 from deckcheck.rules.infractions import FAMILIES, Infraction
 from deckcheck.rules.judging import player_words, words
 from deckcheck.rules.timelimit import DuelEnd, MatchState, Ruling, Step, TimeLimitError, adjudicate
-from deckcheck.wire.requests_judge import AssessRequest, DuelEndIn, TimeLimitRequest
+from deckcheck.wire.judge.requests import AssessRequest, DuelEndIn, TimeLimitRequest
 
 
 def depends_on(item: Infraction) -> list[str]:

@@ -10,7 +10,7 @@ from typing import IO, Any
 
 import orjson
 
-from deckcheck.cli_output import EXIT_ERROR, EXIT_OK, table, words
+from deckcheck.cli.output import EXIT_ERROR, EXIT_OK, table, words
 from deckcheck.data import (
     STATUS_NAMES,
     Banlist,

@@ -5,11 +5,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
-import deckcheck.wire.answers_examples as ex
+import deckcheck.wire.answers.examples as ex
 from deckcheck.limits import SUGGESTED_NAMES
-from deckcheck.wire.answers_enums import (
+from deckcheck.wire.base import WireModel
+from deckcheck.wire.enums import (
     CardLanguage,
     CardType,
     NoteCode,
@@ -19,8 +20,8 @@ from deckcheck.wire.answers_enums import (
     RuleCode,
     Section,
 )
-from deckcheck.wire.answers_judge import EscalationOut
-from deckcheck.wire.judge_examples import ASSESSMENT
+from deckcheck.wire.judge.answers import EscalationOut
+from deckcheck.wire.judge.examples import ASSESSMENT
 from deckcheck.wire.request_values import Format
 
 RULE = (
@@ -46,7 +47,7 @@ CTX = (
 )
 
 
-class CardOut(BaseModel):
+class CardOut(WireModel):
     """A card a violation is about, with the copies that count and the copies allowed."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.CARD]})
@@ -72,7 +73,7 @@ class CardOut(BaseModel):
     )
 
 
-class ViolationOut(BaseModel):
+class ViolationOut(WireModel):
     """One broken rule: where, which cards, the citation, the penalty the regulations mandate and the remedy."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.VIOLATION]})
@@ -131,7 +132,7 @@ class ViolationOut(BaseModel):
     )
 
 
-class BanlistOut(BaseModel):
+class BanlistOut(WireModel):
     """A Forbidden/Limited list: its id, name and the days it was in force."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.BANLIST]})
@@ -150,7 +151,7 @@ class BanlistOut(BaseModel):
     )
 
 
-class NoteOut(BaseModel):
+class NoteOut(WireModel):
     """Where an answer reaches beyond the 2008 OCG tournament rules and penalty regulations, and what it did."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.NOTE]})
@@ -159,7 +160,7 @@ class NoteOut(BaseModel):
     message: str = Field(description="The note, in the answer's language.", examples=[ex.NOTE["message"]])
 
 
-class RulesetOut(BaseModel):
+class RulesetOut(WireModel):
     """The tournament rules applied: the format and the rule era of the event date."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.RULESET]})
@@ -195,7 +196,7 @@ class EraOut(RulesetOut):
     )
 
 
-class SectionCounts(BaseModel):
+class SectionCounts(WireModel):
     """How many cards each section of a deck holds."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.COUNTS]})
@@ -205,7 +206,7 @@ class SectionCounts(BaseModel):
     side: int = Field(description="Cards in the side deck.", examples=[0])
 
 
-class ValidateResponse(BaseModel):
+class ValidateResponse(WireModel):
     """The verdict: legal or not, the most severe penalty and every violation, with the list and the rules applied."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.VALIDATE_RESPONSE]})

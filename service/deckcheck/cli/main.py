@@ -20,16 +20,18 @@ import orjson
 import uvicorn
 
 from deckcheck.batch import default_workers, validate_all
-from deckcheck.cli_banlist import add_banlist_parser, run_banlist
-from deckcheck.cli_data import add_data_parser, run_data
-from deckcheck.cli_decks import READ_ERRORS, add_qr_parser, deck_request, run_qr, why
-from deckcheck.cli_output import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, exit_quietly_on_closed_pipe, words
-from deckcheck.cli_recheck import run_recheck
+from deckcheck.cli.banlist import add_banlist_parser, run_banlist
+from deckcheck.cli.data import add_data_parser, run_data
+from deckcheck.cli.decks import READ_ERRORS, add_qr_parser, deck_request, run_qr, why
+from deckcheck.cli.output import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, exit_quietly_on_closed_pipe, words
+from deckcheck.cli.recheck import run_recheck
 from deckcheck.config import ConfigError, Settings, load_settings
 from deckcheck.data import Data
 from deckcheck.errors import DataError
 from deckcheck.model import Context, Deck
-from deckcheck.wire import ValidateRequest, context_for, deck_from, report_json
+from deckcheck.wire.inputs import context_for, deck_from
+from deckcheck.wire.reports import report_json
+from deckcheck.wire.requests import ValidateRequest
 
 if TYPE_CHECKING:
     from fastapi import FastAPI

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
-import deckcheck.wire.answers_examples as ex
-from deckcheck.wire.answers_enums import Penalty, PenaltyBasis, ReadinessReason, RuleCode
+import deckcheck.wire.answers.examples as ex
+from deckcheck.wire.base import WireModel
+from deckcheck.wire.enums import Penalty, PenaltyBasis, ReadinessReason, RuleCode
 
 PROBLEM_TYPE = (
     "The kind of problem, as `urn:deckcheck:problem:<kind>`: invalid-request (422: the request does not fit the "
@@ -21,7 +22,7 @@ PROBLEM_TYPE = (
 )
 
 
-class FieldError(BaseModel):
+class FieldError(WireModel):
     """One thing wrong with the request: where, what, and which kind; line and column point into a .ydk or text
     source (or an lflist text)."""
 
@@ -51,7 +52,7 @@ class FieldError(BaseModel):
     )
 
 
-class Problem(BaseModel):
+class Problem(WireModel):
     """RFC 9457 problem details: every error answer (application/problem+json) has this body, with the fields that
     are wrong and the id of the request."""
 
@@ -77,7 +78,7 @@ class Problem(BaseModel):
     )
 
 
-class RuleOut(BaseModel):
+class RuleOut(WireModel):
     """One rule of the catalogue: its code, what it forbids, where the rules say it, its penalty and the remedy."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.RULE]})
@@ -101,7 +102,7 @@ class RuleOut(BaseModel):
     remedy: str = Field(description="What the player must do, in the answer's language.", examples=[ex.REPLACE])
 
 
-class NewestList(BaseModel):
+class NewestList(WireModel):
     """The list of a format that starts last, and whether a newer one may be in force by the usual cadence."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.NEWEST_LISTS[0]]})
@@ -121,7 +122,7 @@ class NewestList(BaseModel):
     )
 
 
-class Health(BaseModel):
+class Health(WireModel):
     """Liveness: the process answers, with the size of its data and the versions every answer depends on."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.HEALTH]})
@@ -152,7 +153,7 @@ class Health(BaseModel):
     version: str = Field(description="The deckcheck package's version.", examples=["0.1.0"])
 
 
-class Readiness(BaseModel):
+class Readiness(WireModel):
     """Readiness: whether a new check would be admitted now (200), or why not (503, with Retry-After)."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.READINESS]})

@@ -20,12 +20,12 @@ from rich.progress import BarColumn, GetTimeCallable, Progress, ProgressColumn, 
 from rich.text import Text
 
 from deckcheck.batch import BatchSpec, Rechecker, Summary, deck_lines, run_batch
-from deckcheck.cli_cluster import run_on_dask
-from deckcheck.cli_output import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, indented, table, words
+from deckcheck.cli.cluster import run_on_dask
+from deckcheck.cli.output import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, indented, table, words
 from deckcheck.config import Settings
 from deckcheck.data import Data
 from deckcheck.errors import RequestError
-from deckcheck.wire import today
+from deckcheck.wire.inputs import today
 
 CAUSES_SHOWN = 20  # cards the summary names as causes of newly illegal decks
 
@@ -77,7 +77,7 @@ def run_recheck(args: argparse.Namespace, settings: Settings, data: Data, stdout
             if shown:
                 shown.finish(summary.lines)
     except BrokenPipeError:
-        raise  # the reader of the results has gone: the command ends quietly (cli_output.exit_quietly_on_closed_pipe)
+        raise  # the reader of the results has gone: the command ends quietly (cli.output.exit_quietly_on_closed_pipe)
     except OSError as exc:
         print(f"deckcheck: {exc}", file=stderr)
         return EXIT_ERROR

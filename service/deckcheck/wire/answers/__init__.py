@@ -1,9 +1,10 @@
 """The HTTP answer bodies as models: the routes answer with orjson; these describe the answers for the OpenAPI
-document, and the Python client reads answers into them. Each lives in a module of its own kind (answers_verdict,
-answers_decks, answers_cards, answers_service; their value types in answers_enums, their examples in
-answers_examples), and every one is importable from here."""
+document, and the Python client reads answers into them. Each lives in a module of its own kind (`verdict`,
+`decks`, `cards`, `service`, the judge's in `deckcheck.wire.judge`; their value types in `deckcheck.wire.enums`,
+their examples in `examples`), and every one is importable from here. `recheck` holds the lines of a recheck's
+answer stream."""
 
-from deckcheck.wire.answers_cards import (
+from deckcheck.wire.answers.cards import (
     BanlistDetail,
     BanlistDiff,
     BanlistSummary,
@@ -14,7 +15,7 @@ from deckcheck.wire.answers_cards import (
     StatusChange,
     StatusCounts,
 )
-from deckcheck.wire.answers_decks import (
+from deckcheck.wire.answers.decks import (
     ConvertResponse,
     DeckEntryOut,
     JsonDeck,
@@ -23,7 +24,18 @@ from deckcheck.wire.answers_decks import (
     ParseResponse,
     Suggestion,
 )
-from deckcheck.wire.answers_enums import (
+from deckcheck.wire.answers.service import FieldError, Health, NewestList, Problem, Readiness, RuleOut
+from deckcheck.wire.answers.verdict import (
+    BanlistOut,
+    CardOut,
+    EraOut,
+    NoteOut,
+    RulesetOut,
+    SectionCounts,
+    ValidateResponse,
+    ViolationOut,
+)
+from deckcheck.wire.enums import (
     BanlistFormat,
     CardKind,
     CardLanguage,
@@ -40,19 +52,8 @@ from deckcheck.wire.answers_enums import (
     Status,
     UnknownReason,
 )
-from deckcheck.wire.answers_judge import AssessmentOut, EscalationOut, InfractionOut, RulingOut, StepOut
-from deckcheck.wire.answers_service import FieldError, Health, NewestList, Problem, Readiness, RuleOut
-from deckcheck.wire.answers_verdict import (
-    BanlistOut,
-    CardOut,
-    EraOut,
-    NoteOut,
-    RulesetOut,
-    SectionCounts,
-    ValidateResponse,
-    ViolationOut,
-)
-from deckcheck.wire.judge_enums import (
+from deckcheck.wire.judge.answers import AssessmentOut, EscalationOut, InfractionOut, RulingOut, StepOut
+from deckcheck.wire.judge.enums import (
     AssessCode,
     EscalationReason,
     InfractionCode,

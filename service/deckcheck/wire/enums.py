@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 from typing_extensions import TypeAliasType
 
-# The rule codes, also the first infraction codes (wire/judge_enums.py).
+# The rule codes, also the first infraction codes (wire/judge/enums.py).
 RuleCodes = Literal[
     "main_deck_too_small",
     "main_deck_too_large",

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
-from deckcheck.wire import judge_examples as ex
-from deckcheck.wire.answers_enums import Penalty, PenaltyBasis
-from deckcheck.wire.judge_enums import (
+from deckcheck.wire.base import WireModel
+from deckcheck.wire.enums import Penalty, PenaltyBasis
+from deckcheck.wire.judge import examples as ex
+from deckcheck.wire.judge.enums import (
     EscalationReason,
     InfractionCode,
     InfractionKind,
@@ -22,7 +23,7 @@ from deckcheck.wire.judge_enums import (
 Fact = Literal["intentional", "minutes_late", "remedied", "decisive", "influenced_outcome"]
 
 
-class InfractionOut(BaseModel):
+class InfractionOut(WireModel):
     """One infraction of the penalty regulations (PR 3 to PR 10): what it is, where it is said, its penalty and the
     remedy, and what an assessment of it depends on."""
 
@@ -63,7 +64,7 @@ class InfractionOut(BaseModel):
     )
 
 
-class EscalationOut(BaseModel):
+class EscalationOut(WireModel):
     """A higher penalty the referee may give; the assessment's penalty stays as the item names it."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.ASSESSMENT["escalations"][0]]})
@@ -78,7 +79,7 @@ class EscalationOut(BaseModel):
     )
 
 
-class AssessmentOut(BaseModel):
+class AssessmentOut(WireModel):
     """The penalty of one infraction on the facts given, what it applies to, the remedy, and what the referee may
     do beyond it."""
 
@@ -124,7 +125,7 @@ class AssessmentOut(BaseModel):
     )
 
 
-class StepOut(BaseModel):
+class StepOut(WireModel):
     """One step of a time-limit procedure (TR 2.C)."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.RULING["steps"][0]]})
@@ -138,7 +139,7 @@ class StepOut(BaseModel):
     )
 
 
-class RulingOut(BaseModel):
+class RulingOut(WireModel):
     """A ruling on a match whose 40 minutes ran out: the procedures, the steps taken, the next one, the winners."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.RULING]})

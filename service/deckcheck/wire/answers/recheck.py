@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, TypeAdapter
+from pydantic import ConfigDict, Discriminator, Field, Tag, TypeAdapter
 
 from deckcheck.wire.answers import (
     BanlistOut,
@@ -21,6 +21,7 @@ from deckcheck.wire.answers import (
     SectionCounts,
     ViolationOut,
 )
+from deckcheck.wire.base import WireModel
 
 _LIST_2008_09 = {
     "id": "ocg-2008-09-01",
@@ -80,7 +81,7 @@ def _examples(*examples: dict[str, Any]) -> ConfigDict:
     return ConfigDict(json_schema_extra={"examples": list(examples)})
 
 
-class RecheckResultLine(BaseModel):
+class RecheckResultLine(WireModel):
     """The verdict on one deck of the batch: what /v1/validate says of it, without the date, list and ruleset that
     the summary line gives once for the whole batch; with `previous`, also what the previous list said."""
 
@@ -120,7 +121,7 @@ class RecheckResultLine(BaseModel):
     )
 
 
-class RecheckLineError(BaseModel):
+class RecheckLineError(WireModel):
     """Why an input line got no verdict."""
 
     model_config = _examples({"msg": "main: not base64", "errors": [_FIELD_ERROR]})
@@ -139,7 +140,7 @@ class RecheckLineError(BaseModel):
     )
 
 
-class RecheckErrorLine(BaseModel):
+class RecheckErrorLine(WireModel):
     """An input line that could not be checked (not JSON, not a deck, a deck that cannot be read, over 1 MiB); the
     batch goes on. Also the last line, with `line` and `id` null, of an answer whose body stopped arriving."""
 
@@ -161,7 +162,7 @@ class RecheckErrorLine(BaseModel):
     )
 
 
-class NewlyIllegalCard(BaseModel):
+class NewlyIllegalCard(WireModel):
     """A card that made decks illegal under the new list, and how many decks."""
 
     model_config = _examples(_CAUSE)
@@ -172,7 +173,7 @@ class NewlyIllegalCard(BaseModel):
     decks: int = Field(ge=1, description="How many newly illegal decks it made illegal.", examples=[1])
 
 
-class NewlyIllegal(BaseModel):
+class NewlyIllegal(WireModel):
     """The decks the change from the previous list made illegal, and the cards that did it."""
 
     model_config = _examples(_NEWLY)
@@ -187,7 +188,7 @@ class NewlyIllegal(BaseModel):
     )
 
 
-class RecheckSummary(BaseModel):
+class RecheckSummary(WireModel):
     """Totals over the whole batch and what every deck was judged by."""
 
     model_config = _examples(_SUMMARY)
@@ -215,7 +216,7 @@ class RecheckSummary(BaseModel):
     )
 
 
-class RecheckSummaryLine(BaseModel):
+class RecheckSummaryLine(WireModel):
     """The last line of a batch that was read to its end."""
 
     model_config = _examples({"summary": _SUMMARY})
@@ -226,7 +227,7 @@ class RecheckSummaryLine(BaseModel):
 def _line_kind(value: Any) -> str:
     """Which line a line is: by its keys when it is read, by its model's fields when it is written (anything else is
     read as a result line, and refused)."""
-    keys = value if isinstance(value, dict) else type(value).model_fields if isinstance(value, BaseModel) else ()
+    keys = value if isinstance(value, dict) else type(value).model_fields if isinstance(value, WireModel) else ()
     return "summary" if "summary" in keys else "error" if "error" in keys else "result"
 
 
@@ -238,5 +239,7 @@ RecheckAnswerLine = Annotated[
 ]
 """Any line of a recheck's answer."""
 
-RECHECK_ANSWER_LINE: TypeAdapter[RecheckAnswerLine] = TypeAdapter(RecheckAnswerLine)
+RECHECK_ANSWER_LINE: TypeAdapter[RecheckAnswerLine] = TypeAdapter(
+    RecheckAnswerLine, config=ConfigDict(defer_build=True)
+)
 """Reads one line of a recheck's answer (`RECHECK_ANSWER_LINE.validate_json(line)`) into its model."""

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 from typing_extensions import TypeAliasType
 
-from deckcheck.wire.answers_enums import RuleCodes
+from deckcheck.wire.enums import RuleCodes
 
 # The codes of PR 4 to PR 10, after the deck rules' (RuleCodes).
 ConductCodes = Literal[

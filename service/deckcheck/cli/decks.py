@@ -13,12 +13,12 @@ from typing import IO, Any
 import orjson
 from pydantic import ValidationError
 
-from deckcheck.cli_output import EXIT_ERROR, EXIT_OK
+from deckcheck.cli.output import EXIT_ERROR, EXIT_OK
 from deckcheck.data import Data
 from deckcheck.errors import RequestError
 from deckcheck.formats import DeckTooLargeForQr, QrImage, deck_file_format, write_qr
-from deckcheck.wire import DeckIn, ValidateRequest, deck_from
-from deckcheck.wire.inputs import written
+from deckcheck.wire.inputs import deck_from, written
+from deckcheck.wire.requests import DeckIn, ValidateRequest
 
 # What reading a deck (and the event its request names) may raise; `why` says each in one line.
 READ_ERRORS = (OSError, UnicodeDecodeError, orjson.JSONDecodeError, TypeError, ValidationError, RequestError)

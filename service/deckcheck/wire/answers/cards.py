@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import datetime as dt
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
-import deckcheck.wire.answers_examples as ex
-from deckcheck.wire.answers_enums import BanlistFormat, CardKind, ExtraDeckType, MatchKind, Status
-from deckcheck.wire.answers_verdict import BanlistOut
+import deckcheck.wire.answers.examples as ex
+from deckcheck.wire.answers.verdict import BanlistOut
+from deckcheck.wire.base import WireModel
+from deckcheck.wire.enums import BanlistFormat, CardKind, ExtraDeckType, MatchKind, Status
 
 NAME_JA = "The card's Japanese name; empty for a TCG-only card, which has none."
 FROM, UNTIL = "The first day the list was in force.", "The day the next list took over; null while still in force."
 
 
-class CardStatus(BaseModel):
+class CardStatus(WireModel):
     """A card's status on one bundled Forbidden/Limited list (a status reaches every card of the name)."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.CARD_STATUS]})
@@ -27,7 +28,7 @@ class CardStatus(BaseModel):
     limit: int = Field(description="Copies the status allows: 0, 1, 2 or 3.", examples=[3])
 
 
-class CardOutFull(BaseModel):
+class CardOutFull(WireModel):
     """A canonical card: its passcodes, names, kind, first printings and its status on every bundled list."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.CARD_FULL]})
@@ -73,7 +74,7 @@ class CardOutFull(BaseModel):
     )
 
 
-class SearchHit(BaseModel):
+class SearchHit(WireModel):
     """One card a name search found."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.SEARCH_HIT]})
@@ -90,7 +91,7 @@ class SearchHit(BaseModel):
     )
 
 
-class StatusCounts(BaseModel):
+class StatusCounts(WireModel):
     """How many cards each status of a list holds."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.STATUS_COUNTS]})
@@ -100,7 +101,7 @@ class StatusCounts(BaseModel):
     semi_limited: int = Field(description="Semi-Limited cards.", examples=[12])
 
 
-class BanlistSummary(BaseModel):
+class BanlistSummary(WireModel):
     """A bundled list: id, name, format, dates and how many cards each status holds."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.BANLIST_SUMMARY]})
@@ -113,7 +114,7 @@ class BanlistSummary(BaseModel):
     counts: StatusCounts = Field(description="Cards of each status.", examples=[ex.STATUS_COUNTS])
 
 
-class ListedCard(BaseModel):
+class ListedCard(WireModel):
     """A card on a list."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.LISTED_CARD]})
@@ -146,7 +147,7 @@ class StatusChange(ListedCard):
     to_limit: int = Field(description="Copies the second list allows.", examples=[0])
 
 
-class BanlistDiff(BaseModel):
+class BanlistDiff(WireModel):
     """Every card whose status changes from one list to another, old status to new."""
 
     model_config = ConfigDict(populate_by_name=True, json_schema_extra={"examples": [ex.BANLIST_DIFF]})
