@@ -1,4 +1,4 @@
-"""The base of every wire model."""
+"""The base of the answer models."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pydantic import BaseModel, ConfigDict
 
 
 class WireModel(BaseModel):
-    """A pydantic model whose validator is built when first used, not when its module is imported (pydantic's
-    `defer_build`): a website's code that imports `deckcheck.client` pays for the answers it reads, not for every
-    model of the API."""
+    """An answer model whose validator is built when first used, not when its module is imported (pydantic's
+    `defer_build`): a website's code that imports `deckcheck.client` pays for the answers it reads, not for all of
+    them. The request models are built at once: FastAPI reads request bodies through them."""
 
     model_config = ConfigDict(defer_build=True)

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
 import deckcheck.wire.answers.examples as ex
 from deckcheck.limits import ID_RANGE, MAX_COUNT, MAX_ENTRIES, MAX_ID_CHARS, MAX_NAME_CHARS, MAX_PASSCODE
-from deckcheck.wire.base import WireModel
 from deckcheck.wire.enums import RuleCode
 
 # The judge's bodies, re-exported: the OpenAPI document finds every request model here (api/openapi.py).
@@ -21,7 +20,7 @@ LANGUAGE_PATTERN = r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$"
 BANLIST_ID_PATTERN = r"^[a-z]{2,8}-\d{4}-\d{2}-\d{2}$"
 
 
-class _Strict(WireModel):
+class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from deckcheck.wire.base import WireModel
 from deckcheck.wire.judge import examples as ex
 from deckcheck.wire.judge.enums import AssessCode, PlayerNumber, Timing
 
@@ -17,7 +16,7 @@ LifePoints = Annotated[
 ]
 
 
-class _Strict(WireModel):
+class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
