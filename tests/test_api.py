@@ -9,7 +9,6 @@ from typing import Any
 import httpx
 import pytest
 
-from deckcheck.api.responses import qualities
 from tests.cases import MAIN_40, UNLIMITED, main_with, request
 
 POT_OF_GREED = 55144522
@@ -81,21 +80,6 @@ def test_message_language_follows_accept_language(client: httpx.Client, header: 
         "Pot of Greed is Forbidden on OCG 2008.03." if lang == "en" else "「強欲な壺」はOCG 2008.03で禁止カードです。"
     )
     assert violation["message"] == expected
-
-
-@pytest.mark.parametrize(
-    ("header", "parsed"),
-    [
-        (None, []),
-        ("", []),
-        ("ja", [("ja", 1.0)]),
-        ("ja-JP, en;q=0.5", [("ja-jp", 1.0), ("en", 0.5)]),
-        ("text/plain;format=flowed;q=0.4, */*;Q=0", [("text/plain", 0.4), ("*/*", 0.0)]),
-        (" Image/PNG ;q=0.8 ,, image/*;q=high", [("image/png", 0.8), ("image/*", 0.0)]),
-    ],
-)
-def test_a_quality_list_is_each_name_with_its_q(header: str | None, parsed: list[tuple[str, float]]) -> None:
-    assert qualities(header) == parsed
 
 
 def test_the_convert_targets_are_the_deck_forms_and_qr(client: httpx.Client) -> None:

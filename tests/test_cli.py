@@ -180,6 +180,20 @@ def test_usage_errors(argv: list[str]) -> None:
     assert err.startswith("deckcheck")
 
 
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["serve", "--port", "80000"], "argument --port: not a whole number from 1 to 65535: '80000'"),
+        (["serve", "--port", "0x50"], "argument --port: not a whole number from 1 to 65535: '0x50'"),
+        (["serve", "--port", "８０"], "argument --port: not a whole number from 1 to 65535: '８０'"),
+        (["serve", "--workers", "0"], "argument --workers: not a whole number from 1 to 256: '0'"),
+        (["recheck", "x", "--workers", "100000"], "argument --workers: not a whole number from 1 to 256: '100000'"),
+    ],
+)
+def test_numbers_out_of_range_are_usage_errors_not_tracebacks(argv: list[str], said: str) -> None:
+    assert _run(*argv) == (2, "", f"deckcheck {argv[0]}: {said}\n")
+
+
 def test_help_exits_cleanly() -> None:
     assert _run("--help")[0] == 0
 

@@ -8,7 +8,9 @@ import signal
 import socket
 import threading
 import time
-from collections.abc import Iterator
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -96,6 +98,33 @@ def test_an_over_limit_body_without_expect_gets_a_413_it_can_read(base_url: str)
     # A client that asks first is answered at once, without sending the body.
     expect = head.replace(b"\r\n\r\n", b"\r\nExpect: 100-continue\r\n\r\n")
     assert split_answer(raw_exchange(port, expect))[0] == 413
+
+
+def _post_with_urllib(url: str, body: bytes) -> tuple[int, bytes]:
+    request = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.read()
+
+
+def _post_with_httpx(url: str, body: bytes) -> tuple[int, bytes]:
+    answer = httpx.post(url, content=body, headers={"Content-Type": "application/json"}, timeout=60)
+    return answer.status_code, answer.content
+
+
+@pytest.mark.parametrize("post", [_post_with_urllib, _post_with_httpx], ids=["urllib", "httpx"])
+def test_a_64_mib_body_from_a_client_that_sends_before_it_reads_gets_the_413(
+    base_url: str, post: Callable[[str, bytes], tuple[int, bytes]]
+) -> None:
+    """Neither urllib nor httpx sends Expect: 100-continue; each writes all 64 MiB before it reads. The server reads
+    and throws the body away (bounded by time, not bytes), so the client reads the 413, not a reset."""
+    status, answer = post(f"{base_url}/v1/validate", b" " * (64 * 1024 * 1024))
+    assert (status, orjson.loads(answer)["errors"]) == (
+        413,
+        [{"loc": ["body"], "msg": "The request body is larger than 1048576 bytes.", "type": "body_too_large"}],
+    )
 
 
 def test_a_request_head_over_the_limit_gets_431_problem_json(base_url: str) -> None:

@@ -8,7 +8,8 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import Response
 
-from deckcheck.api.responses import BAD_QUERY, NOT_FOUND, cached, json_response, paged, qualities
+from deckcheck.api.negotiation import choose_media, not_acceptable
+from deckcheck.api.responses import BAD_QUERY, NEGOTIATED, NOT_FOUND, cached, json_response, paged
 from deckcheck.api.served import served
 from deckcheck.data import STATUS_LIMITS, STATUS_NAMES, Banlist, CardIndex, Data, banlists_as_lflist, differences
 from deckcheck.errors import RequestError
@@ -34,12 +35,14 @@ MAX_PAGE = 500
 
 
 def wants_lflist(as_: str | None, accept: str | None) -> bool:
-    """Whether a list is asked for as lflist.conf text: `?as=lflist`, or an Accept header that takes text/plain
-    and not JSON."""
+    """Whether a list is asked for as lflist.conf text: `?as=lflist`, or an Accept header that weighs text/plain
+    above JSON (JSON on a tie). A request that refuses both, and asks no `as`, is answered 406."""
     if as_ is not None:
         return as_ == "lflist"
-    types = {name for name, _weight in qualities(accept)}
-    return "text/plain" in types and not types & {"application/json", "application/*"}
+    chosen = choose_media(accept, ["application/json", "text/plain"])
+    if chosen is None:
+        raise not_acceptable(["application/json", "text/plain"])
+    return chosen == "text/plain"
 
 
 def _summary(banlist: Banlist) -> dict[str, Any]:
@@ -90,7 +93,7 @@ def build_banlists_router() -> APIRouter:
     @router.get(
         "/v1/banlists/{list_id}",
         response_model=BanlistDetail,
-        responses={**NOT_FOUND, **cached(ok=LFLIST)},
+        responses={**NEGOTIATED, **cached(ok=LFLIST)},
         operation_id="getBanlist",
     )
     def banlist(

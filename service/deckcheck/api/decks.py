@@ -9,7 +9,8 @@ from fastapi import APIRouter, Header, Request
 from fastapi.responses import Response
 
 from deckcheck.api.middleware.admission import Admission
-from deckcheck.api.responses import CHECK_PROBLEMS, json_response, qualities
+from deckcheck.api.negotiation import choose_media, not_acceptable
+from deckcheck.api.responses import CHECK_PROBLEMS, CONVERT_PROBLEMS, json_response
 from deckcheck.api.served import served
 from deckcheck.bounds import NameBudget
 from deckcheck.data import Card, Data
@@ -109,7 +110,7 @@ def build_decks_router(admission: Admission) -> APIRouter:
     @router.post(
         "/v1/decks/convert",
         response_model=ConvertResponse,
-        responses={**CHECK_PROBLEMS, **_CONVERTED},
+        responses={**CONVERT_PROBLEMS, **_CONVERTED},
         operation_id="convertDeck",
     )
     async def convert_deck(
@@ -120,7 +121,7 @@ def build_decks_router(admission: Admission) -> APIRouter:
         data = served(request).data
         if body.to != "qr":
             return json_response(await admission.check(request, partial(_convert, body, data)))
-        image: QrImage = "png" if wants_png(accept) else "svg"
+        image = _image(accept)
         drawn = await admission.check(request, partial(_qr, body, data, image))
         headers = {"Content-Disposition": f'inline; filename="deck.{image}"', "Vary": "Accept"}
         return Response(drawn, media_type=QR_MEDIA_TYPES[image], headers=headers)
@@ -128,21 +129,12 @@ def build_decks_router(admission: Admission) -> APIRouter:
     return router
 
 
-def wants_png(accept: str | None) -> bool:
-    """Whether Accept prefers image/png to image/svg+xml: a higher q for PNG, each type's q taken from the most
-    specific range that names it (the type, then image/*, then */*). SVG on a tie, and without Accept."""
-    return _quality(accept, "image/png") > _quality(accept, "image/svg+xml")
-
-
-def _quality(accept: str | None, media_type: str) -> float:
-    """The q Accept gives `media_type` (0 when no range names it)."""
-    ranges = {media_type: 2, media_type.partition("/")[0] + "/*": 1, "*/*": 0}
-    specificity, quality = -1, 0.0
-    for name, weight in qualities(accept or "*/*"):
-        rank = ranges.get(name, -1)
-        if rank > specificity:
-            specificity, quality = rank, weight
-    return quality
+def _image(accept: str | None) -> QrImage:
+    """The drawing Accept weighs higher, SVG on a tie; a request that refuses both is answered 406."""
+    chosen = choose_media(accept, [QR_MEDIA_TYPES["svg"], QR_MEDIA_TYPES["png"]])
+    if chosen is None:
+        raise not_acceptable(["image/svg+xml", "image/png"])
+    return "png" if chosen == QR_MEDIA_TYPES["png"] else "svg"
 
 
 def _convert(body: ConvertRequest, data: Data) -> dict[str, Any]:

@@ -8,6 +8,7 @@ import orjson
 from fastapi import Header, Request
 from fastapi.responses import Response
 
+from deckcheck.api.negotiation import choose_language
 from deckcheck.wire.answers import Problem
 
 
@@ -20,6 +21,8 @@ def _problems(*statuses: int) -> dict[int | str, dict[str, Any]]:
 # Any route: a query that does not fit (422), a head over the limit (431); and a resource that is not there (404).
 BAD_QUERY = _problems(422, 431)
 NOT_FOUND = _problems(404, 422, 431)
+# A resource in several forms, when Accept refuses every one of them.
+NEGOTIATED = _problems(404, 406, 422, 431)
 
 
 def _header(description: str) -> dict[str, Any]:
@@ -49,6 +52,8 @@ def cached(*, paged: bool = False, ok: dict[str, Any] | None = None) -> dict[int
 
 # Routes that run checks: also a body that is not JSON, stalls or is too large, and every check thread busy (503).
 CHECK_PROBLEMS = _problems(400, 408, 413, 422, 431, 503)
+# A conversion, which may also draw a QR code that Accept refuses in both its forms (406).
+CONVERT_PROBLEMS = _problems(400, 406, 408, 413, 422, 431, 503)
 # A name search: a query that does not fit, a head over the limit, every check thread busy.
 SEARCH_PROBLEMS = _problems(422, 431, 503)
 # The judge's routes: a body that is not JSON, stalls, is too large or names no item or no state; they run no check
@@ -57,7 +62,8 @@ JUDGE_PROBLEMS = _problems(400, 408, 413, 422, 431)
 # A recheck: its lines are checked one by one, so only a stalled body or too large held results refuse it whole.
 RECHECK_PROBLEMS = _problems(408, 413, 422, 431, 503)
 AcceptLanguage = Annotated[
-    str | None, Header(description="ja or en (the higher q of the two); default en.", examples=["ja, en;q=0.8"])
+    str | None,
+    Header(description="ja or en (the higher q of the two, RFC 9110 §12.5.4); default en.", examples=["ja, en;q=0.8"]),
 ]
 
 
@@ -77,35 +83,7 @@ def paged(response: Response, request: Request, next_offset: int | None) -> Resp
     return response
 
 
-def qualities(header: str | None) -> list[tuple[str, float]]:
-    """A quality list (RFC 9110 12.4.2: Accept, Accept-Language), each element's name lowercased with its weight, in
-    the header's order. Wildcards (`image/*`, `*/*`, `*`) are names like any other, for the caller to match; empty
-    elements are skipped."""
-    parsed = []
-    for element in (header or "").split(","):
-        name, *params = element.split(";")
-        if name.strip():
-            parsed.append((name.strip().lower(), _weight(params)))
-    return parsed
-
-
-def _weight(params: list[str]) -> float:
-    """The q among an element's parameters: 1 when it has none, 0 when it is not a number."""
-    for param in params:
-        key, _, value = param.partition("=")
-        if key.strip().lower() == "q":
-            try:
-                return float(value)
-            except ValueError:
-                return 0.0
-    return 1.0
-
-
 def pick_language(header: str | None) -> str:
-    """The one of ja or en that Accept-Language prefers (higher q, then earlier); en when it names neither."""
-    best, best_q = "en", 0.0
-    for tag, weight in qualities(header):
-        lang = tag.split("-")[0]
-        if lang in ("ja", "en") and weight > best_q:
-            best, best_q = lang, weight
-    return best
+    """The one of ja or en that Accept-Language weighs higher (the earlier named on a tie); en when it weighs
+    neither above 0."""
+    return choose_language(header, ("ja", "en"), "en")

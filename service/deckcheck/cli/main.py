@@ -72,7 +72,9 @@ def _parser() -> argparse.ArgumentParser:
     recheck.add_argument(
         "--out", help="write NDJSON results here instead of standard output; with --dask, the folder (path or URL)"
     )
-    recheck.add_argument("--workers", type=_positive, help=f"processes (default 1; this machine: {default_workers()})")
+    recheck.add_argument(
+        "--workers", type=_whole(1, _MAX_WORKERS), help=f"processes (default 1; this machine: {default_workers()})"
+    )
     recheck.add_argument(
         "--dask",
         metavar="ADDRESS",
@@ -96,9 +98,12 @@ def _parser() -> argparse.ArgumentParser:
     add_qr_parser(commands)
     serve = commands.add_parser("serve", help="serve the HTTP API")
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=_whole(1, 65535), default=8000, help="TCP port (default 8000)")
     serve.add_argument(
-        "--workers", type=_positive, default=1, help="server processes sharing the port (default 1; one per core)"
+        "--workers",
+        type=_whole(1, _MAX_WORKERS),
+        default=1,
+        help="server processes sharing the port (default 1; one per core)",
     )
     return parser
 
@@ -110,10 +115,21 @@ def _date(text: str) -> dt.date:
         raise argparse.ArgumentTypeError(f"not a date written YYYY-MM-DD: {text!r}") from None
 
 
-def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"not a positive whole number: {text!r}")
-    return int(text)
+def _whole(low: int, high: int) -> Callable[[str], int]:
+    """An argument type: a whole number from `low` to `high`, else a usage error naming the range (exit 2), never
+    a traceback from whatever the number was handed to."""
+
+    def whole(text: str) -> int:
+        digits = text.strip()
+        if not digits.isascii() or not digits.isdigit() or not low <= int(digits) <= high:
+            raise argparse.ArgumentTypeError(f"not a whole number from {low} to {high}: {text!r}")
+        return int(digits)
+
+    return whole
+
+
+# Processes of one command: more than this is a typo, not a machine.
+_MAX_WORKERS = 256
 
 
 def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:

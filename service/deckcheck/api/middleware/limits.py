@@ -8,10 +8,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from deckcheck.api.problems import problem
 
-# An over-limit body is read and thrown away up to this many times the limit, so a client that sends its whole body
-# before reading (no Expect: 100-continue) reads the 413 instead of a reset connection; larger ones are cut off.
-DRAIN_FACTOR = 8
 # A body (other than a streaming route's) must arrive within this many body timeouts in all, however it trickles.
+# An over-limit body is read and thrown away for as long, so that a client that sends its whole body before it
+# reads (no Expect: 100-continue: Python's urllib and requests) reads the 413 instead of a reset connection. The
+# bound is time, as nginx's lingering close (lingering_time) bounds it, not bytes: a 64 MiB body on a fast link
+# drains in well under a second, and a slow client costs no more than a slow legal body does.
 WHOLE_BODY_TIMEOUTS = 3
 
 
@@ -22,6 +23,14 @@ def head_too_large(limit: int) -> str:
 
 class BodyStalled(Exception):
     """The request body stopped arriving for longer than the body timeout."""
+
+
+class _TooLarge(Exception):
+    """The request body is over the limit; `drain` when the client may be sending it still."""
+
+    def __init__(self, drain: bool) -> None:
+        super().__init__()
+        self.drain = drain
 
 
 def timed(receive: Receive, timeout: float) -> Receive:
@@ -86,12 +95,7 @@ class RequestLimits:
         if b"content-length" not in headers and b"transfer-encoding" not in headers:
             await self.app(scope, receive, send)  # no body: nothing to read ahead
             return
-        try:
-            with anyio.fail_after(self.timeout * WHOLE_BODY_TIMEOUTS):
-                body = await self._body(scope, headers, receive, send)
-        except (BodyStalled, TimeoutError):
-            await self._stalled(scope, receive, send)
-            return
+        body = await self._read(scope, headers, receive, send)
         if body is None:
             return
         replayed = False
@@ -105,16 +109,24 @@ class RequestLimits:
 
         await self.app(scope, replay, send)
 
-    async def _body(self, scope: Scope, headers: dict[bytes, bytes], receive: Receive, send: Send) -> bytes | None:
-        """The whole body; None when it was refused (413) or the client left."""
+    async def _read(self, scope: Scope, headers: dict[bytes, bytes], receive: Receive, send: Send) -> bytes | None:
+        """The whole body; None when it was refused (408, 413) or the client left."""
+        try:
+            with anyio.fail_after(self.timeout * WHOLE_BODY_TIMEOUTS):
+                return await self._body(headers, receive)
+        except (BodyStalled, TimeoutError):
+            await self._stalled(scope, receive, send)
+        except _TooLarge as too_large:
+            if not too_large.drain or await self._drained(receive):
+                await self._too_large(scope, receive, send)
+        return None
+
+    async def _body(self, headers: dict[bytes, bytes], receive: Receive) -> bytes | None:
+        """The whole body; None when the client left. Raises _TooLarge past the limit: at once, by Content-Length,
+        for a client that waits for 100 Continue before it sends."""
         declared = headers.get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            expects = headers.get(b"expect", b"").lower() == b"100-continue"
-            if expects or not declared.isdigit() or int(declared) > self.limit * DRAIN_FACTOR:
-                await self._too_large(scope, receive, send)
-            else:
-                await self._drain_then_refuse(scope, receive, send, 0)
-            return None
+            raise _TooLarge(drain=headers.get(b"expect", b"").lower() != b"100-continue" and declared.isdigit())
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -125,28 +137,25 @@ class RequestLimits:
             size += len(chunk)
             more = message.get("more_body", False)
             if size > self.limit:
-                if more:
-                    await self._drain_then_refuse(scope, receive, send, size)
-                else:
-                    await self._too_large(scope, receive, send)
-                return None
+                raise _TooLarge(drain=more)
             chunks.append(chunk)
             if not more:
                 return b"".join(chunks)
 
-    async def _drain_then_refuse(self, scope: Scope, receive: Receive, send: Send, size: int) -> None:
-        """Read the rest of an over-limit body (up to DRAIN_FACTOR times the limit) and throw it away, then 413."""
-        try:
-            while size <= self.limit * DRAIN_FACTOR:
-                message = await receive()
-                if message["type"] == "http.disconnect":
-                    return
-                size += len(message.get("body", b""))
-                if not message.get("more_body", False):
-                    break
-        except BodyStalled:
-            pass
-        await self._too_large(scope, receive, send)
+    async def _drained(self, receive: Receive) -> bool:
+        """Read the rest of an over-limit body and throw it away, for as long as a whole body may take; False when
+        the client left meanwhile. A body that stalls or outlasts the time is answered as it stands."""
+        with anyio.move_on_after(self.timeout * WHOLE_BODY_TIMEOUTS):
+            try:
+                while True:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        return False
+                    if not message.get("more_body", False):
+                        break
+            except BodyStalled:
+                pass
+        return True
 
     async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
         detail = f"The request body is larger than {self.limit} bytes."
