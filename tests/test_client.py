@@ -551,7 +551,10 @@ STREAM = """
 import json, sys, tracemalloc
 import orjson
 from deckcheck.client import Client, RecheckResultLine
+from deckcheck.wire.answers.recheck import RECHECK_ANSWER_LINE
 
+# The reader of answer lines is built on its first line; built first, it is not counted as what the client holds.
+RECHECK_ANSWER_LINE.rebuild(force=True)
 url, count, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 with open(path, encoding="utf-8") as file:
     stored = [json.loads(line) for line in file]

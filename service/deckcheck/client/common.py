@@ -13,7 +13,7 @@ import functools
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
 
 import httpx
 import orjson
@@ -22,12 +22,14 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from deckcheck.wire.answers import Problem
 from deckcheck.wire.answers.recheck import RECHECK_ANSWER_LINE, RecheckAnswerLine
 from deckcheck.wire.request_values import Format
-from deckcheck.wire.requests import InlineBanlist, LflistBanlist, RecheckLine
+
+if TYPE_CHECKING:  # the request models are sent as they are, never built here: importing the client skips them
+    from deckcheck.wire.requests import InlineBanlist, LflistBanlist, RecheckLine
 
 T = TypeVar("T")
 Body = BaseModel | Mapping[str, Any]
-ListChoice = str | InlineBanlist | LflistBanlist | Mapping[str, Any]
-Deck = RecheckLine | Mapping[str, Any]
+ListChoice: TypeAlias = "str | InlineBanlist | LflistBanlist | Mapping[str, Any]"
+Deck: TypeAlias = "RecheckLine | Mapping[str, Any]"
 CHUNK_BYTES = 64 * 1024  # request body bytes a recheck hands to the connection at once
 DEFAULT_WAIT = 1.0  # seconds to wait before the first retry of a 503 that names no Retry-After
 
