@@ -9,6 +9,7 @@ test-artefacts/desk-laptop/."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
@@ -21,11 +22,13 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from tests import browser
 from tests.browser import console_errors, screenshot, sent_requests
 from tests.decks import EXTRA, MAIN_40, SIDE
-from tests.test_desk import POT_OF_GREED, RULE_CODE, SET_VALUE, WAIT, convert
+from tests.test_desk import POT_OF_GREED, SET_VALUE, WAIT, convert
 
 browser.skip_without_chromium()
 
 VIEWPORTS = [(1280, 600), (1366, 650), (1920, 1080)]
+# A code as programs read it, digits too: forbidden_card, tardiness_5_minutes, roster_mismatch.
+RULE_CODE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 SLACK = 0.5  # px: rectangles that share an edge touch, they do not overlap
 # Where each box of the verdict is, and the first violation's reason, penalty (with its rule) and remedy.
 MEASURE = """
@@ -73,6 +76,11 @@ return Array.from(document.querySelectorAll("#time-limit .lp input"), (input) =>
 }));
 """
 VISIBLE_TEXT = "return document.body.innerText;"
+# Whether an element lies wholly inside the viewport.
+IN_VIEW = """
+const r = document.getElementById(arguments[0]).getBoundingClientRect();
+return r.top >= -0.5 && r.left >= -0.5 && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5;
+"""
 
 
 def inside(inner: dict[str, float], outer: dict[str, float]) -> bool:
@@ -210,9 +218,8 @@ def test_the_reason_is_the_first_thing_under_the_verdict(laptop: Laptop, lists: 
     assert {"caption 0", "list 0", "caption 1", "list 1"} <= roster["boxes"].keys()  # both lists shown
     assert overlapping({str(i): box for i, box in enumerate(page_roster)}) == []
     assert ("デュエルの敗北" if laptop.lang == "ja" else "Duel forfeiture") in roster["penalty"]
-    if laptop.lang == "ja":
-        assert RULE_CODE.findall(pot_text) == []
-        assert RULE_CODE.findall(roster_text) == []
+    assert RULE_CODE.findall(pot_text) == []  # in English too: staff read words, not codes
+    assert RULE_CODE.findall(roster_text) == []
     assert console_errors(laptop.driver) == []
 
 
@@ -231,7 +238,7 @@ def test_the_judges_tools_speak_in_words_and_stay_in_their_columns(laptop: Lapto
     marked = laptop.driver.execute_script(
         "return Array.from(document.querySelectorAll('[aria-invalid=true]'), (e) => e.id);"
     )
-    laptop.driver.execute_script("document.getElementById('assessor-panel').scrollIntoView();")
+    words_shown = laptop.driver.execute_script(IN_VIEW, "assessment")
     laptop.shot("3-assessor-refused")
     words = laptop.driver.find_element(By.ID, "assessment").text
     laptop.set("assess-code", "tardiness")
@@ -249,9 +256,10 @@ def test_the_judges_tools_speak_in_words_and_stay_in_their_columns(laptop: Lapto
     rows = [row.text for row in laptop.driver.find_elements(By.CSS_SELECTOR, "#queue tbody tr")]
 
     assert marked == ["assess-code", "assess-intentional"]
+    assert words_shown
+    assert RULE_CODE.findall(page_text) == [], page_text
     if laptop.lang == "ja":
         assert "「故意か」が「はい」" in words
-        assert RULE_CODE.findall(page_text) == [], page_text
         assert "指定の時間の5分後に指定の席にいなかった" in rows[0]
         assert "禁止カード" in rows[1]
     else:
@@ -267,3 +275,10 @@ def test_the_judges_tools_speak_in_words_and_stay_in_their_columns(laptop: Lapto
     (logged,) = console_errors(laptop.driver)
     assert "/v1/penalties/assess" in logged
     assert "422" in logged
+
+
+def test_a_code_with_digits_is_a_code() -> None:
+    assert RULE_CODE.findall("(tardiness_5_minutes; PR 5) forbidden_card ydke://") == [
+        "tardiness_5_minutes",
+        "forbidden_card",
+    ]

@@ -99,6 +99,8 @@ async function assess() {
       shown.append(element("p", "assessed-error", error.message));
     }
   }
+  // On a laptop's short screen the answer falls below the button: bring it into view, the button above it.
+  shown.scrollIntoView({block: "nearest"});
 }
 
 /** Wire the assessor (applyLanguage loads the catalogue). */
