@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from deckcheck.rules.assess import AssessmentError, Escalation, Facts, assess
+from deckcheck.rules.assess import AssessmentError, Contradiction, Contradictions, Escalation, Facts, Reason, assess
 from deckcheck.rules.infractions import FAMILIES, INFRACTIONS
 from deckcheck.rules.registry import RULES
 
@@ -70,8 +70,8 @@ def test_deck_rules_are_infractions(code: str) -> None:
     ],
 )
 def test_tardiness_by_the_minute(minutes: int, code: str) -> None:
-    assert assess("tardiness", Facts(minutes_late=minutes)).infraction.code == code
-    assert assess("tardiness_10_minutes", Facts(minutes_late=minutes)).infraction.code == code  # the minutes decide
+    assert assess("tardiness", Facts(minutes_late=minutes)).infraction.code == code  # the family: the minutes pick
+    assert assess(code, Facts(minutes_late=minutes)).infraction.code == code  # the item: the minutes agree
 
 
 @pytest.mark.parametrize(
@@ -153,3 +153,76 @@ def test_escalation_is_offered_never_applied() -> None:
     assert assess("tardiness", Facts(influenced_outcome=True)).escalations == ()  # PR 5 names no such raise
     assert assess("bribery", Facts(prior=3)).escalations == ()  # nothing above Total Disqualification
     assert assess("outcome_by_random_method", Facts(prior=1)).escalations == ()  # a disqualification ends it all
+
+
+@pytest.mark.parametrize(
+    ("code", "facts", "found"),
+    [
+        # PR 4, 6, 7: an item whose definition says "unintentionally" is not assessed as intentional (nor the
+        # reverse); the facts name the family's other item, where it has one.
+        (
+            "slow_play_unintentional",
+            Facts(intentional=True),
+            [("intentional", "unintentional", True, "slow_play_intentional")],
+        ),
+        (
+            "marked_cards_intentional",
+            Facts(intentional=False),
+            [("intentional", "intentional", False, "marked_cards_unintentional")],
+        ),
+        (
+            "rules_misinterpreted_unintentional",
+            Facts(intentional=True),
+            [("intentional", "unintentional", True, "rules_misconstrued_intentional")],
+        ),
+        ("drew_extra_card", Facts(intentional=True), [("intentional", "unintentional", True, None)]),
+        ("saw_hidden_card", Facts(intentional=True), [("intentional", "unintentional", True, None)]),
+        ("misreported_outcome", Facts(intentional=False), [("intentional", "intentional", False, None)]),
+        # PR 5: each tardiness item covers its minutes, up to the next item's.
+        ("tardiness_5_minutes", Facts(minutes_late=2), [("minutes_late", "minutes_late", 2, "tardiness")]),
+        ("tardiness_5_minutes", Facts(minutes_late=10), [("minutes_late", "minutes_late", 10, "tardiness_10_minutes")]),
+        ("tardiness_10_minutes", Facts(minutes_late=9), [("minutes_late", "minutes_late", 9, "tardiness_5_minutes")]),
+        # PR 10: talking and advice "during your duel".
+        ("talking_during_duel", Facts(timing="between_duels"), [("timing", "timing", "between_duels", None)]),
+        ("outside_advice", Facts(timing="between_matches"), [("timing", "timing", "between_matches", None)]),
+    ],
+)
+def test_facts_that_contradict_the_item_chosen_are_refused_each_named(
+    code: str, facts: Facts, found: list[tuple[str, Reason, bool | int | str, str | None]]
+) -> None:
+    with pytest.raises(Contradictions) as refused:
+        assess(code, facts)
+    assert refused.value.item == INFRACTIONS[code]
+    assert refused.value.found == tuple(
+        Contradiction(("code", field), reason, given, None if instead is None else INFRACTIONS[instead])
+        for field, reason, given, instead in found
+    )
+
+
+def test_the_facts_that_agree_or_pick_are_no_contradiction() -> None:
+    assert assess("slow_play", Facts(intentional=True)).infraction.code == "slow_play_intentional"  # the family
+    assert assess("drew_extra_card", Facts(intentional=False)).infraction.code == "drew_extra_card"
+    assert assess("tardiness", Facts(minutes_late=2)).infraction.code == "tardiness"
+    assert assess("talking_during_duel", Facts(timing="during_duel")).infraction.code == "talking_during_duel"
+    assert assess("heckling", Facts(timing="between_duels", intentional=True)).infraction.code == "heckling"
+
+
+def test_every_item_that_fixes_intent_or_time_is_one_whose_definition_says_so() -> None:
+    """The catalogue says intent where the regulations' words do, and a time where they say "during your duel"."""
+    intent = {code: item.intentional for code, item in INFRACTIONS.items() if item.intentional is not None}
+    assert intent == {
+        "rules_misinterpreted_unintentional": False,
+        "drew_extra_card": False,
+        "saw_hidden_card": False,
+        "rules_misconstrued_intentional": True,
+        "marked_cards_unintentional": False,
+        "marked_cards_intentional": True,
+        "slow_play_unintentional": False,
+        "slow_play_intentional": True,
+        "misreported_outcome": True,
+    }
+    for code, intentional in intent.items():
+        words = INFRACTIONS[code].summary_en.lower()
+        assert "intentional" in words
+        assert ("unintentional" in words or "not intentional" in words) != intentional
+    assert {code for code, item in INFRACTIONS.items() if item.timing} == {"outside_advice", "talking_during_duel"}

@@ -581,39 +581,134 @@ def test_a_ydke_link_typed_into_the_scan_field_is_checked_with_the_keyboard_alon
     assert len(desk.queue()) == 1
 
 
-def test_the_queue_lists_checks_newest_first_and_exports_them_as_csv(desk: Desk, decks: Decks, downloads: Path) -> None:
+# Wait until every check of the queue holds its deck as a ydke link (the page asks the service for it after the
+# verdict).
+DECKS_KEPT = """
+const queue = JSON.parse(localStorage.getItem("deckcheck.desk.queue") || "[]");
+return queue.length > 0 && queue.filter((entry) => entry.kind !== "assessment").every((entry) => entry.deck);
+"""
+CSV_HEADER = [
+    "時刻",
+    "大会の日付",
+    "フォーマット",
+    "リミットレギュレーション",
+    "プレイヤー",
+    "種類",
+    "判定",
+    "罰則",
+    "内容",
+]
+CSV_HEADER += ["違反の内容", "カード", "デッキ（ydke）"]
+
+
+def _cards(violation: dict[str, Any]) -> str:
+    return "、".join(f"{card['name']} ×{card['count']}" for card in violation["cards"])
+
+
+def _assess_tardiness(desk: Desk) -> dict[str, Any]:
+    """Assess 6 minutes' tardiness before a duel in the assessor; the API's answer to what the page sent."""
+    _fill(desk, {"assess-code": "tardiness", "assess-minutes": "6", "assess-timing": "between_duels"})
+    desk.driver.find_element(By.ID, "assess").click()
+    WebDriverWait(desk.driver, WAIT).until(lambda _d: desk.text("assessment"))
+    (assessed,) = [_answer(desk, "/v1/penalties/assess", body) for body in _posted(desk, "/v1/penalties/assess")]
+    return assessed
+
+
+def test_the_queue_names_what_was_found_in_words_and_exports_the_event_day(
+    desk: Desk, decks: Decks, downloads: Path
+) -> None:
+    """A legal deck, then the next player's deck with Pot of Greed, their roster check before duel 2 and a penalty
+    for tardiness: the table says each in words, and the CSV file, named by the event day, carries the event, the
+    player, the verdict, the penalty, each violation's message and cards, and the deck as a ydke link."""
     desk.paste("player", "山田 太郎")
     desk.paste("submission", decks.legal_text)
     desk.driver.find_element(By.ID, "check").click()
-    first = desk.verdict()
+    desk.verdict()
+    legal = desk.check_sent()
     desk.close_verdict()
-    desk.driver.find_element(By.ID, "player").clear()
+    desk.driver.find_element(By.ID, "player-clear").click()
     desk.paste("player", "No. 2")
-    desk.paste("scan", decks.pot_ydke)
-    desk.keys(Keys.ENTER)
-    second = desk.verdict()
+    desk.driver.find_element(By.ID, "submission").clear()
+    desk.paste("submission", decks.pot_text)
+    desk.driver.find_element(By.ID, "check").click()
+    desk.verdict()
+    pot = desk.check_sent()
     desk.close_verdict()
+    presented = decks.legal_text.replace(
+        "3 ブラック・マジシャン\n", "2 ブラック・マジシャン\n1 ブラック・マジシャン・ガール\n", 1
+    )
+    desk.paste("roster-registered", decks.legal_text)
+    desk.paste("roster-presented", presented)
+    Select(desk.driver.find_element(By.ID, "roster-duel")).select_by_value("2")
+    desk.driver.find_element(By.ID, "roster-check").click()
+    desk.verdict()
+    roster = desk.check_sent()
+    desk.close_verdict()
+    assessed = _assess_tardiness(desk)
+    WebDriverWait(desk.driver, WAIT).until(lambda d: d.execute_script(DECKS_KEPT))
     rows = desk.queue()
-    header = [cell.text for cell in desk.driver.find_elements(By.CSS_SELECTOR, "#queue thead th")]
     desk.driver.execute_script("document.getElementById('queue').scrollIntoView();")
     screenshot(desk.driver, "desk", "8-queue")
-    name = f"deckcheck-queue-{datetime.date.today().isoformat()}.csv"
+    name = f"deckcheck-{EVENT}.csv"
     desk.driver.find_element(By.ID, "queue-export").click()
     WebDriverWait(desk.driver, WAIT).until(lambda _: (downloads / name).exists())
     exported = (downloads / name).read_bytes()
+    links = [convert(desk.origin, {"text": text, "to": "ydke"}) for text in (presented, decks.pot_text)]
+    links.append(convert(desk.origin, {"text": decks.legal_text, "to": "ydke"}))
 
-    assert (first.state, second.state, second.codes) == ("legal", "illegal", ["forbidden_card"])
-    assert [(row[1:3], RULE_CODE.findall(row[4])) for row in rows] == [
-        (["No. 2", "違反"], ["forbidden_card"]),
-        (["山田 太郎", "合法"], []),
+    (forbidden,), (mismatch,) = pot.answer["violations"], roster.answer["violations"]
+    penalty = "デュエルの敗北（次のデュエル）"
+    assert legal.answer["legal"]
+    assert [row[1:] for row in rows] == [
+        ["No. 2", "罰則の判定", penalty, "指定の時間の5分後に指定の席にいなかった"],
+        ["No. 2", "違反", penalty, "デッキ内容がデッキ記入シートと一致しない"],
+        ["No. 2", "違反", penalty, "禁止カードがデッキ・エクストラデッキ・サイドデッキに入っている"],
+        ["山田 太郎", "合法", "—", ""],
     ]
-    assert PENALTY_WORDS["duel_forfeiture"] in rows[0][3]
     assert exported.startswith(b"\xef\xbb\xbf")
     table = list(csv.reader(io.StringIO(exported.decode("utf-8-sig"), newline="")))
+    event = [EVENT, "OCG", "OCG 2008.03"]
+    assert [row[1:] for row in table] == [
+        CSV_HEADER[1:],
+        [
+            *event,
+            "No. 2",
+            "罰則の判定",
+            "罰則の判定",
+            penalty,
+            rows[0][4],
+            f"{assessed['summary']} {assessed['applies_to_text']}",
+            "",
+            "",
+        ],
+        [
+            *event,
+            "No. 2",
+            "デッキ記入シートとの照合",
+            "違反",
+            penalty,
+            rows[1][4],
+            mismatch["message"],
+            _cards(mismatch),
+            links[0],
+        ],
+        [
+            *event,
+            "No. 2",
+            "提出されたデッキ",
+            "違反",
+            penalty,
+            rows[2][4],
+            forbidden["message"],
+            _cards(forbidden),
+            links[1],
+        ],
+        [*event, "山田 太郎", "提出されたデッキ", "合法", "—", "", "", "", links[2]],
+    ]
+    assert _cards(forbidden) == "強欲な壺 ×1"
+    assert table[0][0] == "時刻"
     # The table's time column is the time of day; the file's, the full local date and time with its offset, so that
     # the record of a day that runs past midnight, or is read elsewhere, stands on its own.
-    assert [row[1:] for row in table] == [header[1:], *(row[1:] for row in rows)]
-    assert table[0][0] == header[0]
     offset = datetime.timedelta(minutes=-desk.driver.execute_script("return new Date().getTimezoneOffset();"))
     for written, row in zip(table[1:], rows, strict=True):
         assert LOCAL_ISO.fullmatch(written[0]), written[0]
@@ -674,26 +769,40 @@ def test_the_next_list_pasted_after_a_check_replaces_the_one_checked(desk: Desk,
     assert (second.codes, len(second.lines)) == (["forbidden_card"], len(decks.pot_text.splitlines()))
 
 
-def test_each_check_is_recorded_under_the_player_typed_for_it_alone(desk: Desk, decks: Decks) -> None:
+def test_the_player_stays_through_their_duels_until_staff_clear_it(desk: Desk, decks: Decks) -> None:
+    """A player's deck at registration, then their roster check before duel 2: both under their name; after
+    次のプレイヤー, the next check is nobody's until a name is typed."""
     desk.paste("player", "山田 太郎")
     desk.paste("submission", decks.legal_text)
     desk.driver.find_element(By.ID, "check").click()
     desk.verdict()
     header = desk.text("verdict-player")
     screenshot(desk.driver, "desk", "11-player-on-verdict")
-    desk.keys(Keys.ESCAPE)
-    desk.focused_after_waiting_for("submission")
-    left = desk.value("player")
-    desk.driver.execute_cdp_cmd("Input.insertText", {"text": decks.pot_text})
+    desk.close_verdict()
+    kept = desk.value("player")
+    desk.paste("roster-registered", decks.legal_text)
+    desk.paste("roster-presented", decks.legal_text)
+    Select(desk.driver.find_element(By.ID, "roster-duel")).select_by_value("2")
+    Select(desk.driver.find_element(By.ID, "roster-phase")).select_by_value("between_duels")
+    desk.driver.find_element(By.ID, "roster-check").click()
+    desk.wait_for_state("legal")
+    duel_2 = desk.text("verdict-player")
+    desk.close_verdict()
+    desk.driver.find_element(By.ID, "player-clear").click()
+    cleared, focused = desk.value("player"), desk.focused()
+    desk.driver.find_element(By.ID, "submission").clear()
+    desk.paste("submission", decks.pot_text)
     desk.ctrl_enter()
     desk.wait_for_state("illegal")
     unnamed = desk.text("verdict-player")
     desk.close_verdict()
 
-    assert [row[1:3] for row in desk.queue()] == [["", "違反"], ["山田 太郎", "合法"]]
-    assert left == ""
+    assert [row[1:3] for row in desk.queue()] == [["", "違反"], ["山田 太郎", "合法"], ["山田 太郎", "合法"]]
+    assert kept == "山田 太郎"
     assert "山田 太郎" in header
-    assert "山田 太郎" not in unnamed
+    assert "山田 太郎" in duel_2
+    assert (cleared, focused) == ("", "player")
+    assert unnamed == "プレイヤー名なし"
 
 
 def test_the_player_is_the_one_typed_when_the_check_started(desk: Desk, decks: Decks) -> None:
@@ -814,6 +923,7 @@ def test_a_picture_that_cannot_be_read_leaves_no_earlier_link_to_check_again(
     desk.keys(Keys.ENTER)
     first = desk.verdict()
     desk.close_verdict()
+    desk.driver.find_element(By.ID, "player-clear").click()
     desk.paste("player", "No. 2")
     desk.driver.find_element(By.ID, "qr-file").send_keys(str(broken))
     failed = desk.verdict()

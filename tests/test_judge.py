@@ -70,6 +70,49 @@ def test_refusals_name_the_field(client: httpx.Client, path: str, body: object, 
     assert [(e["loc"], e["type"]) for e in answer.json()["errors"]] == [(loc, kind)]
 
 
+def test_contradictory_facts_are_refused_in_the_language_asked_each_naming_its_fields(client: httpx.Client) -> None:
+    """The two the desk met: 「故意でなく…」 with 故意か＝はい, and 5 minutes' tardiness for a player 2 minutes late."""
+    slow = client.post(
+        "/v1/penalties/assess",
+        json={"code": "slow_play_unintentional", "intentional": True},
+        headers={"Accept-Language": "ja"},
+    )
+    late = client.post("/v1/penalties/assess", json={"code": "tardiness_5_minutes", "minutes_late": 2})
+    assert (slow.status_code, slow.headers["content-type"], slow.headers["content-language"]) == (
+        422,
+        "application/problem+json",
+        "ja",
+    )
+    assert {key: value for key, value in slow.json().items() if key != "request_id"} == {
+        "type": "urn:deckcheck:problem:invalid-request",
+        "title": "Unprocessable Entity",
+        "status": 422,
+        "detail": "入力された事実が選んだ違反と矛盾しているため、判定していません。",
+        "errors": [
+            {
+                "loc": ["body", "intentional"],
+                "msg": "「故意でなくプレイに時間をかけすぎた」（PR 7, TR 2.C）は故意でない違反ですが、"
+                "「故意か」が「はい」になっています。その事実では「故意にプレイに時間をかけた」にあたります。"
+                "そちらを選ぶか、入力を直してください。",
+                "type": "contradictory_facts",
+                "fields": [["body", "code"], ["body", "intentional"]],
+            }
+        ],
+    }
+    assert (late.status_code, late.headers["content-language"]) == (422, "en")
+    assert late.json()["errors"] == [
+        {
+            "loc": ["body", "minutes_late"],
+            "msg": "“Not being in the assigned place 5 minutes after the assigned time” (PR 5) covers being 5 to 9 "
+            "minutes late, but 2 minutes late is given. On those facts the infraction is “Not being in the assigned "
+            "place at the assigned time”: choose it, or correct the facts.",
+            "type": "contradictory_facts",
+            "fields": [["body", "code"], ["body", "minutes_late"]],
+        }
+    ]
+    assert late.json()["detail"] == "The facts given contradict the infraction chosen; nothing was assessed."
+
+
 def test_a_ruling_in_japanese(client: httpx.Client) -> None:
     body = {"wins": [0, 1], "in_duel": True, "duel": {"life_points": [500, 500], "sudden_death": [500, 0]}}
     answer = client.post("/v1/matches/time-limit", json=body, headers={"Accept-Language": "ja"}).json()
@@ -105,13 +148,27 @@ def test_the_readme_table_is_the_catalogue() -> None:
     assert all(f"| `{code}` |" in readme for code in INFRACTIONS)  # deck rules in the rule codes' table
 
 
+# What the contradictions and the minutes' spans fill in besides the player, the penalty and its basis.
+FILLED = {
+    "summary": "x",
+    "rule": "PR 5",
+    "span": "x",
+    "minutes": 2,
+    "allowed": "x",
+    "timing": "x",
+    "instead": "x",
+    "low": 5,
+    "high": 9,
+}
+
+
 def test_every_word_of_the_judge_fills_in_both_languages() -> None:
     """judging.toml: each text of each group, in English and Japanese, takes the fields the answers give it."""
     for group, codes in GROUPS.items():
         for code in codes:
             for lang in ("en", "ja"):
-                text = words(group, code, lang, player=player_words(1, lang), to="x", basis="PR 2.B")
+                text = words(group, code, lang, player=player_words(1, lang), to="x", basis="PR 2.B", **FILLED)
                 assert "{" not in text
                 # Japanese words in Japanese only; an English text names the procedures (判定1) as the rules do.
-                japanese = re.search("[ぁ-んァ-ン一-龯]", text.replace("判定", "")) is not None
+                japanese = re.search("[ぁ-んァ-ン一-龯〜]", text.replace("判定", "")) is not None
                 assert japanese == (lang == "ja"), (group, code, lang)

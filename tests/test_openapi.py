@@ -22,9 +22,9 @@ from deckcheck.formats.dispatch import DECK_SUFFIXES
 from deckcheck.model import FORMATS, SECTIONS, Phase
 from deckcheck.rules import PENALTIES, RULES
 from deckcheck.rules.assess import AppliesTo
-from deckcheck.rules.assess import Timing as AssessTiming
 from deckcheck.rules.eras import LATER_TYPES, OCG_LANGUAGES, SEEDS_TYPES, TCG_LANGUAGES
 from deckcheck.rules.infractions import FAMILIES, INFRACTIONS
+from deckcheck.rules.infractions import Timing as AssessTiming
 from deckcheck.rules.registry import BASES
 from deckcheck.rules.timelimit import Procedure, StepCode
 from deckcheck.wire import answers, requests

@@ -6,11 +6,14 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from deckcheck.api.problems import problem
 from deckcheck.api.responses import BAD_QUERY, JUDGE_PROBLEMS, AcceptLanguage, cached, json_response, pick_language
 from deckcheck.api.served import served
+from deckcheck.rules.assess import Contradictions
 from deckcheck.rules.infractions import INFRACTIONS
+from deckcheck.rules.judging import words
 from deckcheck.wire.answers import AssessmentOut, InfractionOut, RulingOut
-from deckcheck.wire.judge.bodies import assess_body, infraction_json, time_limit_body
+from deckcheck.wire.judge.bodies import assess_body, contradiction_errors, infraction_json, time_limit_body
 from deckcheck.wire.judge.requests import AssessRequest, TimeLimitRequest
 
 _BY_LANGUAGE = ("Accept-Language",)
@@ -46,9 +49,15 @@ def build_judge_router() -> APIRouter:
     def assess_penalty(body: AssessRequest, accept_language: AcceptLanguage = None) -> Response:
         """Assess an infraction: the penalty the regulations give on the facts given, whom and what it applies to, the
         remedy, whether it is recorded, and the higher penalty the referee may give for a repeat (PR 2.B) or an
-        influenced outcome, never applied here."""
+        influenced outcome, never applied here. Facts that contradict the infraction chosen are refused (422), every
+        contradiction named with the fields it is between, in the language asked for."""
         lang = pick_language(accept_language)
-        return json_response(assess_body(body, lang), lang)
+        try:
+            return json_response(assess_body(body, lang), lang)
+        except Contradictions as refused:
+            detail = words("contradiction", "detail", lang)
+            errors = contradiction_errors(refused, lang)
+            return problem(422, detail, errors, "invalid-request", headers={"Content-Language": lang})
 
     @router.post(
         "/v1/matches/time-limit",

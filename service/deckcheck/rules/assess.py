@@ -4,7 +4,10 @@ referee may raise it.
 `assess(code, facts)` reads the catalogue (rules/infractions.py) and what the regulations make the penalty depend
 on (`Facts`): intent (PR 4.A/4.D, 6, 7), minutes late (PR 5), whether the card drawn or seen can be put back and
 whether it would decide the duel (PR 4.B, 4.C), when the infraction happened (PR 1.C, 1.D), and how often the player
-already received it in the tournament (PR 2.B). It never raises a penalty itself: where the regulations let the
+already received it in the tournament (PR 2.B). Facts that contradict the item chosen by its own code (an
+unintentional item said to be intentional, minutes late outside the item's span, a time its definition excludes) are
+refused together, each named (`Contradictions`), never quietly turned into another item. It never raises a penalty
+itself: where the regulations let the
 referee give a higher one (PR 2.B for a repeat; PR 7 and PR 10 where the outcome was influenced), the assessment
 names the penalty the referee may raise it to and why, and the penalty stays the one the item names.
 """
@@ -14,10 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from deckcheck.rules.infractions import FAMILIES, INFRACTIONS, Infraction
+from deckcheck.rules.infractions import FAMILIES, INFRACTIONS, Infraction, Timing
 from deckcheck.rules.registry import PENALTIES, SEVERITY
 
-Timing = Literal["during_duel", "between_duels", "between_matches"]
+# Why a fact contradicts the item chosen: its definition's intent either way, its minutes late, its time.
+Reason = Literal["unintentional", "intentional", "minutes_late", "timing"]
 AppliesTo = Literal["record", "current_duel", "next_duel", "current_match", "next_match", "tournament"]
 # PR 1: every penalty is officially recorded (1.B for cautions and warnings, 1.C–1.F for the others).
 RECORDED = True
@@ -30,6 +34,27 @@ class AssessmentError(ValueError):
     def __init__(self, field: str, message: str) -> None:
         super().__init__(message)
         self.field = field
+
+
+@dataclass(frozen=True, slots=True)
+class Contradiction:
+    """A fact that contradicts the item chosen: `fields` (the code, then the fact), `reason`, the value `given` for
+    the fact, and the item the fact names instead, where the catalogue has one."""
+
+    fields: tuple[str, ...]
+    reason: Reason
+    given: bool | int | str
+    instead: Infraction | None
+
+
+class Contradictions(ValueError):
+    """The facts contradict the item `item` chosen by its own code; `found` holds every contradiction."""
+
+    def __init__(self, item: Infraction, found: tuple[Contradiction, ...]) -> None:
+        named = "; ".join(f"{'/'.join(c.fields)}: {c.reason}" for c in found)
+        super().__init__(f"the facts contradict {item.code}: {named}")
+        self.item = item
+        self.found = found
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -98,27 +123,59 @@ def assess(code: str, facts: Facts) -> Assessment:
 
 
 def pick(code: str, facts: Facts) -> Infraction:
-    """The item `code` names: an item, or the item of a family the facts tell apart; an item of a family whose
-    telling fact is given yields to the item the fact names."""
+    """The item `code` names: an item, or the item of a family the facts tell apart. Contradictions when the facts
+    contradict the item (an item chosen by its own code keeps it: the facts never turn it into another)."""
     family = FAMILIES.get(code) or FAMILIES.get(INFRACTIONS[code].family if code in INFRACTIONS else "")
     if family is None:
         raise AssessmentError("code", f"{code!r} is no infraction code of the catalogue")
-    if len(family) == 1:
-        return family[0]
+    if facts.minutes_late is not None and facts.minutes_late < 0:
+        raise AssessmentError("minutes_late", "minutes_late cannot be negative")
+    by_family = len(family) > 1 and code == family[0].family
+    item = _by_facts(code, family, facts) if by_family else INFRACTIONS[code]
+    if found := _contradictions(item, family, facts, by_family=by_family):
+        raise Contradictions(item, found)
+    return item
+
+
+def _by_facts(code: str, family: tuple[Infraction, ...], facts: Facts) -> Infraction:
+    """The item of a family the facts pick: by intent, or by the minutes late; the family's first item where the
+    minutes are not given (tardiness is its own first item)."""
     if family[0].intentional is not None:
         if facts.intentional is None:
-            if code in INFRACTIONS and INFRACTIONS[code].family != code:
-                return INFRACTIONS[code]
             raise AssessmentError("intentional", f"{code} depends on whether it was intentional: give intentional")
         return next(item for item in family if item.intentional == facts.intentional)
     if facts.minutes_late is None:
         if code in INFRACTIONS:
             return INFRACTIONS[code]
         raise AssessmentError("minutes_late", f"{code} depends on the minutes late: give minutes_late")
-    if facts.minutes_late < 0:
-        raise AssessmentError("minutes_late", "minutes_late cannot be negative")
     reached = [item for item in family if (item.minutes_late or 0) <= facts.minutes_late]
     return max(reached, key=lambda item: item.minutes_late or 0)
+
+
+def _contradictions(
+    item: Infraction, family: tuple[Infraction, ...], facts: Facts, *, by_family: bool
+) -> tuple[Contradiction, ...]:
+    """Every fact that contradicts `item`'s definition. Intent and minutes late pick the item of a family named by
+    the family's code, so they contradict only an item named by its own."""
+    found = []
+    if not by_family and item.intentional is not None and facts.intentional not in (None, item.intentional):
+        instead = next((other for other in family if other.intentional == facts.intentional), None)
+        reason: Reason = "intentional" if item.intentional else "unintentional"
+        found.append(Contradiction(("code", "intentional"), reason, facts.intentional, instead))
+    if not by_family and item.minutes_late is not None and facts.minutes_late is not None:
+        instead = _by_facts(item.family, family, facts)
+        if instead != item:
+            found.append(Contradiction(("code", "minutes_late"), "minutes_late", facts.minutes_late, instead))
+    if item.timing is not None and facts.timing != item.timing:
+        found.append(Contradiction(("code", "timing"), "timing", facts.timing, None))
+    return tuple(found)
+
+
+def span(item: Infraction) -> tuple[int, int | None]:
+    """The minutes late a tardiness item covers: from its own to the next item's, less one (None: no end)."""
+    low = item.minutes_late or 0
+    higher = [other.minutes_late or 0 for other in FAMILIES[item.family] if (other.minutes_late or 0) > low]
+    return low, (min(higher) - 1 if higher else None)
 
 
 def _forfeit(facts: Facts) -> bool | None:

@@ -13,14 +13,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Literal
+from typing import Literal, get_args
 
 from deckcheck.rules.registry import CITATIONS, PENALTIES, PENALTY_REF, RULES, Rule, TableEntry, read_table
 
 INFRACTIONS_FILE = Path(__file__).with_name("infractions.toml")
 ForfeitWhen = Literal["unremedied_or_decisive"]
+# When an infraction happened (PR 1.C, 1.D); an item's definition may fix it (PR 10: during the duel).
+Timing = Literal["during_duel", "between_duels", "between_matches"]
 _REQUIRED = frozenset({"rule", "penalty_ref", "penalty", "summary"})
-_OPTIONAL = frozenset({"remedy", "family", "intentional", "minutes_late", "forfeit_when", "heavier_when_influential"})
+_OPTIONAL = frozenset(
+    {"remedy", "family", "intentional", "minutes_late", "timing", "forfeit_when", "heavier_when_influential"}
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -38,8 +42,9 @@ class Infraction:
     remedy_en: str | None = None
     remedy_ja: str | None = None
     family: str  # the code to assess by: the item's own, or the one it shares with the items it is told from
-    intentional: bool | None = None  # within a family told apart by intent
+    intentional: bool | None = None  # what its definition says of intent; within a family, which item it is
     minutes_late: int | None = None  # within tardiness: the minutes from which the item applies
+    timing: Timing | None = None  # when it happens, where its definition says so
     forfeit_when: ForfeitWhen | None = None
     heavier_when_influential: bool = False
 
@@ -88,9 +93,18 @@ def _conduct(code: str, entry: TableEntry) -> Infraction:
         family=entry.text("family") if "family" in keys else code,
         intentional=intentional,
         minutes_late=minutes,
+        timing=_timing(entry),
         forfeit_when=_forfeit_when(entry),
         heavier_when_influential=heavier,
     )
+
+
+def _timing(entry: TableEntry) -> Timing | None:
+    """When the item happens, where its definition says so."""
+    if "timing" not in entry.table:
+        return None
+    found = entry.text("timing", choices=get_args(Timing))
+    return next(choice for choice in get_args(Timing) if choice == found)
 
 
 def _forfeit_when(entry: TableEntry) -> ForfeitWhen | None:
@@ -102,14 +116,15 @@ def _forfeit_when(entry: TableEntry) -> ForfeitWhen | None:
 
 
 def _check_families(entries: TableEntry, loaded: Mapping[str, Infraction]) -> None:
-    """A family is told apart by one thing: intent (one item each way) or minutes late (from 0, each distinct)."""
+    """A family is told apart by one thing: intent (one item each way) or minutes late (from 0, each distinct); an
+    item alone may say what its definition says of intent, but minutes late tell only tardiness's items apart."""
     families: dict[str, list[Infraction]] = {}
     for item in loaded.values():
         families.setdefault(item.family, []).append(item)
     for family, items in families.items():
         if len(items) == 1:
-            if items[0].intentional is not None or items[0].minutes_late is not None:
-                entries.fail(f"{items[0].code}: intentional and minutes_late tell apart the items of a family")
+            if items[0].minutes_late is not None:
+                entries.fail(f"{items[0].code}: minutes_late tells apart the items of a family")
             continue
         if family in loaded and loaded[family].family != family:
             entries.fail(f"family {family} is the code of an item of another family")

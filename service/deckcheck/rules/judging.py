@@ -1,6 +1,7 @@
 """The words of the judge's answers (judging.toml beside this module), loaded and checked once, at import: what a
-penalty applies to, why it may be raised, each step of the time-limit procedures, and the penalties' names, every one
-in Japanese and English. A code the assessment or the procedures can give without its words stops start-up."""
+penalty applies to, why it may be raised, why facts contradict the infraction chosen, each step of the time-limit
+procedures, and the penalties' names, every one in Japanese and English. A code the assessment or the procedures
+can give without its words stops start-up."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from types import MappingProxyType
 from typing import get_args
 
 from deckcheck.rules.assess import AppliesTo
+from deckcheck.rules.infractions import Timing
 from deckcheck.rules.registry import PENALTIES, TEXT_LANGUAGES, TableEntry, read_table
 from deckcheck.rules.timelimit import StepCode
 
@@ -22,6 +24,17 @@ GROUPS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "escalation": ("repeated", "influenced_outcome"),
         "forfeit": ("instead", "possible"),
         "discretion": ("circumstances",),
+        "contradiction": (
+            "detail",
+            "unintentional",
+            "intentional",
+            "minutes_late",
+            "timing",
+            "instead",
+            "no_instead",
+        ),
+        "spans": ("bounded", "open"),
+        "timings": get_args(Timing),
         "steps": get_args(StepCode),
         "penalties": PENALTIES,
     }

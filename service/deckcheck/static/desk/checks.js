@@ -1,13 +1,13 @@
 // Checks: a submitted deck, or a presented deck against its Deck Roster Sheet, sent to POST /v1/validate with the
 // event's settings; one at a time, everything a check sends (the player too) read when it starts; the verdict
-// shown (or the error, in words) and recorded in the queue.
+// shown (or the error, in words) and recorded in the queue, with the deck as a ydke link.
 
-import {$, DeskError} from "./common.js";
+import {$, DeskError, postJson} from "./common.js";
 import {lang, t} from "./words.js";
 import {eventFields} from "./settings.js";
 import {DECK_FIELDS, deckOnly, isDeckLink, readDeck, readFile, readQrPicture} from "./reading.js";
 import {closeVerdict, render, returnFocusTo, showChecking, showError, showNotice, verdictOpen} from "./verdict.js";
-import {record} from "./queue.js";
+import {attachDeck, record} from "./queue.js";
 
 const MAX_CODE_WORDS = 80; // characters of a code that holds no deck shown to staff
 
@@ -112,10 +112,10 @@ async function run(input, prepare) {
   try {
     check.report = await validate(check.body, controller.signal);
     check.time = new Date().toISOString();
-    record(check);
-    // The name is on the record and the verdict now; one typed during the check is the next player's, and stays.
-    if ($("player").value.trim() === check.player) $("player").value = "";
+    const entry = record(check);
+    // The player stays for their next duels (a roster check before duel 2 is theirs too) until staff clear it.
     render(check);
+    if (!check.body.ydke) keepDeckLink(entry, check.body);
   } catch (error) {
     if (controller.signal.aborted) closeVerdict(); // stopped by staff: nothing shown, nothing recorded
     else show(error, check);
@@ -124,6 +124,17 @@ async function run(input, prepare) {
     $("status").textContent = "";
   }
   if (refused && verdictOpen()) showNotice(t("kept_waiting"));
+}
+
+/** Record the deck checked as a ydke link, written by POST /v1/decks/convert, in the queue's entry `entry`: the
+ * records then hold the deck itself, whatever form it came in. A deck the service cannot write stays without. */
+async function keepDeckLink(entry, body) {
+  try {
+    const written = await postJson("/v1/decks/convert", {...deckOnly(body), to: "ydke"}, lang, t);
+    attachDeck(entry, written.content);
+  } catch {
+    // the verdict stands; the record keeps the verdict and its messages without the link
+  }
 }
 
 /** Show what went wrong with `check`, with the lines it names in each list. */

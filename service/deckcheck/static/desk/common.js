@@ -17,7 +17,8 @@ export function element(tag, className, text) {
 }
 
 /** POST `body` as JSON to `path` of the service in `language`: the answer's JSON, or an Error in the page's words
- * (`unreachable`, `refused` with the service's own reason where it gives one, `bad_answer`); `words` is t(). */
+ * (`unreachable`, `refused` with the service's own reason where it gives one, `bad_answer`), carrying a refusal's
+ * detail and field errors (`problems`); `words` is t(). */
 export async function postJson(path, body, language, words) {
   const url = new URL(path, location.href);
   let answer;
@@ -33,7 +34,10 @@ export async function postJson(path, body, language, words) {
   const json = await answer.json().catch(() => null);
   if (answer.ok && json) return json;
   const reason = json?.errors?.map((error) => error.msg).join("; ") || json?.detail;
-  throw new Error(reason ? `${words("refused", answer.status)} ${reason}` : words("bad_answer", answer.status));
+  const error = new Error(reason ? `${words("refused", answer.status)} ${reason}` : words("bad_answer", answer.status));
+  error.detail = json?.detail; // a refusal's own words, and each field error, for a caller that shows them apart
+  error.problems = json?.errors ?? [];
+  throw error;
 }
 
 /** What went wrong with a check, in the page's words, shown over the page. */

@@ -5,8 +5,9 @@
 // This module wires the page's elements to the others, which the browser loads by their relative imports (there
 // is no build step): common.js (elements, storage keys, errors, dates), words.js (the page's words in both
 // languages), settings.js (the event's settings and lists), reading.js (a deck in any form, files, QR codes and
-// the camera), checks.js (the checks sent to the API), verdict.js (the verdict), queue.js (the checks made), and
-// for judges clock.js (the round clock and time-limit rulings) and assessor.js (penalties).
+// the camera), checks.js (the checks sent to the API), verdict.js (the verdict), queue.js (the checks made),
+// catalogue.js (what each code is, in words), and for judges clock.js (the round clock and time-limit rulings) and
+// assessor.js (penalties).
 
 import {$} from "./common.js";
 import {applyWords, switchLanguage, t} from "./words.js";
@@ -26,7 +27,13 @@ function applyLanguage() {
   renderQueue();
   redrawVerdict();
   drawClock();
-  loadInfractions(); // the catalogue in the page's language
+  loadInfractions().then(renderQueue); // the catalogue in the page's language: the queue names what it found by it
+}
+
+/** Clear the player: the next check is the next player's. */
+function clearPlayer() {
+  $("player").value = "";
+  $("player").focus();
 }
 
 // While the verdict covers the page, keys typed with no field to take them are a code from the USB scanner (it
@@ -112,6 +119,7 @@ $("check").addEventListener("click", () => {
   checkSubmission(!$("submission").value.trim() && $("scan").value.trim() ? "scan" : "submission");
 });
 $("roster-check").addEventListener("click", checkRoster);
+$("player-clear").addEventListener("click", clearPlayer);
 $("submission-file").addEventListener("change", (event) => {
   const [file] = event.target.files;
   event.target.value = ""; // the same file may be chosen again

@@ -55,8 +55,15 @@ export function fillBanlists(chosen = $("event-banlist").value) {
   const options = [...banlists].reverse().map((b) => Object.assign(element("option", "", b.name), {value: b.id}));
   select.replaceChildren(first, ...options);
   select.value = banlists.some((b) => b.id === chosen) ? chosen : "";
-  const list = select.value ? select.selectedOptions[0].textContent : current?.name ?? "—";
-  $("event-summary").textContent = `${$("event-date").value} · ${$("event-format").value.toUpperCase()} · ${list}`;
+  const {date, format, banlist} = eventNames();
+  $("event-summary").textContent = `${date} · ${format} · ${banlist}`;
+}
+
+/** The event as staff name it: its date, format and the name of its list (the one chosen, else the one in force). */
+export function eventNames() {
+  const select = $("event-banlist");
+  const banlist = select.value ? select.selectedOptions[0].textContent : inForce()?.name ?? "—";
+  return {date: $("event-date").value || today(), format: $("event-format").value.toUpperCase(), banlist};
 }
 
 export async function loadBanlists(chosen) {

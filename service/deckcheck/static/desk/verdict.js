@@ -98,7 +98,7 @@ export function showChecking(check) {
   $("verdict-player").textContent = playerWords(check.player);
   $("verdict-meta").textContent = "";
   $("error").hidden = true;
-  $("notes").replaceChildren();
+  showNotes([]);
   $("violations").replaceChildren();
   fillSources(check.source, [], check.rosterSource, []);
   say(`${t("checking")} ${playerWords(check.player)}`);
@@ -119,11 +119,19 @@ export function render(check) {
   meta.push(t("counts", report.counts.main, report.counts.extra, report.counts.side));
   $("verdict-meta").textContent = meta.join(" · ");
   $("error").hidden = true;
-  $("notes").replaceChildren(...report.ruleset.notes.map((note) => element("li", "", note.message)));
+  showNotes(report.ruleset.notes);
   $("violations").replaceChildren(...report.violations.map(violationItem));
   fillSources(check.source, report.violations.flatMap((v) => v.lines), check.rosterSource,
     report.violations.flatMap((v) => v.roster_lines));
   say([t(state), $("verdict-penalty").textContent, $("verdict-player").textContent].join(lang === "ja" ? "。" : ". "));
+}
+
+/** The ruleset's notes (where the answer reaches beyond the 2008 rules), folded under the violations behind a
+ * toggle that counts them: they hold for every deck of the event, and the reasons come first. */
+function showNotes(notes) {
+  $("notes").replaceChildren(...notes.map((note) => element("li", "", note.message)));
+  $("notes-box").hidden = !notes.length;
+  $("notes-summary").textContent = t("notes_toggle", notes.length);
 }
 
 function violationItem(v) {
@@ -136,28 +144,25 @@ function violationItem(v) {
   facts.append(element("dt", "", t("rule")), element("dd", "rule", v.rule), element("dt", "", t("penalty")), penalty);
   const where = [...v.lines.map((n) => t("lines", n)), ...v.roster_lines.map((n) => t("roster_lines", n))];
   if (where.length) facts.append(element("dt", "", t("where")), element("dd", "where", where.join(", ")));
-  item.append(element("p", "message", v.message), facts);
+  // The reason, the penalty and what to do first; a roster's details (the cards in question) after them.
+  item.append(element("p", "message", v.message), facts, element("p", "remedy", v.remedy));
   if (v.code === "roster_mismatch" || v.code === "side_swap_count_changed") item.append(rosterDetails(v));
-  item.append(element("p", "remedy", v.remedy));
   return item;
 }
 
-/** The cards missing from and added to a section, and the sizes before and after siding, from the answer's ctx. */
+/** The cards missing from and added to a section, and the sizes before and after siding, from the answer's ctx:
+ * one line each, under the section's name. */
 function rosterDetails(v) {
-  const box = element("div", "ctx");
-  box.append(element("p", "section", t(`section_${v.section}`)));
+  const box = element("dl", "ctx");
+  const name = (card) => (lang === "ja" ? card.name_ja : card.name_en) || card.name_en || card.passcode;
   for (const [key, value] of Object.entries(v.ctx)) {
-    const label = WORDS[lang][key] ?? key;
-    if (Array.isArray(value)) {
-      const cards = element("ul");
-      const name = (card) => (lang === "ja" ? card.name_ja : card.name_en) || card.name_en || card.passcode;
-      cards.append(...value.map((card) => element("li", "", `${name(card)} ×${card.count}`)));
-      box.append(element("p", "ctx-label", label), cards);
-    } else {
-      box.append(element("p", "", `${label}: ${value}`));
-    }
+    if (!WORDS[lang][key]) continue; // a detail a later service adds, that the page has no words for
+    const shown = Array.isArray(value) ? value.map((card) => `${name(card)} ×${card.count}`).join(t("list_sep")) : value;
+    box.append(element("dt", "", t(key)), element("dd", "", String(shown)));
   }
-  return box;
+  const details = element("div", "roster-details");
+  details.append(element("p", "section", t(`section_${v.section}`)), box);
+  return details;
 }
 
 /** Show an error in words, over the page, with the lines it names in the list checked and, for a roster check,
@@ -171,7 +176,7 @@ export function showError(message, details = [], {source, lines = [], rosterSour
   $("verdict-meta").textContent = "";
   $("error").replaceChildren(element("p", "", message), ...details.map((line) => element("p", "detail", line)));
   $("error").hidden = false;
-  $("notes").replaceChildren();
+  showNotes([]);
   $("violations").replaceChildren();
   fillSources(source, lines, rosterSource, rosterLines);
   say([t("error"), message].join(lang === "ja" ? "。" : ". "));

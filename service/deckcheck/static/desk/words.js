@@ -60,6 +60,15 @@ export const WORDS = {
     timing_during_duel: "デュエル中", timing_between_duels: "デュエルの間", timing_between_matches: "マッチの間",
     kind_deck: "デッキの違反（PR 3）", kind_conduct: "プレイの違反（PR 4〜10）", remedy: "対応",
     infractions_failed: "違反の一覧を読み込めません。",
+    player_clear: "次のプレイヤー（名前を消す）",
+    player_hint: "名前はそのプレイヤーのデュエルの間ずっと残ります。次のプレイヤーの前に消してください。",
+    legend: "TR＝大会規定、PR＝大会罰則規定。続く番号はその項目です（TR 2.C は大会規定の 2.C）。",
+    notes_toggle: "適用した規定についての注記（{0}件）", tl_life_points: "ライフポイント", tl_player_1: "プレイヤー1",
+    tl_player_2: "プレイヤー2", infraction_option: "{0}（{1}）", assess_recorded: "この判定は確認の記録に残しました。",
+    list_sep: "、", col_date: "大会の日付", col_format: "フォーマット", col_banlist: "リミットレギュレーション",
+    col_kind: "種類", col_messages: "違反の内容", col_cards: "カード", col_deck: "デッキ（ydke）",
+    kind_submission: "提出されたデッキ", kind_roster: "デッキ記入シートとの照合", kind_assessment: "罰則の判定",
+    assessed: "罰則の判定",
   },
   en: {
     title: "deckcheck desk", settings: "Event settings", date: "Event date", format: "Format",
@@ -119,6 +128,16 @@ export const WORDS = {
     yes: "Yes", no: "No", timing_during_duel: "During a duel", timing_between_duels: "Between duels",
     timing_between_matches: "Between matches", kind_deck: "Deck (PR 3)", kind_conduct: "Conduct (PR 4–10)",
     remedy: "Remedy", infractions_failed: "The infractions cannot be loaded.",
+    player_clear: "Next player (clear the name)",
+    player_hint: "The name stays through all of the player's duels: clear it before the next player.",
+    legend: "TR = tournament rules, PR = penalty regulations; the number after them is the item (TR 2.C: the " +
+      "tournament rules, item 2.C).",
+    notes_toggle: "Notes on the rules applied ({0})", tl_life_points: "Life points", tl_player_1: "Player 1",
+    tl_player_2: "Player 2", infraction_option: "{0} ({1})", assess_recorded: "This assessment is recorded in the checks made.",
+    list_sep: "; ", col_date: "Event date", col_format: "Format", col_banlist: "Forbidden/Limited list",
+    col_kind: "Kind", col_messages: "Messages", col_cards: "Cards", col_deck: "Deck (ydke)",
+    kind_submission: "Submitted deck", kind_roster: "Deck Roster Sheet check", kind_assessment: "Penalty assessment",
+    assessed: "Assessed",
   },
 };
 

@@ -33,13 +33,18 @@ class FieldError(WireModel):
         '["body", "main", 0, "count"] is the count of the first main-deck entry, ["body", "ydk"] a .ydk source.',
         examples=[["body", "ydk"]],
     )
-    msg: str = Field(description="What is wrong, in English.", examples=["'Pot of Greed' is not a passcode"])
+    msg: str = Field(
+        description="What is wrong, in English; for contradictory_facts, in the language of Accept-Language (en or "
+        "ja, said by Content-Language), in words that name the infraction by its summary.",
+        examples=["'Pot of Greed' is not a passcode"],
+    )
     type: str = Field(
         description="A stable machine-readable kind: pydantic's error types where the request does not fit the "
         "schema (missing, int_type, greater_than_equal, literal_error, extra_forbidden, ...), and the service's own, "
         "such as json_invalid, body_too_large, body_timeout, unknown_banlist, banlist_format_mismatch, "
         "invalid_banlist_entry, roster_required, not_a_passcode, bad_count, ydke_base64, too_many_entries, "
-        "name_too_long.",
+        "name_too_long, infraction_undetermined, impossible_match_state, contradictory_facts (a fact given to POST "
+        "/v1/penalties/assess contradicts the infraction chosen: every one is named).",
         examples=["not_a_passcode"],
     )
     line: int | None = Field(
@@ -49,6 +54,12 @@ class FieldError(WireModel):
         default=None,
         description="The column (from 1) on that line, for a .ydk or text source; absent otherwise.",
         examples=[1],
+    )
+    fields: list[list[str | int]] | None = Field(
+        default=None,
+        description="For contradictory_facts: every field the contradiction is between, as locs (the infraction's "
+        "code, then the fact, which is `loc`); absent otherwise.",
+        examples=[[["body", "code"], ["body", "minutes_late"]]],
     )
 
 
@@ -65,7 +76,11 @@ class Problem(WireModel):
     )
     title: str = Field(description="The HTTP status's reason phrase.", examples=["Unprocessable Entity"])
     status: int = Field(description="The HTTP status code, the same as the answer's.", examples=[422])
-    detail: str = Field(description="What went wrong, in English.", examples=["'Pot of Greed' is not a passcode"])
+    detail: str = Field(
+        description="What went wrong, in English; for facts that contradict the infraction given to POST "
+        "/v1/penalties/assess, in the language of Accept-Language (said by Content-Language), as are its errors.",
+        examples=["'Pot of Greed' is not a passcode"],
+    )
     errors: list[FieldError] = Field(
         description="Each thing wrong with the request; empty when the problem is not about a field (404 for an "
         "unknown path, 405, 431, 500, 503).",

@@ -51,8 +51,10 @@ class InfractionOut(WireModel):
         examples=[ex.INFRACTION["remedy"]],
     )
     intentional: bool | None = Field(
-        description="In a family told apart by intent: whether this is the intentional item; else null.",
-        examples=[None, True],
+        description="Whether it is intentional by its definition (PR 4, 6, 7, 9), which in a family told apart by "
+        "intent picks the item; null where the definition does not say. Assessed by its own code with the other "
+        "answer, it is refused (422, contradictory_facts).",
+        examples=[False, None, True],
     )
     minutes_late: int | None = Field(
         description="In the tardiness family: the minutes late from which this item applies; else null.",

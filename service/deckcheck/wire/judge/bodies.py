@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from deckcheck.errors import RequestError
-from deckcheck.rules.assess import Assessment, AssessmentError, Escalation, Facts, assess
+from deckcheck.rules.assess import Assessment, AssessmentError, Contradictions, Escalation, Facts, assess, span
 from deckcheck.rules.infractions import FAMILIES, Infraction
 from deckcheck.rules.judging import player_words, words
 from deckcheck.rules.timelimit import DuelEnd, MatchState, Ruling, Step, TimeLimitError, adjudicate
@@ -63,6 +63,43 @@ def assess_body(body: AssessRequest, lang: str) -> dict[str, Any]:
     except AssessmentError as exc:
         raise RequestError.one(["body", exc.field], str(exc), "infraction_undetermined") from None
     return assessment_json(found, lang)
+
+
+def contradiction_errors(refused: Contradictions, lang: str) -> list[dict[str, Any]]:
+    """One field error per contradiction, in `lang`: the fact at fault as `loc`, every field it contradicts as
+    `fields`, and why in words that name the item by its summary (never its code: desk staff read them)."""
+    item = refused.item
+    ja = lang == "ja"
+    named = {"summary": _quoted(item.summary_ja if ja else item.summary_en), "rule": item.rule}
+    errors = []
+    for found in refused.found:
+        if found.reason == "minutes_late":
+            low, high = span(item)
+            named["span"] = words("spans", "open" if high is None else "bounded", lang, low=low, high=high)
+            named["minutes"] = str(found.given)
+        if found.reason == "timing":
+            named["allowed"] = words("timings", str(item.timing), lang)
+            named["timing"] = words("timings", str(found.given), lang)
+        parts = [words("contradiction", found.reason, lang, **named)]
+        if found.instead is not None:
+            instead = _quoted(found.instead.summary_ja if ja else found.instead.summary_en)
+            parts.append(words("contradiction", "instead", lang, instead=instead))
+        elif found.reason != "timing":
+            parts.append(words("contradiction", "no_instead", lang))
+        errors.append(
+            {
+                "loc": ["body", found.fields[-1]],
+                "msg": ("" if ja else " ").join(parts),
+                "type": "contradictory_facts",
+                "fields": [["body", field] for field in found.fields],
+            }
+        )
+    return errors
+
+
+def _quoted(summary: str) -> str:
+    """A summary as quoted in a sentence: without its full stop."""
+    return summary.rstrip("。.")
 
 
 def assessment_json(found: Assessment, lang: str) -> dict[str, Any]:

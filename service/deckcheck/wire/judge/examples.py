@@ -70,7 +70,7 @@ INFRACTION: dict[str, Any] = {
     "penalty_basis": "explicit",
     "penalty_ref": "PR 4.B",
     "remedy": "Put the card drawn in error back on top of the deck.",
-    "intentional": None,
+    "intentional": False,
     "minutes_late": None,
     "depends_on": ["remedied", "decisive"],
 }
