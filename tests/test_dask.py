@@ -187,7 +187,8 @@ def test_results_format_belongs_to_dask(store: Path) -> None:
 
 def test_folders_blocks_of_no_line_and_other_columns(client: Client, data: Data, tmp_path: Path) -> None:
     """A folder is read in the order a local run reads it (path by path, part by part); a block that holds no line
-    still gets a readable results file; columns that are no field of a line are not read; a null id is no id."""
+    still gets a readable results file; columns that are no field of a line are its own fields, carried as an NDJSON
+    line's are; a null id is no id."""
     decks = [deck.line() for deck in Corpus(data, seed=5).decks(9)]
     store = tmp_path / "store"
     for name, lines in (("a/x.ndjson", decks[:3]), ("a-b/y.ndjson", decks[3:6]), ("B.ndjson", decks[6:])):
@@ -203,13 +204,17 @@ def test_folders_blocks_of_no_line_and_other_columns(client: Client, data: Data,
 
     rows = [{"id": None, "ydke": "ydke://!!", "owner": "x"}, {"id": "b", "ydke": None, "owner": "y"}]
     with_owner = recheck_partition(pa.Table.from_pylist(rows), BatchSpec(*_spec()))
-    without = recheck_partition(
-        pa.Table.from_pylist([{k: r[k] for k in ("id", "ydke")} for r in rows]), BatchSpec(*_spec())
-    )
-    general = recheck_partition(pa.Table.from_pylist([{**r, "text": None} for r in rows]), BatchSpec(*_spec()))
-    assert with_owner.column("result").to_pylist() == without.column("result").to_pylist()
+    plain = [{k: r[k] for k in ("id", "ydke")} for r in rows]
+    without = recheck_partition(pa.Table.from_pylist(plain), BatchSpec(*_spec()))
+    general = recheck_partition(pa.Table.from_pylist([{**r, "text": None} for r in plain]), BatchSpec(*_spec()))
     assert without.column("result").to_pylist() == general.column("result").to_pylist()
     assert "missing" in str(without.column("result")[0])
+    checker = checker_for(BatchSpec(*_spec()), None)
+    as_lines = [orjson.dumps({k: v for k, v in row.items() if v is not None}) for row in rows]
+    by_engine = [checker.check(number, line)[0].decode().rstrip("\n") for number, line in enumerate(as_lines, 1)]
+    assert with_owner.column("result").to_pylist() == by_engine
+    assert with_owner.column("fields").to_pylist() == ['{"owner":"x"}', '{"owner":"y"}']
+    assert without.column("fields").to_pylist() == [None, None]
 
 
 def test_results_go_to_a_new_or_empty_folder(client: Client, data: Data, store: Path) -> None:
