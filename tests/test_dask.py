@@ -30,13 +30,15 @@ RECHECK = ["recheck", "--date", "2008-09-01", "--previous", "ocg-2008-03-01"]
 
 
 def _rows(data: Data) -> list[dict[str, Any]]:
-    """The corpus as rows of a store, one in a thousand broken: no link, a link that does not read."""
+    """The corpus as rows of a store, one in a thousand broken: no link, a link that does not read; each with the
+    organiser's own columns, a player and an email, and a table for every third (null for the others)."""
     rows: list[dict[str, Any]] = []
     for number, deck in enumerate(Corpus(data).decks(DECKS)):
         link: str | None = deck.ydke()
         if number % 1000 == 7:
             link = None if number % 2000 == 7 else "ydke://A!!"
-        rows.append({"id": deck.id, "ydke": link})
+        own = {"player": f"Player {number}", "email": f"p{number}@example.jp", "table": number if number % 3 else None}
+        rows.append({"id": deck.id, "ydke": link, **own})
     return rows
 
 
@@ -56,7 +58,9 @@ def local(store: Path) -> list[bytes]:
     """The local CLI's output on the NDJSON decks: a result line each, then the summary line."""
     out = store / "local.ndjson"
     # Exit 2: some lines are errors.
-    assert run([*RECHECK, "--out", str(out), str(store / "decks.ndjson")], io.StringIO(), io.StringIO()) == EXIT_ERROR
+    report = ["--report", str(store / "local.csv")]
+    code = run([*RECHECK, "--out", str(out), *report, str(store / "decks.ndjson")], io.StringIO(), io.StringIO())
+    assert code == EXIT_ERROR
     return out.read_bytes().splitlines()
 
 
@@ -74,8 +78,12 @@ def _results(folder: Path) -> pa.Table:
 def test_the_cli_on_a_local_cluster_gives_the_local_results(store: Path, local: list[bytes]) -> None:
     out = store / "dask"
     stderr = io.StringIO()
-    code = run([*RECHECK, "--dask", "local:2", "--out", str(out), str(store / "decks.parquet")], io.StringIO(), stderr)
+    report = ["--report", str(store / "dask.csv")]
+    code = run(
+        [*RECHECK, "--dask", "local:2", "--out", str(out), *report, str(store / "decks.parquet")], io.StringIO(), stderr
+    )
     assert code == EXIT_ERROR, stderr.getvalue()
+    assert (store / "dask.csv").read_bytes() == (store / "local.csv").read_bytes()  # the decks to contact, alike
     results = _results(out)
     assert len(list(out.glob("part-*.parquet"))) == 7  # one a row group
     assert results.schema.names == ["id", *RESULTS.names]
@@ -94,6 +102,7 @@ def test_the_cli_on_a_local_cluster_gives_the_local_results(store: Path, local: 
         assert row["penalty"] == result["penalty"]
         assert row["codes"] == [v["code"] for v in result["violations"]]
         assert (row["legal_before"], row["newly_illegal"]) == (result["legal_before"], result["newly_illegal"])
+        assert (row["verdict"], orjson.loads(row["fields"])) == (result["verdict"], result["fields"])
 
 
 def test_ndjson_blocks_and_ndjson_results(client: Client, store: Path, local: list[bytes], data: Data) -> None:
