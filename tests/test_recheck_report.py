@@ -92,7 +92,8 @@ def test_an_organisers_recheck_lists_the_decks_to_contact(store: Path, tmp_path:
     assert (summary["lines"], summary["errors"]) == (DECKS, 0)
     assert (summary["newly_illegal"]["count"], summary["still_illegal"]) == (len(newly), len(still))
     assert summary["illegal"] == len(newly) + len(still)
-    assert len(newly) > 4_000 and len(still) > 1_000
+    assert len(newly) > 4_000
+    assert len(still) > 1_000
     assert all(r["newly_illegal"] == (r["verdict"] == "newly_illegal") for r in results)
 
     rows = _csv(report)
