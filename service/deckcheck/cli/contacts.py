@@ -28,6 +28,12 @@ from deckcheck.cli.output import words
 MAX_COLUMNS = 64  # own-field columns; the fields first seen past them share one last column
 # A cell that begins so is a formula to a spreadsheet: an organiser's own text is kept as text (OWASP's advice).
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
+# How a legal deck's result line ends: its empty violations (an illegal deck has some), and what the previous list
+# said. Such a line is passed over unread; any other is read, and kept unless its verdict is legal after all.
+_LEGAL_ENDS = tuple(
+    b'"violations":[]' + tail + b"}"
+    for tail in (b"", b',"legal_before":true,"newly_illegal":false', b',"legal_before":false,"newly_illegal":false')
+)
 _VERDICTS = {
     "newly_illegal": "verdict_newly_illegal",
     "still_illegal": "verdict_still_illegal",
@@ -62,6 +68,8 @@ class ContactList:
     def add(self, lines: bytes) -> None:
         """Keep the row of each result or error line of `lines` (whole lines) whose deck is not legal."""
         for line in lines.splitlines():
+            if line.endswith(_LEGAL_ENDS):
+                continue
             result = orjson.loads(line)
             verdict = result.get("verdict")
             if verdict == "legal":
