@@ -139,6 +139,12 @@ def test_the_csv_is_refused_where_it_would_be_ambiguous(store: Path, tmp_path: P
         assert err == "deckcheck: --out names the results; give the CSV of the decks to contact as --report\n"
 
 
+def test_a_csv_in_no_folder_is_refused_before_the_recheck(store: Path, tmp_path: Path) -> None:
+    code, out, err = _run(*RECHECK, "--report", str(tmp_path / "none" / "a.csv"), str(store))
+    assert (code, out) == (2, "")
+    assert err == f"deckcheck: no such folder for the CSV of decks to contact: {tmp_path / 'none'}\n"
+
+
 def test_over_http_the_lines_are_the_commands(store: Path, tmp_path: Path, client: httpx.Client) -> None:
     """The same decks give the same lines through /v1/rechecks as through the command, each fitting the client's
     models; with and without a previous list, every verdict appears."""

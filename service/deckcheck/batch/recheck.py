@@ -62,18 +62,17 @@ class Rechecker:
         )
 
     def check_lines(self, first: int, lines: Sequence[Line]) -> tuple[bytes, Summary]:
-        """The result lines of consecutive input lines numbered from `first`, and their summary (None stands for a
-        line too long to keep)."""
+        """The result lines of consecutive input lines numbered from `first`, and their summary."""
         results = self.results(first, lines)
         summary = Summary()
         summary.add_results(results)
         return b"".join(line for line, _outcome in results), summary
 
     def results(self, first: int, lines: Sequence[Line]) -> list[tuple[bytes, Outcome]]:
-        """The result line and outcome of each of consecutive input lines numbered from `first` (None stands for
-        a line too long to keep). The plain lines are judged together by the columnar verdict: the legal ones are
-        answered from it, the others by the engine with the previous list's verdict taken from it where it is
-        exact; every other line by the engine, line by line."""
+        """The result line and outcome of each of consecutive input lines numbered from `first`. The plain lines
+        are judged together by the columnar verdict: the legal ones are answered from it, the others by the engine
+        with the previous list's verdict taken from it where it is exact; every other line by the engine, line by
+        line."""
         out: list[tuple[bytes, Outcome] | None] = [None] * len(lines)
         # The plain lines not legal, with their verdict under the previous list where known, and whether their
         # deck was read whole (then it breaks a rule: the columnar verdict is exact on the decks it reads).
@@ -152,7 +151,7 @@ class Rechecker:
 
     def check(self, number: int, raw: Line) -> tuple[bytes, Outcome]:
         """The result line (with its newline) for input line `number`, and its outcome for the summary, from the
-        engine. `raw` is None for a line that was longer than MAX_LINE_BYTES and was not kept."""
+        engine."""
         try:
             line, fields = self._parse(raw)
         except _LineError as exc:

@@ -70,6 +70,8 @@ def _outputs(args: argparse.Namespace) -> str | None:
         args.results_to = None
     else:
         args.results_to = args.out or words(args.lang, "standard_output")
+    if args.report is not None and not Path(args.report).parent.is_dir():  # said now, not after the whole recheck
+        return f"no such folder for the CSV of decks to contact: {Path(args.report).parent}"
     return None
 
 
