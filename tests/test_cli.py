@@ -247,12 +247,18 @@ def test_recheck_files_and_folders(decks: Path, ndjson: Path, tmp_path: Path) ->
     assert lines[150]["error"]["errors"][0]["type"] == "json_invalid"
     assert (closing["summary"]["lines"], closing["summary"]["errors"]) == (306, 1)
     assert err.startswith("recheck against OCG 2008.09 on 2008-09-01 in ")  # no progress: not a terminal
-    assert [line.split() for line in err.splitlines()[1:5]] == [
+    assert [line.split() for line in err.splitlines()[1:7]] == [
         ["decks", "306"],
         ["legal", "197"],
         ["illegal", "108"],
+        ["newly", "illegal", "since", "OCG", "2008.03", "76"],
+        ["still", "illegal", "(under", "OCG", "2008.03", "too)", "32"],
         ["errors", "1"],
     ]
+    assert err.splitlines()[-1] == (
+        f"decks to contact (109): the lines of {out_file} whose verdict is not legal; --report FILE.csv lists them"
+    )
+    assert [r["fields"] for r in lines[-5:]] == [{"encoding": "utf-8"}] * 5  # each deck file's, as read
 
 
 SUMMARIES = {
@@ -261,9 +267,11 @@ SUMMARIES = {
         "  decks                                     2",
         "  legal                                     0",
         "  illegal                                   2",
+        "    newly illegal since OCG 2026.07         2",
+        "    still illegal (under OCG 2026.07 too)   0",
         "  errors                                    0",
         "  forbidden_card                            2",
-        "  newly illegal since OCG 2026.07           2",
+        "  newly illegal by card",
         "    Yubel - The Ultimate Nightmare          1",
         "    Calamity of the Sacred Beasts - Hamon,  1",
         "    Lord of Striking Thunder",
@@ -273,9 +281,11 @@ SUMMARIES = {
         "  デッキ                                    2",
         "  使用可能                                  0",
         "  使用不可                                  2",
+        "    OCG 2026.07から新たに使用不可           2",
+        "    引き続き使用不可（OCG 2026.07でも）     0",
         "  エラー                                    0",
         "  forbidden_card                            2",
-        "  OCG 2026.07から新たに使用不可             2",
+        "  新たに使用不可にしたカード",
         "    ユベル－Ｄａｓ　Ｅｘｔｒｅｍｅｒ　      1",
         "    Ｔｒａｕｒｉｇ　Ｄｒａｃｈｅｎ",
         "    罪禍の三幻魔－降雷皇ハモン              1",
@@ -292,10 +302,11 @@ def test_recheck_summary_aligns_long_and_wide_names(tmp_path: Path, lang: str) -
         )
     proposed = orjson.dumps({"name": "Proposed", "forbidden": [50251045, 31764700]}).decode()
     argv = ["recheck", "--date", "2026-07-01", "--banlist", proposed, "--previous", "ocg-2026-07-01", "--lang", lang]
-    code, _out, err = _run(*argv, "--out", str(tmp_path / "out.ndjson"), str(tmp_path / "decks"))
+    code, _out, err = _run(*argv, "--out", str(tmp_path / "report.csv"), str(tmp_path / "decks"))
     assert code == 1
-    title, *rows = err.splitlines()
+    title, *rows, last = err.splitlines()
     assert [re.sub(r"\d+\.\d", "0.0", title), *rows] == SUMMARIES[lang]
+    assert last == words(lang, "contact_report", count=2, path=tmp_path / "report.csv")
     assert len({_cells(row) for row in rows if row[-1].isdigit()}) == 1  # every count ends in one column
 
 

@@ -504,15 +504,17 @@ def test_a_recheck_answers_what_a_plain_request_answers(
 
 
 # The two lines the examples of deckcheck.wire.answers.recheck answer: a 40-card deck holding one Premature Burial
-# (Limited on OCG 2008.03, Forbidden on 2008.09) and a broken ydke link.
+# (Limited on OCG 2008.03, Forbidden on 2008.09) and a broken ydke link, each with an organiser's own fields.
 EXAMPLE_DECKS = [
     {
         "id": "deck-0042",
         "ydke": "ydke://rvTMAq70zAKu9MwCQ15lBENeZQRDXmUEgv4eBIL+HgSC/h4EklPjAJJT4wCSU+MAIF3IBSBdyAUgXcgFzabyBM2m8gTNpv"
         "IE/lfJBP5XyQT+V8kEJ7aLACe2iwAntosAQH3jA0B94wNAfeMDhgzYBYYM2AWGDNgFm1RYA5tUWAObVFgDXqPAAV6jwAFeo8AB37CzAd+wswHuJf"
         "4EcMM4BA==!!!",
+        "player": "Yugi Muto",
+        "table": 12,
     },
-    {"id": "deck-0043", "ydke": "ydke://@@!!"},
+    {"id": "deck-0043", "ydke": "ydke://@@!!", "player": "Seto Kaiba", "table": 13},
 ]
 
 

@@ -30,13 +30,15 @@ RECHECK = ["recheck", "--date", "2008-09-01", "--previous", "ocg-2008-03-01"]
 
 
 def _rows(data: Data) -> list[dict[str, Any]]:
-    """The corpus as rows of a store, one in a thousand broken: no link, a link that does not read."""
+    """The corpus as rows of a store, one in a thousand broken: no link, a link that does not read; each with the
+    organiser's own columns, a player and an email, and a table for every third (null for the others)."""
     rows: list[dict[str, Any]] = []
     for number, deck in enumerate(Corpus(data).decks(DECKS)):
         link: str | None = deck.ydke()
         if number % 1000 == 7:
             link = None if number % 2000 == 7 else "ydke://A!!"
-        rows.append({"id": deck.id, "ydke": link})
+        own = {"player": f"Player {number}", "email": f"p{number}@example.jp", "table": number if number % 3 else None}
+        rows.append({"id": deck.id, "ydke": link, **own})
     return rows
 
 
@@ -56,7 +58,9 @@ def local(store: Path) -> list[bytes]:
     """The local CLI's output on the NDJSON decks: a result line each, then the summary line."""
     out = store / "local.ndjson"
     # Exit 2: some lines are errors.
-    assert run([*RECHECK, "--out", str(out), str(store / "decks.ndjson")], io.StringIO(), io.StringIO()) == EXIT_ERROR
+    report = ["--report", str(store / "local.csv")]
+    code = run([*RECHECK, "--out", str(out), *report, str(store / "decks.ndjson")], io.StringIO(), io.StringIO())
+    assert code == EXIT_ERROR
     return out.read_bytes().splitlines()
 
 
@@ -74,8 +78,12 @@ def _results(folder: Path) -> pa.Table:
 def test_the_cli_on_a_local_cluster_gives_the_local_results(store: Path, local: list[bytes]) -> None:
     out = store / "dask"
     stderr = io.StringIO()
-    code = run([*RECHECK, "--dask", "local:2", "--out", str(out), str(store / "decks.parquet")], io.StringIO(), stderr)
+    report = ["--report", str(store / "dask.csv")]
+    code = run(
+        [*RECHECK, "--dask", "local:2", "--out", str(out), *report, str(store / "decks.parquet")], io.StringIO(), stderr
+    )
     assert code == EXIT_ERROR, stderr.getvalue()
+    assert (store / "dask.csv").read_bytes() == (store / "local.csv").read_bytes()  # the decks to contact, alike
     results = _results(out)
     assert len(list(out.glob("part-*.parquet"))) == 7  # one a row group
     assert results.schema.names == ["id", *RESULTS.names]
@@ -94,6 +102,7 @@ def test_the_cli_on_a_local_cluster_gives_the_local_results(store: Path, local: 
         assert row["penalty"] == result["penalty"]
         assert row["codes"] == [v["code"] for v in result["violations"]]
         assert (row["legal_before"], row["newly_illegal"]) == (result["legal_before"], result["newly_illegal"])
+        assert (row["verdict"], orjson.loads(row["fields"])) == (result["verdict"], result["fields"])
 
 
 def test_ndjson_blocks_and_ndjson_results(client: Client, store: Path, local: list[bytes], data: Data) -> None:
@@ -187,7 +196,8 @@ def test_results_format_belongs_to_dask(store: Path) -> None:
 
 def test_folders_blocks_of_no_line_and_other_columns(client: Client, data: Data, tmp_path: Path) -> None:
     """A folder is read in the order a local run reads it (path by path, part by part); a block that holds no line
-    still gets a readable results file; columns that are no field of a line are not read; a null id is no id."""
+    still gets a readable results file; columns that are no field of a line are its own fields, carried as an NDJSON
+    line's are; a null id is no id."""
     decks = [deck.line() for deck in Corpus(data, seed=5).decks(9)]
     store = tmp_path / "store"
     for name, lines in (("a/x.ndjson", decks[:3]), ("a-b/y.ndjson", decks[3:6]), ("B.ndjson", decks[6:])):
@@ -203,13 +213,17 @@ def test_folders_blocks_of_no_line_and_other_columns(client: Client, data: Data,
 
     rows = [{"id": None, "ydke": "ydke://!!", "owner": "x"}, {"id": "b", "ydke": None, "owner": "y"}]
     with_owner = recheck_partition(pa.Table.from_pylist(rows), BatchSpec(*_spec()))
-    without = recheck_partition(
-        pa.Table.from_pylist([{k: r[k] for k in ("id", "ydke")} for r in rows]), BatchSpec(*_spec())
-    )
-    general = recheck_partition(pa.Table.from_pylist([{**r, "text": None} for r in rows]), BatchSpec(*_spec()))
-    assert with_owner.column("result").to_pylist() == without.column("result").to_pylist()
+    plain = [{k: r[k] for k in ("id", "ydke")} for r in rows]
+    without = recheck_partition(pa.Table.from_pylist(plain), BatchSpec(*_spec()))
+    general = recheck_partition(pa.Table.from_pylist([{**r, "text": None} for r in plain]), BatchSpec(*_spec()))
     assert without.column("result").to_pylist() == general.column("result").to_pylist()
     assert "missing" in str(without.column("result")[0])
+    checker = checker_for(BatchSpec(*_spec()), None)
+    as_lines = [orjson.dumps({k: v for k, v in row.items() if v is not None}) for row in rows]
+    by_engine = [checker.check(number, line)[0].decode().rstrip("\n") for number, line in enumerate(as_lines, 1)]
+    assert with_owner.column("result").to_pylist() == by_engine
+    assert with_owner.column("fields").to_pylist() == ['{"owner":"x"}', '{"owner":"y"}']
+    assert without.column("fields").to_pylist() == [None, None]
 
 
 def test_results_go_to_a_new_or_empty_folder(client: Client, data: Data, store: Path) -> None:

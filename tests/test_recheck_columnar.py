@@ -1,7 +1,8 @@
 """A chunk of recheck lines answered through the columnar verdict (Rechecker.check_lines) is, byte for byte, what
 the engine answers line by line (Rechecker.check), with the same summary: plain lines of links and of entries, in
 languages and protectors of their own, under one list or two, among lines the columnar path must leave to the
-engine."""
+engine; with the caller's own fields, within their bounds or past them, of any JSON or of what only the models read
+(NaN, numbers past 64 bits)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,20 @@ DAY = dt.date(2008, 9, 1)
 ODD = [83764718, 55144522, 14087893, 70828912, 70095155, 44508094, 1861629, 86066372, 12345678]
 FORMATS: tuple[Format, ...] = ("ocg", "ocg", "ocg", "tcg")  # the corpus is of OCG cards
 LANGUAGES = [None, None, None, "ja", "en", "en-US", "EN", "ko", "zh", "fr", "x"]
+# A line's own fields: none, an organiser's, nested values and nulls, at and past the bounds on their count and size.
+OWN_FIELDS: list[dict[str, Any]] = [
+    {},
+    {},
+    {"player": "山田 太郎", "email": "taro@example.jp"},
+    {"player": "Ann", "table": 12, "paid": True, "note": None},
+    {"team": {"name": "A", "members": [1, 2.5, None]}},
+    {f"f{i}": i for i in range(32)},
+    {f"f{i}": i for i in range(33)},
+    {"memo": "x" * (4096 - 11)},  # 4,096 bytes as JSON: within the bound
+    {"memo": "x" * (4096 - 10)},
+]
+# Own fields written into a line's bytes: values orjson does not read as the models do.
+RAW_FIELDS = [b"", b"", b"", b',"big":1180591620717411303424', b',"nan":NaN', b',"neg":-1e400']
 
 
 def _entries(passcodes: tuple[int, ...], draw: st.DrawFn) -> list[dict[str, Any]]:
@@ -64,7 +79,10 @@ def lines(draw: st.DrawFn, decks: list[CorpusDeck]) -> bytes | None:
         body["default_language"] = draw(st.sampled_from(["ja", "en", "en-GB", "ko", "", "zz-"]))
     if draw(st.integers(0, 12)) == 0:
         body[draw(st.sampled_from(["name", "roster", "ydk"]))] = "x"
+    body |= draw(st.sampled_from(OWN_FIELDS))
     raw = orjson.dumps(body)
+    if type(body.get("id")) in (str, int):
+        raw = raw[:-1] + draw(st.sampled_from(RAW_FIELDS)) + b"}"
     return draw(st.sampled_from([raw] * 12 + [None, b"", b"{", b"[]", raw[:-1]]))
 
 
@@ -99,6 +117,7 @@ def test_a_chunk_is_the_engines_line_by_line(
     assert got.splitlines() == b"".join(expected).splitlines()
     assert summary == by_line
     event("legal lines: " + ("5 or more" if summary.legal >= 5 else str(summary.legal)))
+    event("lines with own fields: " + str(min(got.count(b'"fields":'), 3)))
 
 
 def test_the_corpus_with_two_lists(data: Data, corpus: list[CorpusDeck]) -> None:

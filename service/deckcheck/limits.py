@@ -18,3 +18,7 @@ MAX_ID_CHARS = 200  # characters of a recheck line's id
 ID_RANGE = (-(2**63), 2**63 - 1)  # a whole-number id: what JSON writers (and orjson) take as a 64-bit integer
 SUGGESTED_NAMES = 20  # distinct unknown names one deck gets suggestions for; the rest are reported without
 KEPT_NEWLY_ILLEGAL_IDS = 1000  # ids a recheck summary lists; the result lines carry every one
+# The caller's own fields a recheck line carries into its result (`player`, `email`, `table`…): a line's result
+# stays small whatever a store holds beside its decks.
+MAX_FIELDS = 32  # fields of its own one line may carry
+MAX_FIELDS_BYTES = 4096  # those fields, names and values, as compact JSON

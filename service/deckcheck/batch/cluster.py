@@ -117,6 +117,22 @@ def recheck_on_dask(client: Client, sources: Sequence[str], job: Job) -> Summary
     return merged
 
 
+def not_legal_lines(out: str, results: ResultsFormat) -> Iterator[bytes]:
+    """The result and error lines of the decks that are not legal (and, from NDJSON files, the others too: only
+    reading a line tells), in input order, read back a chunk at a time from the results files a recheck wrote under
+    `out` (for the list of decks to contact)."""
+    fs, folder = fsspec.core.url_to_fs(out)
+    for name in sorted(fs.glob(f"{folder.rstrip('/')}/part-*.{results}")):
+        with fs.open(name, "rb") as f:
+            if results == "ndjson":
+                yield from f
+                continue
+            for batch in pq.ParquetFile(f).iter_batches(batch_size=CHUNK_ROWS, columns=["status", "result"]):
+                for status, line in zip(batch.column(0).to_pylist(), batch.column(1).to_pylist(), strict=True):
+                    if status != "legal":
+                        yield str(line).encode()
+
+
 def plan(sources: Sequence[str], block_bytes: int = BLOCK_BYTES) -> list[Part]:
     """The partitions of the store, in order: each source a file or a folder of .parquet and .ndjson files."""
     parts: list[Part] = []

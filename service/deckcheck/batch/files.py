@@ -1,19 +1,31 @@
-"""Stored decks as NDJSON lines: NDJSON files, single deck files (.ydk .ydke .txt .json) and folders of them."""
+"""Stored decks as NDJSON lines: NDJSON files, single deck files (.ydk .ydke .txt .json) and folders of them.
+
+A deck file is read as the desk reads it (UTF-8, else Shift_JIS as Windows writes it, CP932), and its line carries
+the encoding it was read in as its own field `encoding`, which its result echoes.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import orjson
 
-from deckcheck.formats import DECK_SUFFIXES, deck_file_format
+from deckcheck.formats import DECK_SUFFIXES, NotText, deck_file_format, deck_file_text
 
 NDJSON_SUFFIXES = frozenset({".ndjson", ".jsonl"})
 _BATCH_WIDE = frozenset({"date", "format", "banlist", "roster", "duel", "phase"})
 
 
-def deck_lines(paths: Iterable[Path]) -> Iterator[bytes]:
+class Unread(NamedTuple):
+    """A deck file that is no text the desk reads: its id (the path) and why, as a line's field errors."""
+
+    id: str
+    errors: list[dict[str, Any]]
+
+
+def deck_lines(paths: Iterable[Path]) -> Iterator[bytes | Unread]:
     """NDJSON deck lines from NDJSON files, single deck files (.ydk .ydke .txt .json) and folders of them."""
     for path in paths:
         if path.is_dir():
@@ -30,9 +42,12 @@ def _wanted(path: Path) -> bool:
     return path.suffix.lower() in NDJSON_SUFFIXES or path.suffix.lower() in DECK_SUFFIXES
 
 
-def _deck_file_line(path: Path) -> bytes:
+def _deck_file_line(path: Path) -> bytes | Unread:
     """One deck file as an NDJSON line whose id is the file's path."""
-    text = path.read_text(encoding="utf-8-sig", errors="replace")
+    try:
+        text, encoding = deck_file_text(path.read_bytes())
+    except NotText as exc:
+        return Unread(str(path), [{"loc": [], "msg": str(exc), "type": "not_text"}])
     fmt = deck_file_format(path, text)
     if fmt == "json":
         try:
@@ -45,5 +60,5 @@ def _deck_file_line(path: Path) -> bytes:
             return " ".join(text.splitlines()).encode()
         # The recheck's date and list stand for every deck: a stored request's own give way to them.
         deck = {key: value for key, value in body.items() if key not in _BATCH_WIDE}
-        return orjson.dumps({**deck, "id": str(path)})
-    return orjson.dumps({"id": str(path), fmt: text})
+        return orjson.dumps({**deck, "id": str(path), "encoding": encoding})
+    return orjson.dumps({"id": str(path), fmt: text, "encoding": encoding})

@@ -5,6 +5,9 @@ reads such a line with orjson alone and keeps it only where the request models (
 would read the same deck with no error (at most MAX_ENTRIES entries of at most MAX_COUNT copies a section: within
 every bound of limits.py); anything else (another form, a name, a field or value the models would
 refuse or read differently) is None, and the line takes the models' path, which gives its error or its report.
+
+A line's fields besides those of a recheck line are the caller's own (`player`, `email`, `table`): both paths keep
+them as orjson reads them, within MAX_FIELDS and MAX_FIELDS_BYTES, and echo them in the line's result.
 """
 
 from __future__ import annotations
@@ -14,25 +17,57 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from deckcheck.limits import ID_RANGE, MAX_COUNT, MAX_ENTRIES, MAX_ID_CHARS, MAX_PASSCODE
+from deckcheck.limits import (
+    ID_RANGE,
+    MAX_COUNT,
+    MAX_ENTRIES,
+    MAX_FIELDS,
+    MAX_FIELDS_BYTES,
+    MAX_ID_CHARS,
+    MAX_PASSCODE,
+)
 from deckcheck.model import Deck, Entry, Protectors
-from deckcheck.wire.requests import LANGUAGE_PATTERN, MAX_SOURCE_CHARS
+from deckcheck.wire.requests import LANGUAGE_PATTERN, MAX_SOURCE_CHARS, RecheckLine
 
 _SECTIONS = ("main", "extra", "side")
 _PROTECTORS = frozenset({"used", "opaque_back", "uniform"})
 _LANGUAGE = re.compile(LANGUAGE_PATTERN)
 _ENTRY = frozenset({"passcode", "count", "language"})
 _KNOWN = frozenset({"id", "ydke", *_SECTIONS, "protectors", "default_language"})
+_LINE = frozenset(RecheckLine.model_fields)  # every other field is the caller's own
+_MODELS_ONLY = _LINE - _KNOWN  # a line giving one of these is not plain
 
 
 class Quick(NamedTuple):
-    """A plain line: its id, its deck (a ydke link, or entries), and what it says of protectors and language (the
-    primary language subtag, lowercased)."""
+    """A plain line: its id, its deck (a ydke link, or entries), what it says of protectors and language (the
+    primary language subtag, lowercased), and the caller's own fields (None when it gives none)."""
 
     id: str | int
     deck: str | Deck
     protectors: Protectors | None
     language: str | None
+    fields: dict[str, Any] | None = None
+
+
+def own_fields(value: dict[str, Any]) -> dict[str, Any] | None:
+    """The fields of a line read by orjson that are not a recheck line's, in the line's order; None if none."""
+    if value.keys() <= _LINE:
+        return None
+    return {name: item for name, item in value.items() if name not in _LINE}
+
+
+def fields_errors(fields: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Why a line's own fields are past the bounds, as field errors; none when they are within them."""
+    if fields is None:
+        return []
+    if len(fields) > MAX_FIELDS:
+        msg = f"a line carries at most {MAX_FIELDS} fields of its own beside the deck; this one {len(fields)}"
+        return [{"loc": [], "msg": msg, "type": "too_many_fields"}]
+    size = len(orjson.dumps(fields))
+    if size > MAX_FIELDS_BYTES:
+        msg = f"a line's own fields take at most {MAX_FIELDS_BYTES} bytes as JSON; these take {size}"
+        return [{"loc": [], "msg": msg, "type": "fields_too_large"}]
+    return []
 
 
 def quick(raw: bytes) -> Quick | None:
@@ -44,12 +79,30 @@ def quick(raw: bytes) -> Quick | None:
         return None
 
 
+def id_and_fields(raw: bytes) -> tuple[Any, dict[str, Any] | None]:
+    """The id and own fields of a line the models refuse, each where it can still be read (the id where it is a
+    valid one, the fields where they are within their bounds), else None."""
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None, None
+    if type(value) is not dict:
+        return None, None
+    try:
+        deck_id = _id(value.get("id"))
+    except _NotPlain:
+        deck_id = None
+    fields = own_fields(value)
+    return deck_id, None if fields_errors(fields) else fields
+
+
 class _NotPlain(Exception):
     """A line the models must read."""
 
 
 def _plain(value: dict[str, Any]) -> Quick:
-    if not value.keys() <= _KNOWN:
+    fields = own_fields(value)
+    if not value.keys().isdisjoint(_MODELS_ONLY) or fields_errors(fields):
         raise _NotPlain
     deck_id = _id(value.get("id"))
     sections = [_entries(value.get(name, [])) for name in _SECTIONS]
@@ -59,7 +112,7 @@ def _plain(value: dict[str, Any]) -> Quick:
     protectors = _protectors(value.get("protectors"))
     language = value.get("default_language")
     language = None if language is None else _language(language)
-    return Quick(deck_id, Deck(*sections) if ydke is None else ydke, protectors, language)
+    return Quick(deck_id, Deck(*sections) if ydke is None else ydke, protectors, language, fields)
 
 
 def _id(deck_id: Any) -> str | int:

@@ -3,10 +3,12 @@
 
 `recheck_partition(table, spec)` takes a pyarrow Table (or a pandas DataFrame) whose rows are recheck lines: an `id`
 column and the deck in the columns a line gives it in (`ydke`, `ydk` or `text` strings, or `main`, `extra`, `side`
-lists of `{passcode, count, language}`; `protectors` and `default_language` where decks give them); other columns
-are not read. Each row is checked as the NDJSON line of its non-null fields would be, in chunks through the
-columnar verdict, and answered by one row of RESULTS: the result line itself (`result`, the same bytes `deckcheck
-recheck` writes) and its verdict as columns a warehouse can query. Needs the `dask` extra's pyarrow.
+lists of `{passcode, count, language}`; `protectors` and `default_language` where decks give them); every other
+column is the caller's own field (`player`, `email`), carried into the result as an NDJSON line's own fields are
+(a value JSON has no type for, such as a decimal or bytes, as its text). Each row is checked as the NDJSON line of
+its non-null fields would be, in chunks through the columnar verdict, and answered by one row of RESULTS: the result
+line itself (`result`, the same bytes `deckcheck recheck` writes) and its verdict as columns a warehouse can query.
+Needs the `dask` extra's pyarrow.
 """
 
 from __future__ import annotations
@@ -23,11 +25,8 @@ from deckcheck.batch.recheck import Rechecker
 from deckcheck.batch.spec import BatchSpec
 from deckcheck.batch.summary import Outcome, Summary
 from deckcheck.data import DEFAULT_DATA_DIR, Data, DataSource
-from deckcheck.wire.requests import RecheckLine
 
 CHUNK_ROWS = 2000
-# The columns a row's recheck line is made of: the fields of RecheckLine.
-LINE_FIELDS = frozenset(RecheckLine.model_fields)
 _FIELDS: list[pa.Field[Any]] = [
     pa.field("line", pa.int64()),
     pa.field("status", pa.string()),  # legal, illegal or error
@@ -35,6 +34,8 @@ _FIELDS: list[pa.Field[Any]] = [
     pa.field("penalty", pa.string()),
     pa.field("legal_before", pa.bool_()),  # null without a previous list, and on an error
     pa.field("newly_illegal", pa.bool_()),
+    pa.field("verdict", pa.string()),  # legal, illegal, newly_illegal or still_illegal; null on an error
+    pa.field("fields", pa.string()),  # the row's own fields as a JSON object; null where it has none
     pa.field("codes", pa.list_(pa.string())),  # the rule code of each violation, in the report's order
     pa.field("causes", pa.list_(pa.int64())),  # of a newly illegal deck: the cards the list change caught
     pa.field("result", pa.string()),  # the result line, as `deckcheck recheck` writes it
@@ -110,14 +111,18 @@ def _batches(table: pa.Table, first_line: int) -> Iterator[tuple[int, pa.RecordB
 
 
 def lines_of(batch: pa.RecordBatch) -> Iterator[bytes]:
-    """Each row as the NDJSON line of its non-null fields of a recheck line (other columns are not read)."""
-    names = [name for name in batch.schema.names if name in LINE_FIELDS]
-    if set(names) == {"id", "ydke"}:  # the common store: no nesting to clean
+    """Each row as the NDJSON line of its non-null fields."""
+    if set(batch.schema.names) == {"id", "ydke"}:  # the common store: no nesting to clean
         for deck_id, link in zip(batch.column("id").to_pylist(), batch.column("ydke").to_pylist(), strict=True):
             yield orjson.dumps({k: v for k, v in (("id", deck_id), ("ydke", link)) if v is not None})
         return
-    for row in batch.select(names).to_pylist():
-        yield orjson.dumps(_present(row))
+    for row in batch.to_pylist():
+        yield orjson.dumps(_present(row), default=_as_text)
+
+
+def _as_text(value: Any) -> str:
+    """A value JSON has no type for (a decimal, bytes) as its text."""
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
 
 
 def _present(value: Any) -> Any:
@@ -142,6 +147,8 @@ def results_table(first: int, outcomes: list[tuple[bytes, Outcome]], id_type: pa
         columns["penalty"].append(outcome.penalty)
         columns["legal_before"].append(outcome.legal_before)
         columns["newly_illegal"].append(None if outcome.legal_before is None else outcome.newly_illegal)
+        columns["verdict"].append(outcome.verdict)
+        columns["fields"].append(None if outcome.fields is None else orjson.dumps(outcome.fields).decode())
         columns["codes"].append(list(outcome.codes))
         columns["causes"].append(list(outcome.causes))
         columns["result"].append(line[:-1].decode())

@@ -2,6 +2,8 @@
 
 The same code serves POST /v1/rechecks and `deckcheck recheck`; it holds nothing per deck beyond the summary's
 counts (and the first ids of decks a list change made illegal), so memory stays flat however many decks pass.
+A result line says its deck's verdict in one word (`verdict`: legal, illegal, or with a previous list newly_illegal
+or still_illegal) and echoes the line's own fields (`fields`), as an error line does where it can read them.
 """
 
 from __future__ import annotations
@@ -16,14 +18,14 @@ from pydantic import ValidationError
 from deckcheck.batch.chunk import Chunk, decode
 from deckcheck.batch.columnar import verdict
 from deckcheck.batch.entries import entries_chunk
-from deckcheck.batch.lines import Quick, quick
+from deckcheck.batch.files import Unread
+from deckcheck.batch.lines import Quick, fields_errors, id_and_fields, own_fields, quick
 from deckcheck.batch.spec import RecheckSetup
-from deckcheck.batch.summary import Outcome, Summary
+from deckcheck.batch.summary import Outcome, Summary, verdict_of
 from deckcheck.bounds import copies_limit_errors
 from deckcheck.data import Data
 from deckcheck.errors import RequestError
 from deckcheck.formats import DeckFormatError, deck_of, ydke_copies
-from deckcheck.limits import ID_RANGE, MAX_ID_CHARS
 from deckcheck.model import Context, Deck, Protectors, Report
 from deckcheck.rules import full_report, validate
 from deckcheck.wire.inputs import DEFAULT_LANGUAGES, deck_from, limit_errors, read_errors
@@ -31,6 +33,9 @@ from deckcheck.wire.reports import violations_json
 from deckcheck.wire.requests import RecheckLine
 
 MAX_LINE_BYTES = 1024 * 1024
+# An input line: its bytes, None for a line too long to keep, or a deck file that could not be read as text.
+Line = bytes | Unread | None
+Fields = dict[str, Any] | None
 # The rules a list change can newly break: a deck legal before and illegal now breaks one of these.
 _LIST_CODES = frozenset({"forbidden_card", "limited_card_exceeded", "semi_limited_card_exceeded"})
 
@@ -56,26 +61,25 @@ class Rechecker:
             self.before, protectors=protectors, default_language=language
         )
 
-    def check_lines(self, first: int, lines: Sequence[bytes | None]) -> tuple[bytes, Summary]:
-        """The result lines of consecutive input lines numbered from `first`, and their summary (None stands for a
-        line too long to keep)."""
+    def check_lines(self, first: int, lines: Sequence[Line]) -> tuple[bytes, Summary]:
+        """The result lines of consecutive input lines numbered from `first`, and their summary."""
         results = self.results(first, lines)
         summary = Summary()
         summary.add_results(results)
         return b"".join(line for line, _outcome in results), summary
 
-    def results(self, first: int, lines: Sequence[bytes | None]) -> list[tuple[bytes, Outcome]]:
-        """The result line and outcome of each of consecutive input lines numbered from `first` (None stands for
-        a line too long to keep). The plain lines are judged together by the columnar verdict: the legal ones are
-        answered from it, the others by the engine with the previous list's verdict taken from it where it is
-        exact; every other line by the engine, line by line."""
+    def results(self, first: int, lines: Sequence[Line]) -> list[tuple[bytes, Outcome]]:
+        """The result line and outcome of each of consecutive input lines numbered from `first`. The plain lines
+        are judged together by the columnar verdict: the legal ones are answered from it, the others by the engine
+        with the previous list's verdict taken from it where it is exact; every other line by the engine, line by
+        line."""
         out: list[tuple[bytes, Outcome] | None] = [None] * len(lines)
         # The plain lines not legal, with their verdict under the previous list where known, and whether their
         # deck was read whole (then it breaks a rule: the columnar verdict is exact on the decks it reads).
         pending: dict[int, tuple[Quick, tuple[Context, Context | None], bool | None, bool]] = {}
         groups: dict[tuple[bool, Protectors | None, str | None], list[tuple[int, Quick]]] = {}
         for index, raw in enumerate(lines):
-            plain = None if raw is None or len(raw) > MAX_LINE_BYTES else quick(raw)
+            plain = None if not isinstance(raw, bytes) or len(raw) > MAX_LINE_BYTES else quick(raw)
             if plain is not None:
                 key = (isinstance(plain.deck, str), plain.protectors, plain.language)
                 groups.setdefault(key, []).append((index, plain))
@@ -94,7 +98,15 @@ class Rechecker:
                 continue
             if index in pending:
                 plain, contexts, was_legal, illegal = pending[index]
-                out[index] = self._judge(first + index, plain.id, plain.deck, contexts, was_legal, illegal=illegal)
+                out[index] = self._judge(
+                    first + index,
+                    plain.id,
+                    plain.deck,
+                    contexts,
+                    was_legal=was_legal,
+                    fields=plain.fields,
+                    illegal=illegal,
+                )
             else:
                 out[index] = self.check(first + index, raw)
         return [answer for answer in out if answer is not None]
@@ -122,10 +134,10 @@ class Rechecker:
                 continue
             index, plain = members[row]
             main, extra, side = sizes[row]
-            result: dict[str, Any] = {
-                "line": first + index,
-                "id": plain.id,
+            result = _head(first + index, plain.id, plain.fields)
+            result |= {
                 "legal": True,
+                "verdict": "legal",
                 "penalty": None,
                 "counts": {"main": main, "extra": extra, "side": side},
                 "violations": [],
@@ -134,25 +146,26 @@ class Rechecker:
             if legal_before is not None:
                 was_legal = legal_before[row]
                 result |= {"legal_before": was_legal, "newly_illegal": False}
-            out[index] = orjson.dumps(result) + b"\n", Outcome("legal", plain.id, legal_before=was_legal)
+            outcome = Outcome("legal", plain.id, legal_before=was_legal, fields=plain.fields)
+            out[index] = orjson.dumps(result) + b"\n", outcome
 
-    def check(self, number: int, raw: bytes | None) -> tuple[bytes, Outcome]:
+    def check(self, number: int, raw: Line) -> tuple[bytes, Outcome]:
         """The result line (with its newline) for input line `number`, and its outcome for the summary, from the
-        engine. `raw` is None for a line that was longer than MAX_LINE_BYTES and was not kept."""
+        engine."""
         try:
-            line = self._parse(raw)
+            line, fields = self._parse(raw)
         except _LineError as exc:
-            return self._error(number, exc.id, exc.errors)
+            return self._error(number, exc.id, exc.errors, exc.fields)
         protectors = None if line.protectors is None else Protectors(**line.protectors.model_dump())
         language = None if line.default_language is None else line.default_language.split("-")[0].lower()
         contexts = self._contexts(protectors, language)
         if line.ydke is not None:
-            return self._judge(number, line.id, line.ydke, contexts)
+            return self._judge(number, line.id, line.ydke, contexts, fields=fields)
         try:
             deck = deck_from(line, self.data, ())
         except RequestError as exc:  # a .ydk or text source that cannot be read, or a deck past the bounds
-            return self._error(number, line.id, exc.errors)
-        return self._judge(number, line.id, deck, contexts)
+            return self._error(number, line.id, exc.errors, fields)
+        return self._judge(number, line.id, deck, contexts, fields=fields)
 
     def _judge(
         self,
@@ -160,35 +173,37 @@ class Rechecker:
         deck_id: str | int,
         source: str | Deck,
         contexts: tuple[Context, Context | None],
-        was_legal: bool | None = None,
         *,
+        was_legal: bool | None = None,
+        fields: Fields = None,
         illegal: bool = False,
     ) -> tuple[bytes, Outcome]:
         """The engine's result line on a deck given as a ydke link or read already; `was_legal` is the verdict
-        under the previous list where it is known, and `illegal` says the deck is known to break a rule."""
+        under the previous list where it is known, `fields` the line's own, and `illegal` says the deck is known to
+        break a rule."""
         now, before = contexts
         if isinstance(source, str):
             # A ydke link is read straight into copies per card, the bounds checked on those.
             try:
                 copies = ydke_copies(source)
             except DeckFormatError as exc:
-                return self._error(number, deck_id, read_errors(exc, "ydke", ()).errors)
+                return self._error(number, deck_id, read_errors(exc, "ydke", ()).errors, fields)
             if past := copies_limit_errors(copies):
-                return self._error(number, deck_id, limit_errors(past, None, ("ydke",)).errors)
+                return self._error(number, deck_id, limit_errors(past, None, ("ydke",)).errors, fields)
             source = deck_of(copies)
         if before is not None and was_legal is None:
             was_legal = validate(source, before).legal
         report = full_report(source, now) if illegal else validate(source, now)
-        return self._result(number, deck_id, source, report, was_legal)
+        return self._result(_head(number, deck_id, fields), source, report, was_legal)
 
     def _result(
-        self, number: int, deck_id: str | int, deck: Deck, report: Report, was_legal: bool | None
+        self, result: dict[str, Any], deck: Deck, report: Report, was_legal: bool | None
     ) -> tuple[bytes, Outcome]:
-        """The result line of a report, as /v1/validate gives it, with what the previous list said."""
-        result = {
-            "line": number,
-            "id": deck_id,
+        """The result line of a report, as /v1/validate gives it, with what the previous list said, after the
+        line's number, id and own fields (`result`)."""
+        result |= {
             "legal": report.legal,
+            "verdict": verdict_of(report.legal, was_legal),
             "penalty": report.penalty,
             "counts": report.counts,
             "violations": violations_json(report, self.setup.lang, deck),
@@ -199,50 +214,57 @@ class Rechecker:
             result |= {"legal_before": was_legal, "newly_illegal": newly}
         outcome = Outcome(
             "legal" if report.legal else "illegal",
-            deck_id,
+            result["id"],
             codes,
             newly_illegal=newly,
             causes=_causes(report) if newly else (),
             penalty=report.penalty,
             legal_before=was_legal,
+            fields=result.get("fields"),
         )
         return orjson.dumps(result) + b"\n", outcome
 
-    def _parse(self, raw: bytes | None) -> RecheckLine:
+    def _parse(self, raw: Line) -> tuple[RecheckLine, Fields]:
+        """The line read by the models, and its own fields as orjson reads them (as `quick` does)."""
+        if isinstance(raw, Unread):
+            raise _LineError(raw.errors, raw.id)
         if raw is None or len(raw) > MAX_LINE_BYTES:
             raise _LineError([{"loc": [], "msg": f"line longer than {MAX_LINE_BYTES} bytes", "type": "line_too_long"}])
         if not raw.strip():
             raise _LineError([{"loc": [], "msg": "empty line: one deck a line", "type": "empty_line"}])
         try:
-            return RecheckLine.model_validate_json(raw)
+            line = RecheckLine.model_validate_json(raw)
         except ValidationError as exc:
             errors = [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
-            raise _LineError(errors, _id_of(raw)) from None
+            raise _LineError(errors, *id_and_fields(raw)) from None
+        if not line.model_extra:
+            return line, None
+        try:  # the models read NaN and numbers past 64 bits, which orjson (and JSON) does not
+            fields = own_fields(orjson.loads(raw))
+        except orjson.JSONDecodeError as exc:
+            raise _LineError([{"loc": [], "msg": f"Invalid JSON: {exc}", "type": "json_invalid"}], line.id) from None
+        if errors := fields_errors(fields):
+            raise _LineError(errors, line.id)
+        return line, fields
 
-    def _error(self, number: int, deck_id: Any, errors: list[dict[str, Any]]) -> tuple[bytes, Outcome]:
-        body = {"line": number, "id": deck_id, "error": {"msg": errors[0]["msg"], "errors": errors}}
-        return orjson.dumps(body) + b"\n", Outcome("error", deck_id)
+    def _error(
+        self, number: int, deck_id: Any, errors: list[dict[str, Any]], fields: Fields = None
+    ) -> tuple[bytes, Outcome]:
+        body = _head(number, deck_id, fields) | {"error": {"msg": errors[0]["msg"], "errors": errors}}
+        return orjson.dumps(body) + b"\n", Outcome("error", deck_id, fields=fields)
 
 
 class _LineError(Exception):
-    def __init__(self, errors: list[dict[str, Any]], deck_id: Any = None) -> None:
+    def __init__(self, errors: list[dict[str, Any]], deck_id: Any = None, fields: Fields = None) -> None:
         super().__init__(errors[0]["msg"])
         self.errors = errors
         self.id = deck_id
+        self.fields = fields
 
 
-def _id_of(raw: bytes) -> Any:
-    """The id of a line that does not fit the schema, when it can still be read."""
-    try:
-        value = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        return None
-    deck_id = value.get("id") if isinstance(value, dict) else None
-    if isinstance(deck_id, str):
-        return deck_id if len(deck_id) <= MAX_ID_CHARS else None
-    if isinstance(deck_id, int) and not isinstance(deck_id, bool):
-        return deck_id if ID_RANGE[0] <= deck_id <= ID_RANGE[1] else None
-    return None
+def _head(number: int, deck_id: Any, fields: Fields) -> dict[str, Any]:
+    """What a result or error line begins with: the line's number, its id, and its own fields where it has any."""
+    return {"line": number, "id": deck_id} if fields is None else {"line": number, "id": deck_id, "fields": fields}
 
 
 def _causes(report: Report) -> tuple[int, ...]:

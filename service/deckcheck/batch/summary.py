@@ -1,4 +1,5 @@
-"""What a batch found: counts per verdict and per rule, and the decks a list change made illegal."""
+"""What a batch found: counts per verdict and per rule, and the decks a list change made illegal (and those it left
+illegal)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,22 @@ class Outcome:
     causes: tuple[int, ...] = ()
     penalty: str | None = None
     legal_before: bool | None = None  # under the previous list, where the recheck has one
+    fields: dict[str, Any] | None = None  # the line's own, as its result line echoes them
+
+    @property
+    def verdict(self) -> str | None:
+        """The result line's `verdict`; None for an error line."""
+        return None if self.status == "error" else verdict_of(self.status == "legal", self.legal_before)
+
+
+def verdict_of(legal: bool, legal_before: bool | None) -> str:
+    """A deck's verdict in one word: legal, or illegal; with a previous list, newly_illegal (legal under it) or
+    still_illegal (illegal under it too)."""
+    if legal:
+        return "legal"
+    if legal_before is None:
+        return "illegal"
+    return "newly_illegal" if legal_before else "still_illegal"
 
 
 @dataclass(slots=True)
@@ -37,6 +54,7 @@ class Summary:
     errors: int = 0
     by_code: Counter[str] = field(default_factory=Counter)
     newly: int = 0
+    still: int = 0  # illegal under the previous list too
     newly_illegal: list[Any] = field(default_factory=list)  # the first KEPT_NEWLY_ILLEGAL_IDS of them
     causes: Counter[int] = field(default_factory=Counter)
 
@@ -55,6 +73,7 @@ class Summary:
         else:
             self.errors += 1
         self.by_code.update(outcome.codes)
+        self.still += outcome.status == "illegal" and outcome.legal_before is False
         if outcome.newly_illegal:
             self.newly += 1
             if len(self.newly_illegal) < KEPT_NEWLY_ILLEGAL_IDS:
@@ -69,6 +88,7 @@ class Summary:
         self.errors += other.errors
         self.by_code.update(other.by_code)
         self.newly += other.newly
+        self.still += other.still
         self.newly_illegal.extend(other.newly_illegal[: KEPT_NEWLY_ILLEGAL_IDS - len(self.newly_illegal)])
         self.causes.update(other.causes)
 
@@ -100,5 +120,6 @@ class Summary:
                     "ids_complete": self.newly == len(self.newly_illegal),
                     "cards": causes,
                 },
+                "still_illegal": self.still,
             }
         return {"summary": summary}

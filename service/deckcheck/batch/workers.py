@@ -7,7 +7,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 
-from deckcheck.batch.recheck import Rechecker
+from deckcheck.batch.recheck import Line, Rechecker
 from deckcheck.batch.spec import BatchSpec
 from deckcheck.batch.summary import Summary
 from deckcheck.data import DataSource
@@ -24,13 +24,13 @@ def _start_worker(spec: BatchSpec, source: DataSource) -> None:
     _WORKER = Rechecker(data, spec.setup(data))
 
 
-def _check_chunk(first: int, lines: list[bytes]) -> tuple[bytes, Summary]:
+def _check_chunk(first: int, lines: list[Line]) -> tuple[bytes, Summary]:
     assert _WORKER is not None
     return _WORKER.check_lines(first, lines)
 
 
-def _chunks(lines: Iterable[bytes]) -> Iterator[tuple[int, list[bytes]]]:
-    chunk: list[bytes] = []
+def _chunks(lines: Iterable[Line]) -> Iterator[tuple[int, list[Line]]]:
+    chunk: list[Line] = []
     first = 1
     for raw in lines:
         chunk.append(raw)
@@ -43,7 +43,7 @@ def _chunks(lines: Iterable[bytes]) -> Iterator[tuple[int, list[bytes]]]:
 
 
 def run_batch(
-    lines: Iterable[bytes],
+    lines: Iterable[Line],
     *,
     checker: Rechecker,
     spec: BatchSpec,

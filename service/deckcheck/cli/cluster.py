@@ -1,14 +1,17 @@
 """`deckcheck recheck --dask ADDRESS`: a store of decks rechecked on a Dask cluster (batch/cluster.py), the results
-written as one file per partition under --out, and the summary line beside them as `_summary.json`."""
+written as one file per partition under --out, the summary line beside them as `_summary.json`, and with --report
+the CSV of the decks to contact, read back from the results."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import IO
 
 import orjson
 
 from deckcheck.batch import BatchSpec, Rechecker, Summary
+from deckcheck.cli.contacts import ContactList
 from deckcheck.config import Settings
 from deckcheck.data import DEFAULT_DATA_DIR
 from deckcheck.errors import DataError, RequestError
@@ -27,7 +30,14 @@ def run_on_dask(
         print("deckcheck: --workers sets processes here; with --dask, the cluster's workers check", file=stderr)
         return None
     try:
-        from deckcheck.batch.cluster import DataMismatch, Job, connect, recheck_on_dask, write_summary  # noqa: PLC0415
+        from deckcheck.batch.cluster import (  # noqa: PLC0415
+            DataMismatch,
+            Job,
+            connect,
+            not_legal_lines,
+            recheck_on_dask,
+            write_summary,
+        )
     except ImportError as exc:
         print(f"deckcheck: --dask needs the dask extra (pip install 'deckcheck[dask]'): {exc}", file=stderr)
         return None
@@ -38,6 +48,11 @@ def run_on_dask(
         with connect(args.dask) as client:
             summary = recheck_on_dask(client, args.paths, job)
         where = write_summary(args.out, orjson.dumps(summary.as_json(checker.setup, data)) + b"\n")
+        if args.report:
+            with ContactList(Path(args.report), args.lang) as contacts:
+                for line in not_legal_lines(args.out, job.results):
+                    contacts.add(line)
+                contacts.write()
     except (OSError, ValueError, TypeError, DataMismatch, DataError, RequestError) as exc:
         # A worker's failure too: other data than the command's, a list its data lack, a column of no deck.
         print(f"deckcheck: {exc}", file=stderr)

@@ -1,6 +1,6 @@
 """The decks the commands are given, read the same way by each (a .ydk, .ydke, .json or text file, or a ydke:// link
-given as it is), and `deckcheck qr`, which draws one as a QR code of its ydke:// link: of a JSON request it reads only
-the deck, since a code holds nothing of the event."""
+given as it is; a file's text as the desk reads it, UTF-8 else Shift_JIS), and `deckcheck qr`, which draws one as a
+QR code of its ydke:// link: of a JSON request it reads only the deck, since a code holds nothing of the event."""
 
 from __future__ import annotations
 
@@ -16,39 +16,40 @@ from pydantic import ValidationError
 from deckcheck.cli.output import EXIT_ERROR, EXIT_OK
 from deckcheck.data import Data
 from deckcheck.errors import RequestError
-from deckcheck.formats import DeckTooLargeForQr, QrImage, deck_file_format, write_qr
+from deckcheck.formats import DeckTooLargeForQr, Encoding, NotText, QrImage, deck_file_format, deck_file_text, write_qr
 from deckcheck.wire.inputs import deck_from, written
 from deckcheck.wire.requests import DeckIn, ValidateRequest
 
 # What reading a deck (and the event its request names) may raise; `why` says each in one line.
-READ_ERRORS = (OSError, UnicodeDecodeError, orjson.JSONDecodeError, TypeError, ValidationError, RequestError)
+READ_ERRORS = (OSError, NotText, orjson.JSONDecodeError, TypeError, ValidationError, RequestError)
 # The images `deckcheck qr --out` writes, by the name's suffix.
 QR_IMAGES: dict[str, QrImage] = {".svg": "svg", ".png": "png"}
 
 
-def deck_request(source: str, overrides: dict[str, Any]) -> ValidateRequest:
+def deck_request(source: str, overrides: dict[str, Any]) -> tuple[ValidateRequest, Encoding | None]:
     """The validate request a file (or a ydke link) stands for, with `overrides` (the command line's date and list)
-    in place of the file's own."""
-    return ValidateRequest.model_validate_json(orjson.dumps({**_fields(source), **overrides}))
+    in place of the file's own; and the encoding the file was read in (None for a link)."""
+    fields, encoding = _fields(source)
+    return ValidateRequest.model_validate_json(orjson.dumps({**fields, **overrides})), encoding
 
 
 def _deck_alone(source: str) -> DeckIn:
     """The deck a file (or a ydke link) gives, without the event: of a JSON request, only its deck's fields."""
-    deck = {name: value for name, value in _fields(source).items() if name in DeckIn.model_fields}
+    deck = {name: value for name, value in _fields(source)[0].items() if name in DeckIn.model_fields}
     return DeckIn.model_validate_json(orjson.dumps(deck))
 
 
-def _fields(source: str) -> dict[str, Any]:
+def _fields(source: str) -> tuple[dict[str, Any], Encoding | None]:
     """What a file (or a ydke link) holds, as a request's fields: a JSON file's own (a TypeError when it holds no
-    object), else the deck in its form."""
+    object), else the deck in its form; and the encoding the file was read in."""
     if source.startswith("ydke://"):
-        return {"ydke": source}
+        return {"ydke": source}, None
     path = Path(source)
-    text = path.read_text(encoding="utf-8-sig")
+    text, encoding = deck_file_text(path.read_bytes())
     fmt = deck_file_format(path, text)
     if fmt == "json":
-        return {**orjson.loads(text)}
-    return {fmt: text.strip() if fmt == "ydke" else text}
+        return {**orjson.loads(text)}, encoding
+    return {fmt: text.strip() if fmt == "ydke" else text}, encoding
 
 
 def why(exc: Exception) -> str:

@@ -28,6 +28,7 @@ from deckcheck.cli.recheck import run_recheck
 from deckcheck.config import ConfigError, Settings, load_settings
 from deckcheck.data import Data
 from deckcheck.errors import DataError
+from deckcheck.formats import Encoding
 from deckcheck.model import Context, Deck
 from deckcheck.wire.inputs import context_for, deck_from
 from deckcheck.wire.reports import report_json
@@ -70,7 +71,15 @@ def _parser() -> argparse.ArgumentParser:
     recheck.add_argument("--date", type=_date, help="event date (default: today in Japan)")
     recheck.add_argument("--lang", choices=("en", "ja"), default="en", help="language of messages, progress, summary")
     recheck.add_argument(
-        "--out", help="write NDJSON results here instead of standard output; with --dask, the folder (path or URL)"
+        "--out",
+        help="write NDJSON results here instead of standard output; with --dask, the folder (path or URL); a name "
+        "ending in .csv writes the CSV of --report there instead of the results",
+    )
+    recheck.add_argument(
+        "--report",
+        metavar="FILE.csv",
+        help="also write the decks that are not legal here as CSV for a spreadsheet: a row a deck, with the line's "
+        "own fields, newly or still illegal, the penalty, each cause and its cards",
     )
     recheck.add_argument(
         "--workers", type=_whole(1, _MAX_WORKERS), help=f"processes (default 1; this machine: {default_workers()})"
@@ -213,8 +222,9 @@ def _lflist_spec(path: Path, name: str | None) -> str:
     return orjson.dumps({"lflist": text, "list": name}).decode()
 
 
-def _request(source: str, args: argparse.Namespace) -> ValidateRequest:
-    """The validate request a file (or a ydke link) stands for, with the command line's date and list."""
+def _request(source: str, args: argparse.Namespace) -> tuple[ValidateRequest, Encoding | None]:
+    """The validate request a file (or a ydke link) stands for, with the command line's date and list; and the
+    encoding the file was read in."""
     overrides: dict[str, Any] = {}
     if args.date is not None:
         overrides["date"] = args.date.isoformat()
@@ -226,19 +236,19 @@ def _request(source: str, args: argparse.Namespace) -> ValidateRequest:
 
 
 def _validate(args: argparse.Namespace, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
-    read: list[tuple[str, Deck, Context]] = []
+    read: list[tuple[str, Encoding | None, Deck, Context]] = []
     failed = False
     for source in args.files:
         try:
-            body = _request(source, args)
-            read.append((source, deck_from(body, data), context_for(body, data)))
+            body, encoding = _request(source, args)
+            read.append((source, encoding, deck_from(body, data), context_for(body, data)))
         except READ_ERRORS as exc:
             print(f"deckcheck: {source}: {why(exc)}", file=stderr)
             failed = True
-    reports = validate_all([(deck, context) for _, deck, context in read])
+    reports = validate_all([(deck, context) for _, _, deck, context in read])
     results = [
-        {"file": source, **report_json(report, args.lang, deck, context.roster)}
-        for (source, deck, context), report in zip(read, reports, strict=True)
+        {"file": source, "encoding": encoding, **report_json(report, args.lang, deck, context.roster)}
+        for (source, encoding, deck, context), report in zip(read, reports, strict=True)
     ]
     if args.json:
         stdout.write(orjson.dumps(results, option=orjson.OPT_INDENT_2).decode() + "\n")
@@ -256,7 +266,7 @@ def _print_report(result: dict[str, Any], lang: str, out: IO[str]) -> None:
     verdict = words(lang, "legal" if result["legal"] else "illegal")
     penalty = f" — {words(lang, result['penalty'])}" if result["penalty"] else ""
     fields = {
-        "file": result["file"],
+        "file": result["file"] + (words(lang, "read_as_cp932") if result["encoding"] == "cp932" else ""),
         "verdict": verdict,
         "penalty": penalty,
         "banlist": banlist,

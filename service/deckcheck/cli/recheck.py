@@ -1,4 +1,5 @@
-"""`deckcheck recheck`: many stored decks against one list, as NDJSON results and a summary."""
+"""`deckcheck recheck`: many stored decks against one list, as NDJSON results, a summary, and the CSV of the decks
+to contact (--report FILE.csv, or --out FILE.csv for the CSV alone)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from rich.text import Text
 
 from deckcheck.batch import BatchSpec, Rechecker, Summary, deck_lines, run_batch
 from deckcheck.cli.cluster import run_on_dask
+from deckcheck.cli.contacts import ContactList
 from deckcheck.cli.output import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, indented, table, words
 from deckcheck.config import Settings
 from deckcheck.data import Data
@@ -32,6 +34,9 @@ CAUSES_SHOWN = 20  # cards the summary names as causes of newly illegal decks
 
 def run_recheck(args: argparse.Namespace, settings: Settings, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
     """Carry out `deckcheck recheck …`; return the exit code."""
+    if problem := _outputs(args):
+        print(f"deckcheck: {problem}", file=stderr)
+        return EXIT_ERROR
     day = args.date or today()
     spec = BatchSpec(day, args.banlist, args.previous, args.lang, args.format or "ocg")
     try:
@@ -39,29 +44,64 @@ def run_recheck(args: argparse.Namespace, settings: Settings, data: Data, stdout
     except (RequestError, ValidationError) as exc:
         print(f"deckcheck: {exc}", file=stderr)
         return EXIT_ERROR
-    if args.dask is None and args.results_format is not None:
-        print("deckcheck: --results-format is the form of the results files of --dask", file=stderr)
-        return EXIT_ERROR
     if args.dask is not None:
         started = time.monotonic()
         summary = run_on_dask(args, settings, checker, spec, stderr)
-        return (
-            EXIT_ERROR if summary is None else finish(summary, checker, args.lang, stderr, time.monotonic() - started)
-        )
+        if summary is None:
+            return EXIT_ERROR
+        return finish(summary, checker, args, stderr, time.monotonic() - started)
     paths = [Path(p) for p in args.paths]
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         print(f"deckcheck: no such file or folder: {', '.join(missing)}", file=stderr)
         return EXIT_ERROR
+    return _run_here(args, checker, settings=settings, spec=spec, paths=paths, stdout=stdout, stderr=stderr)
+
+
+def _outputs(args: argparse.Namespace) -> str | None:
+    """Settle where the results and the CSV of decks to contact go (`args.results_to` names the results' place in
+    words, or is None when they go nowhere); what is wrong with the command line's choice, if anything."""
+    if args.dask is None and args.results_format is not None:
+        return "--results-format is the form of the results files of --dask"
+    if args.out is not None and Path(args.out).suffix.lower() == ".csv":
+        if args.report is not None or args.dask is not None:
+            return "--out names the results; give the CSV of the decks to contact as --report"
+        args.report, args.out = args.out, None  # the CSV alone: the result lines go nowhere
+        args.results_to = None
+    else:
+        args.results_to = args.out or words(args.lang, "standard_output")
+    if args.report is not None and not Path(args.report).parent.is_dir():  # said now, not after the whole recheck
+        return f"no such folder for the CSV of decks to contact: {Path(args.report).parent}"
+    return None
+
+
+def _run_here(
+    args: argparse.Namespace,
+    checker: Rechecker,
+    *,
+    settings: Settings,
+    spec: BatchSpec,
+    paths: list[Path],
+    stdout: IO[str],
+    stderr: IO[str],
+) -> int:
+    """The recheck in this process and its --workers."""
     sink: IO[bytes] | None = Path(args.out).open("wb") if args.out else None  # noqa: SIM115 - closed below
-    write: Callable[[bytes], Any] = sink.write if sink else _text_writer(stdout)
+    results: Callable[[bytes], Any] = sink.write if sink else _text_writer(stdout) if args.results_to else _unseen
+    contacts = ContactList(Path(args.report), args.lang) if args.report else None
+
+    def write(lines: bytes) -> None:
+        results(lines)
+        if contacts:
+            contacts.add(lines)
+
     started = time.monotonic()
     # Progress only for a person watching: on a terminal, or when asked for; never in a pipe or a log by default,
     # nor on the terminal the results themselves are written to, where the two would mix.
-    watched = stderr.isatty() and not (sink is None and stdout.isatty())
+    watched = stderr.isatty() and not (sink is None and args.results_to and stdout.isatty())
     shown = RecheckProgress(stderr, args.lang, forced=args.progress) if args.progress or watched else None
     try:
-        with shown or contextlib.nullcontext():
+        with shown or contextlib.nullcontext(), contacts or contextlib.nullcontext():
             if shown:
                 shown.count(paths)
             summary = run_batch(
@@ -73,7 +113,9 @@ def run_recheck(args: argparse.Namespace, settings: Settings, data: Data, stdout
                 progress=shown.advance if shown else _unseen,
                 source=settings.data_source(),
             )
-            write(orjson.dumps(summary.as_json(checker.setup, data)) + b"\n")
+            results(orjson.dumps(summary.as_json(checker.setup, checker.data)) + b"\n")
+            if contacts:
+                contacts.write()
             if shown:
                 shown.finish(summary.lines)
     except BrokenPipeError:
@@ -84,19 +126,24 @@ def run_recheck(args: argparse.Namespace, settings: Settings, data: Data, stdout
     finally:
         if sink:
             sink.close()
-    return finish(summary, checker, args.lang, stderr, time.monotonic() - started)
+    return finish(summary, checker, args, stderr, time.monotonic() - started)
 
 
-def finish(summary: Summary, checker: Rechecker, lang: str, stderr: IO[str], seconds: float) -> int:
-    """Print the summary table; the exit code of the recheck."""
-    _print_summary(summary, checker, lang, stderr, seconds)
+def finish(summary: Summary, checker: Rechecker, args: argparse.Namespace, stderr: IO[str], seconds: float) -> int:
+    """Print the summary table, ending with where the decks to contact are listed; the exit code of the recheck."""
+    _print_summary(summary, checker, args.lang, stderr, seconds)
+    count = summary.illegal + summary.errors
+    if args.report:
+        print(words(args.lang, "contact_report", count=count, path=args.report), file=stderr)
+    else:
+        print(words(args.lang, "contact_lines", count=count, where=args.results_to), file=stderr)
     if summary.errors:
         return EXIT_ERROR
     return EXIT_ILLEGAL if summary.illegal else EXIT_OK
 
 
-def _unseen(done: int) -> None:
-    """Progress nobody watches."""
+def _unseen(done: int | bytes) -> None:
+    """Progress nobody watches, or results nobody reads."""
 
 
 def _text_writer(stdout: IO[str]) -> Callable[[bytes], Any]:
@@ -219,12 +266,16 @@ def _print_summary(summary: Summary, checker: Rechecker, lang: str, out: IO[str]
         (words(lang, "decks"), f"{summary.lines:,}"),
         (words(lang, "legal"), f"{summary.legal:,}"),
         (words(lang, "illegal"), f"{summary.illegal:,}"),
-        (words(lang, "errors"), f"{summary.errors:,}"),
     ]
+    if setup.previous is not None:  # the illegal decks parted: the change's doing, and those it found illegal
+        before = setup.previous.name
+        rows.append((indented(words(lang, "newly_illegal", banlist=before)), f"{summary.newly:,}"))
+        rows.append((indented(words(lang, "still_illegal", banlist=before)), f"{summary.still:,}"))
+    rows.append((words(lang, "errors"), f"{summary.errors:,}"))
     rows += [(code, f"{count:,}") for code, count in sorted(summary.by_code.items())]
-    if setup.previous is not None:
-        rows.append((words(lang, "newly_illegal", banlist=setup.previous.name), f"{summary.newly:,}"))
-        causes = sorted(summary.causes.items(), key=lambda item: (-item[1], item[0]))[:CAUSES_SHOWN]
+    causes = sorted(summary.causes.items(), key=lambda item: (-item[1], item[0]))[:CAUSES_SHOWN]
+    if causes:
+        rows.append((words(lang, "newly_by_card"), ""))
         cards = checker.data.cards.by_passcode
         rows += [(indented(cards[passcode].name(lang)), f"{decks:,}") for passcode, decks in causes]
     for line in table(rows, ("left", "right"), out):

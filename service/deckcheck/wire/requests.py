@@ -267,9 +267,11 @@ DeckId = Annotated[str, Field(max_length=MAX_ID_CHARS)] | Annotated[int, Field(g
 
 class RecheckLine(DeckIn):
     """One NDJSON line of a recheck: a deck in any form, the caller's id for it, and what else belongs to the deck
-    (the date and the list belong to the whole recheck)."""
+    (the date and the list belong to the whole recheck). Any other field is the caller's own (`player`, `email`,
+    `table`…): kept and echoed in the line's result as `fields`, up to MAX_FIELDS fields of MAX_FIELDS_BYTES bytes
+    of JSON in all (past that, the line gets an error line)."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [ex.RECHECK_LINE]})
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [ex.RECHECK_LINE]})
 
     id: DeckId = Field(
         description=f"The caller's id for the deck: a string of up to {MAX_ID_CHARS} characters or a 64-bit whole "

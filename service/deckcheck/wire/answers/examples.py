@@ -28,7 +28,7 @@ INLINE_BANLIST: Example = {
 LFLIST_BANLIST: Example = {"lflist": LFLIST, "list": "2008.09 proposal"}
 PARSE_REQUEST: Example = {"text": TEXT}
 CONVERT_REQUEST: Example = {"text": SMALL_TEXT, "to": "ydke"}
-RECHECK_LINE: Example = {"id": "deck-17", "ydke": SMALL_YDKE}
+RECHECK_LINE: Example = {"id": "deck-17", "ydke": SMALL_YDKE, "player": "Yugi Muto", "table": 12}
 # The README's example (examples/pot-of-greed-2008.json): a 40-card deck holding Pot of Greed, on 2008-06-01.
 VALIDATE_REQUEST: Example = {
     "date": "2008-06-01",

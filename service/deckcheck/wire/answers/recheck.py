@@ -3,12 +3,13 @@ error line per input line, in input order, then one summary line. The batch code
 these describe them for the OpenAPI document, and the Python client reads each line into one of them.
 
 The examples are the answer to two lines rechecked for 2008-09-01 against OCG 2008.03 (tests/test_client.py sends
-them): a 40-card deck holding one Premature Burial (Limited, then Forbidden), and a broken ydke link."""
+them): a 40-card deck holding one Premature Burial (Limited, then Forbidden), and a broken ydke link, each with the
+organiser's own fields `player` and `table`."""
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Discriminator, Field, Tag, TypeAdapter
 
@@ -58,6 +59,8 @@ _VIOLATION = {
     "lines": [],
     "roster_lines": [],
 }
+_FIELDS = {"player": "Yugi Muto", "table": 12}
+_OTHER_FIELDS = {"player": "Seto Kaiba", "table": 13}
 _FIELD_ERROR = {"loc": ["ydke", "main"], "msg": "main: not base64", "type": "ydke_base64"}
 _CAUSE = {"passcode": 70828912, "name_en": "Premature Burial", "name_ja": "早すぎた埋葬", "decks": 1}
 _NEWLY = {"count": 1, "ids": ["deck-0042"], "ids_complete": True, "cards": [_CAUSE]}
@@ -73,8 +76,19 @@ _SUMMARY = {
     "ruleset": _RULESET,
     "previous": _LIST_2008_03,
     "newly_illegal": _NEWLY,
+    "still_illegal": 0,
 }
 DeckIdOut = str | int
+RecheckVerdict = Literal["legal", "illegal", "newly_illegal", "still_illegal"]
+"""A deck's verdict in one word: legal or illegal under the recheck's list; with a previous list, an illegal deck is
+newly_illegal (legal under the previous list) or still_illegal (illegal under it too)."""
+OwnFields = dict[str, Any]
+_OWN_FIELDS = Field(
+    default=None,
+    description="The input line's own fields (any field that is not a recheck line's, such as `player` or `email`), "
+    "as it gave them, in its order; absent when it gives none.",
+    examples=[_FIELDS],
+)
 
 
 def _examples(*examples: dict[str, Any]) -> ConfigDict:
@@ -89,7 +103,9 @@ class RecheckResultLine(WireModel):
         {
             "line": 1,
             "id": "deck-0042",
+            "fields": _FIELDS,
             "legal": False,
+            "verdict": "newly_illegal",
             "penalty": "duel_forfeiture",
             "counts": _COUNTS,
             "violations": [_VIOLATION],
@@ -100,7 +116,13 @@ class RecheckResultLine(WireModel):
 
     line: int = Field(ge=1, description="The number of the input line this answers, from 1.", examples=[1])
     id: DeckIdOut = Field(description="The caller's id for the deck, as its line gave it.", examples=["deck-0042"])
+    fields: OwnFields | None = _OWN_FIELDS
     legal: bool = Field(description="Whether the deck is legal under the recheck's list.", examples=[False])
+    verdict: RecheckVerdict = Field(
+        description="The verdict in one word: legal or illegal; with `previous`, an illegal deck is newly_illegal "
+        "(legal under the previous list: the change made it illegal) or still_illegal (illegal under both).",
+        examples=["newly_illegal"],
+    )
     penalty: Penalty | None = Field(
         description="The most severe penalty of the violations (PR 1 order); null for a legal deck.",
         examples=["duel_forfeiture"],
@@ -145,7 +167,12 @@ class RecheckErrorLine(WireModel):
     batch goes on. Also the last line, with `line` and `id` null, of an answer whose body stopped arriving."""
 
     model_config = _examples(
-        {"line": 2, "id": "deck-0043", "error": {"msg": "main: not base64", "errors": [_FIELD_ERROR]}},
+        {
+            "line": 2,
+            "id": "deck-0043",
+            "fields": _OTHER_FIELDS,
+            "error": {"msg": "main: not base64", "errors": [_FIELD_ERROR]},
+        },
         {"line": None, "id": None, "error": {"msg": "the request body stopped arriving", "type": "body_timeout"}},
     )
 
@@ -156,6 +183,11 @@ class RecheckErrorLine(WireModel):
     )
     id: DeckIdOut | None = Field(
         description="The line's id when it could be read and is a valid id; otherwise null.", examples=["deck-0043"]
+    )
+    fields: OwnFields | None = Field(
+        default=None,
+        description="The line's own fields, where they could be read and are within their bounds; absent otherwise.",
+        examples=[_OTHER_FIELDS],
     )
     error: RecheckLineError = Field(
         description="What is wrong with the line.", examples=[{"msg": "main: not base64", "errors": [_FIELD_ERROR]}]
@@ -213,6 +245,13 @@ class RecheckSummary(WireModel):
     )
     newly_illegal: NewlyIllegal | None = Field(
         default=None, description="Only with `previous`: the decks the change made illegal.", examples=[_NEWLY]
+    )
+    still_illegal: int | None = Field(
+        default=None,
+        ge=0,
+        description="Only with `previous`: decks illegal under the previous list too (`illegal` is these and the "
+        "newly illegal ones).",
+        examples=[0],
     )
 
 
