@@ -144,7 +144,8 @@ def _validate_json(installed: Installed, *command: str, **env: str) -> tuple[int
 def test_command_validates_a_file(installed: Installed, data: Data) -> None:
     code, results = _validate_json(installed)
     assert code == 1  # illegal: Pot of Greed is Forbidden
-    assert results == [{"file": "deck.json", **run_case(json.loads(EXAMPLE.read_text(encoding="utf-8")), data)}]
+    expected = run_case(json.loads(EXAMPLE.read_text(encoding="utf-8")), data)
+    assert results == [{"file": "deck.json", "encoding": "utf-8", **expected}]
     assert _validate_json(installed, "python", "-m", "deckcheck") == (code, results)
 
 
