@@ -14,6 +14,7 @@ from deckcheck.data.card import Card
 from deckcheck.data.names import loose_keys, normalize_name
 from deckcheck.data.search import NameSearch
 from deckcheck.errors import DataError
+from deckcheck.limits import MAX_NAME_CHARS
 
 KINDS = frozenset({"monster", "spell", "trap"})
 EXTRA_DECK_TYPES = frozenset({"fusion", "synchro", "xyz", "link", "none"})
@@ -67,6 +68,8 @@ class CardIndex:
         its name as printed that matched: None when no card's name has a loose key of `name`, or names of two cards
         have the first one that any has. Alternate artworks and the cards of a shared name (同名カード) are one card
         here, the one `find_name` gives for that name."""
+        if len(name) > MAX_NAME_CHARS:
+            return None  # no card's name, and a deck that gives it is refused: not worth folding
         for key in loose_keys(name):
             found: dict[Card, str] = {}
             for printed, _card in self.search.named(key) if key else ():
