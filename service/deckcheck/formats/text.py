@@ -86,14 +86,6 @@ def _heading(line: str) -> Section | None:
     return _HEADINGS.get(word.strip().casefold())
 
 
-def _unbulleted(line: str, cards: CardIndex) -> str:
-    """`line`, which starts with a bullet, without it (`・クリボー×3`, `- Pot of Greed`, `* 3 Pot of Greed`,
-    `●強欲な壺`), unless the line with it names a card."""
-    if cards.find_name(line) is not None:
-        return line
-    return line[1:].lstrip() or line
-
-
 def _bare(name: str) -> str:
     """`name` without the 《》 a Japanese list puts around a card name."""
     if len(name) > 2 and name[0] == "《" and name[-1] == "》":
@@ -175,8 +167,9 @@ def _text_entry(line: str, cards: CardIndex) -> tuple[int, str]:
     card exactly before any does loosely (data/names.py): first those of a count before the name or marked after it
     (`×3`, `3枚`), then a count in brackets (`（3）`), then the same loosely, the whole line last; last of all a bare
     number after the name (`Pot of Greed 3`), exactly then loosely, read only when the whole line names no card even
-    loosely, as `Jinzo 7` loosely names Jinzo #7 and `Harpie Lady 3` is a card. When no reading names a card, the first
-    with a count before the name, marked or in brackets stands (else the whole line), and the deck reports its name.
+    loosely, as `Jinzo 7` loosely names Jinzo #7 and `Harpie Lady 3` is a card. A line that starts with a bullet and
+    names no card exactly as it is is read without it. When no reading names a card, the first with a count before
+    the name, marked or in brackets stands (else the whole line), and the deck reports its name.
     """
     if cards.find_name(line) is not None or is_passcode(line):
         return 1, line
@@ -186,9 +179,12 @@ def _text_entry(line: str, cards: CardIndex) -> tuple[int, str]:
 
     whole = (1, _bare(line))
     readings = [(count, _bare(card)) for count, card in (*_count_first(line), *_count_last(line))]
-    found = _pick([whole, *readings], exact)
-    if found is not None:
-        return found
+    # The exact readings as ever, written out: a call here would slow every line of every list.
+    named = [reading for reading in (whole, *readings) if exact(reading[1])]
+    if named:
+        return ([reading for reading in named if reading[0] <= MAX_COPIES] or named)[0]
+    if line[0] in _BULLETS and (rest := line.lstrip(_BULLETS + " ")):
+        return _text_entry(rest, cards)  # a bullet before the card: `・クリボー×3`, `- Pot of Greed`, `●強欲な壺`
 
     def loose(card: str) -> bool:
         return cards.find_loose(card) is not None
@@ -224,8 +220,6 @@ def parse_text(text: str, cards: CardIndex) -> Deck:
             continue
         if not line or line.startswith(("//", "#")):
             continue
-        if line[0] in _BULLETS:  # tested here, as a call for each line would slow every list
-            line = _unbulleted(line, cards)
         count, card = _text_entry(line, cards)
         if not 1 <= count <= MAX_COUNT:
             msg = f"a count must be from 1 to {MAX_COUNT}, not {count}"
