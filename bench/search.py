@@ -22,12 +22,10 @@ from rapidfuzz import fuzz, process
 from bench.names import mistyped_names
 from deckcheck import load_data
 from deckcheck.data import Hit, NameSearch
-from deckcheck.data.names import normalize_name
-from deckcheck.data.search import search_key
+from deckcheck.data.names import loose_key, loose_text, normalize_name
 from deckcheck.data.search_index import KeyIndex
 
 _FUZZY_CUTOFF = 55.0
-_KATAKANA = {code: code + 0x60 for code in range(0x3041, 0x3097)}  # hiragana to katakana, as search_key folds them
 
 
 class ReferenceSearch:
@@ -42,7 +40,7 @@ class ReferenceSearch:
 
     def search(self, query: str, limit: int = 10) -> list[Hit]:
         """The best `limit` cards for `query`, best first, one hit per card."""
-        key = search_key(query)
+        key = loose_key(query)
         if not key:
             return []
         hits: list[Hit] = []
@@ -65,7 +63,7 @@ class ReferenceSearch:
                 take(index, "exact", 100.0)
         # Names the query spells whole words of first (a boundary after it), then shorter names first.
         words = re.compile(r"[\W_]*" + r"[\W_]*".join(map(re.escape, key)) + r"(?:[\W_]|$)")
-        whole = {i for i in prefixed if words.match(normalize_name(self._names[i]).translate(_KATAKANA))}
+        whole = {i for i in prefixed if words.match(loose_text(normalize_name(self._names[i])))}
         for index in sorted(prefixed, key=lambda i: (i not in whole, len(self._keys[i]), self._keys[i])):
             ratio = len(key) / len(self._keys[index])
             take(index, "prefix", 95.0 + 4.0 * ratio if index in whole else 90.0 + 5.0 * ratio)

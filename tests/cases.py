@@ -11,6 +11,7 @@ from typing import Any
 
 from tests.cases_eras import ERA_CASES
 from tests.decks import (
+    EVENT,
     EXTRA,
     EXTRA_15,
     MAIN_40,
@@ -26,6 +27,35 @@ from tests.decks import (
 )
 
 __all__ = ["CASES", "EXTRA", "MAIN_40", "SIDE", "UNLIMITED", "main_with", "request"]
+
+# The legal base deck as a Japanese list from a phone: marked headings, bullets, counts after the names, and names
+# without their ・, in hiragana or without an apostrophe.
+TEXT_AS_PLAYERS_WRITE = """■メインデッキ（40枚）
+■モンスター
+・ブラックマジシャン×3
+・熟練の黒魔術師 3
+・ぢぇみないえるふ（3）
+・ブラッド・ヴォルス　３
+・巨大ネズミ 3枚
+・キラートマト x3
+・Magicians Valkyria 3
+・見習い魔術師×3
+・ビッグシールドガードナー×3
+■魔法
+・エネミーコントローラー×3
+・ディメンションマジック×3
+・死者蘇生
+■罠
+・炸裂装甲 3
+・奈落の落とし穴（３）
+■エクストラデッキ
+スターダストドラゴン
+E・HEROフレイム・ウィングマン
+■サイドデッキ
+千本ナイフ×3
+次元幽閉×3
+収縮×2
+"""
 
 CASES: dict[str, tuple[dict[str, Any], Expected]] = {
     # Sizes (TR 3): 39/40/60/61 main, 15/16 extra and side.
@@ -157,6 +187,29 @@ CASES: dict[str, tuple[dict[str, Any], Expected]] = {
             extra=[{"name": "ｽﾀｰﾀﾞｽﾄ･ﾄﾞﾗｺﾞﾝ"}, {"name": "Ｅ・ＨＥＲＯ　フレイム・ウィングマン"}],
         ),
         [],
+    ),
+    # Names as players write them (issue 20): read as the one card each loosely names, and said so.
+    "names_read_loosely": (
+        request(
+            main=[{"name": "ブラックマジシャン", "count": 3}, *main_with()[1:]],
+            extra=[{"name": "すたーだすと・どらごん"}, {"name": "E・HEROフレイム・ウィングマン"}],
+        ),
+        [],
+    ),
+    "names_read_loosely_from_text": ({"date": EVENT, "text": TEXT_AS_PLAYERS_WRITE}, []),
+    "roster_names_read_loosely": (
+        request(
+            roster={
+                "main": [{"name": "dark magician", "count": 2}, {"name": "ぶらっく・まじしゃん"}, *MAIN_40[1:]],
+                "extra": EXTRA,
+                "side": SIDE,
+            }
+        ),
+        [],
+    ),
+    "name_loosely_ambiguous": (
+        request(main=main_with({"name": "Rai Mei"}, drop=1)),
+        [("unknown_card", "main", [["main", 14]])],
     ),
     "unknown_passcode": (
         request(main=main_with({"passcode": 12345678}, drop=1)),

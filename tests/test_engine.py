@@ -18,7 +18,7 @@ from deckcheck.batch.entries import entries_chunk
 from deckcheck.data import make_banlist
 from deckcheck.formats import deck_of, write_ydke
 from deckcheck.rules import RULES, render
-from deckcheck.rules.engine import _findings, ruleset_of
+from deckcheck.rules.engine import full_report
 from deckcheck.rules.fast import legal_counts
 from tests.cases import CASES, MAIN_40, UNLIMITED
 from tests.golden import run_case
@@ -193,7 +193,7 @@ def test_fast_path_and_columnar_verdict_agree_with_the_full_engine(
     anything."""
     deck, partial = case
     context = _with_list(partial, data, use_list)
-    full = list(_findings(deck, context, ruleset_of(context)))
+    full = full_report(deck, context).violations
     assert (legal_counts(deck, context) is not None) == (not full)
     assert _columnar(deck, context) == (not full)
 
@@ -209,7 +209,7 @@ def test_fast_path_and_columnar_verdict_agree_with_the_full_engine_under_a_white
     limits |= dict.fromkeys([*UNLIMITED, 44508094, 35809262, 83764718], 3)
     whitelist = make_banlist("w", "w", "OCG", dates=(None, None), limits=limits, cards=data.cards, whitelist=True)
     context = replace(partial, cards=data.cards, banlist=whitelist)
-    full = list(_findings(deck, context, ruleset_of(context)))
+    full = full_report(deck, context).violations
     assert (legal_counts(deck, context) is not None) == (not full)
     assert _columnar(deck, context) == (not full)
 

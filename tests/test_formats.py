@@ -259,7 +259,8 @@ def test_text_bracketed_headings(data: Data, heading: str, section: str) -> None
         ("Deskbot 0053枚", 3, "Deskbot 005", 10117149),
         # No card: the first reading stands, and the deck reports its name.
         ("《No Such Card》×3", 3, "No Such Card", None),
-        ("Deep-Space Cruiser IX 3", 1, "Deep-Space Cruiser IX 3", None),
+        # A bare number after a name is a count only where the line without it names a card (tests/test_names.py).
+        ("No Such Card 3", 1, "No Such Card 3", None),
         ("【メインデッキ】 ブラック・マジシャン", 1, "【メインデッキ】 ブラック・マジシャン", None),
         ("2 《ブラック・マジシャン》 ×3", 2, "《ブラック・マジシャン》 ×3", None),
     ],

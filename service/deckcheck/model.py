@@ -136,6 +136,16 @@ class Violation:
     penalty_applies_to: str | None
 
 
+class LooseRead(NamedTuple):
+    """An entry whose name is no card's exactly but one card's loosely (data/names.py `loose_key`), read as that
+    card: `ブラックマジシャン` as ブラック・マジシャン, `Blue Eyes White Dragon` as Blue-Eyes White Dragon."""
+
+    loc: Loc  # where the entry stands, as a violation's loc: ("main", 3), ("roster", "side", 0)
+    typed: str  # the name as the entry gives it
+    card: Card
+    name: str  # the card's name, as printed, that `typed` was read as
+
+
 @dataclass(frozen=True, slots=True)
 class Report:
     """The verdict on one deck."""
@@ -148,3 +158,4 @@ class Report:
     ruleset: Ruleset
     violations: tuple[Violation, ...]
     notes: tuple[str, ...] = ()  # the ruleset's notes, and any the answer adds (no list in force)
+    read_loosely: tuple[LooseRead, ...] = ()  # entries whose names were read loosely, deck then roster

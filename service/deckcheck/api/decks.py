@@ -16,9 +16,10 @@ from deckcheck.bounds import NameBudget
 from deckcheck.data import Card, Data
 from deckcheck.errors import RequestError
 from deckcheck.formats import QR_MEDIA_TYPES, DeckTooLargeForQr, QrImage, write, write_qr
-from deckcheck.model import SECTIONS, Deck, Entry
+from deckcheck.model import SECTIONS, Deck, Entry, LooseRead
 from deckcheck.wire.answers import ConvertResponse, ParseResponse
 from deckcheck.wire.inputs import Resolution, deck_from, resolved, unknown_card, written
+from deckcheck.wire.reports import loose_read_json
 from deckcheck.wire.requests import ConvertRequest, DeckIn
 
 _BINARY = {"schema": {"type": "string", "format": "binary"}}
@@ -57,7 +58,7 @@ def _problems(entries: list[Resolution], data: Data) -> list[dict[str, Any]]:
     """The entries that name no card, each with the closest names (for the first SUGGESTED_NAMES names)."""
     problems = []
     budget = NameBudget()
-    for section, index, entry, card, reason in entries:
+    for section, index, entry, card, reason, _read_as in entries:
         if card is not None or reason is None:
             continue
         hits, omitted = budget.suggestions(entry.name, data.cards.search)
@@ -75,6 +76,15 @@ def _problems(entries: list[Resolution], data: Data) -> list[dict[str, Any]]:
             }
         )
     return problems
+
+
+def _read_loosely(entries: list[Resolution], deck: Deck) -> list[dict[str, Any]]:
+    """The entries whose names were read loosely, as /v1/validate gives them (in English, as the parse answer is)."""
+    return [
+        loose_read_json(LooseRead((section, index), entry.name or "", card, read_as), "en", deck)
+        for section, index, entry, card, _reason, read_as in entries
+        if card is not None and read_as is not None
+    ]
 
 
 def _json_deck(deck: Deck) -> dict[str, list[dict[str, Any]]]:
@@ -101,8 +111,9 @@ def build_decks_router(admission: Admission) -> APIRouter:
             deck = deck_from(body, data)
             entries = resolved(deck, data.cards)
             result: dict[str, Any] = {"format": body.source_format(), "counts": deck.counts()}
-            result |= {s: [_parsed(e, card) for section, _i, e, card, _r in entries if section == s] for s in SECTIONS}
+            result |= {s: [_parsed(e, card) for section, _i, e, card, *_ in entries if section == s] for s in SECTIONS}
             result["problems"] = _problems(entries, data)
+            result["read_loosely"] = _read_loosely(entries, deck)
             return result
 
         return json_response(await admission.check(request, parse))

@@ -261,7 +261,8 @@ def _validate(args: argparse.Namespace, data: Data, stdout: IO[str], stderr: IO[
 
 
 def _print_report(result: dict[str, Any], lang: str, out: IO[str]) -> None:
-    """One deck's verdict, then each violation: code, citations, where, message and remedy."""
+    """One deck's verdict, then each violation: code, citations, where, message and remedy; then each name read
+    loosely."""
     banlist = result["banlist"]["name"] if result["banlist"] else words(lang, "no_list")
     verdict = words(lang, "legal" if result["legal"] else "illegal")
     penalty = f" — {words(lang, result['penalty'])}" if result["penalty"] else ""
@@ -281,6 +282,12 @@ def _print_report(result: dict[str, Any], lang: str, out: IO[str]) -> None:
         print(f"  ✗ {v['code']} [{v['rule']} / {v['penalty_ref']}] {where}", file=out)
         print(f"    {v['message']}", file=out)
         print(f"    → {v['remedy']}", file=out)
+    for read in result["read_loosely"]:
+        where = _place(read["loc"], lang)
+        if read["lines"]:
+            where += words(lang, "lines", lines=separator.join(map(str, read["lines"])))
+        print(f"  ≈ {where}", file=out)
+        print(f"    {read['message']}", file=out)
 
 
 def _place(loc: Sequence[str | int], lang: str) -> str:

@@ -11,9 +11,10 @@ from types import MappingProxyType
 from typing import Any
 
 from deckcheck.data.card import Card
-from deckcheck.data.names import normalize_name
+from deckcheck.data.names import loose_keys, normalize_name
 from deckcheck.data.search import NameSearch
 from deckcheck.errors import DataError
+from deckcheck.limits import MAX_NAME_CHARS
 
 KINDS = frozenset({"monster", "spell", "trap"})
 EXTRA_DECK_TYPES = frozenset({"fusion", "synchro", "xyz", "link", "none"})
@@ -61,6 +62,27 @@ class CardIndex:
     def find_name(self, name: str) -> Card | None:
         """The card whose Japanese or English name equals `name` after normalisation."""
         return self.by_name.get(normalize_name(name))
+
+    def find_loose(self, name: str) -> tuple[Card, str] | None:
+        """The one card a name names loosely (data/names.py `loose_keys`, the first that any card's name has), with
+        its name as printed that matched: None when no card's name has a loose key of `name`, or names of two cards
+        have the first one that any has. Alternate artworks and the cards of a shared name (同名カード) are one card
+        here, the one `find_name` gives for that name."""
+        if len(name) > MAX_NAME_CHARS:
+            return None  # no card's name, and a deck that gives it is refused: not worth folding
+        for key in loose_keys(name):
+            found: dict[Card, str] = {}
+            for printed, _card in self.search.named(key) if key else ():
+                found.setdefault(self.by_name[normalize_name(printed)], printed)
+            if found:
+                return next(iter(found.items())) if len(found) == 1 else None
+        return None
+
+    def read_name(self, name: str) -> tuple[Card, str | None] | None:
+        """The card `name` names, and None beside it when exactly (`find_name`) or else its name as printed that
+        `name` was read loosely as (`find_loose`); None when it names no one card."""
+        card = self.find_name(name)
+        return (card, None) if card is not None else self.find_loose(name)
 
     def may_lack_printings(self, day: dt.date) -> bool:
         """Whether a card printed by `day` may be missing: `day` is after the printings are complete."""

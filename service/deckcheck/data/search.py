@@ -10,43 +10,26 @@ from __future__ import annotations
 import bisect
 import heapq
 import itertools
-import re
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from deckcheck.data.card import Card
 from deckcheck.data.memo import kept_with
-from deckcheck.data.names import normalize_name
+from deckcheck.data.names import loose_key, loose_words
 from deckcheck.data.search_index import KeyIndex
 
-_HIRAGANA = re.compile("[\u3041-\u3096]+")
-_NOT_WORD = re.compile(r"[\W_]+")
 _RUN = 2048  # names sorted at once
 _SUGGESTIONS_CACHED = 4096  # names whose suggestions each index remembers
 
 
-def search_key(text: str) -> str:
-    """The folded form names are searched by: SPEC normalisation, hiragana as katakana, no spaces or punctuation."""
-    return _fold_normalized(normalize_name(text))
-
-
-def _fold_normalized(name: str) -> str:
-    return _NOT_WORD.sub("", _HIRAGANA.sub(_to_katakana, name))
-
-
-def _to_katakana(match: re.Match[str]) -> str:
-    return "".join(chr(ord(char) + 0x60) for char in match.group())
-
-
-def _word_ends(name: str) -> int:
-    """Where the words of a normalised name end in its folded key: bit n is set when the first n characters of the
-    key are whole words of the name (the last bit is the whole key). Folding kana keeps lengths, so it is left out."""
+def _word_ends(words: list[str]) -> int:
+    """Where the words of a name (`loose_words`) end in its folded key: bit n is set when the first n characters of
+    the key are whole words of the name (the last bit is the whole key)."""
     ends, at = 0, 0
-    for word in _NOT_WORD.split(name):
-        if word:
-            at += len(word)
-            ends |= 1 << at
+    for word in words:
+        at += len(word)
+        ends |= 1 << at
     return ends
 
 
@@ -66,10 +49,16 @@ class Hit:
     score: float
 
 
-Row = tuple[tuple[str, str, int], tuple[str, Card]]  # (folded key, name, passcode) -> (normalised key, card)
+Row = tuple[tuple[str, str, int], tuple[int, Card]]  # (folded key, name, passcode) -> (where its words end, card)
 
 
-def _sorted_in_runs(rows: dict[tuple[str, str, int], tuple[str, Card]]) -> list[Row]:
+def _row(normalized: str, name: str, card: Card) -> Row:
+    """The index row of a name, its words split once for both its key and where they end."""
+    words = loose_words(normalized)
+    return ("".join(words), name, card.passcode), (_word_ends(words), card)
+
+
+def _sorted_in_runs(rows: dict[tuple[str, str, int], tuple[int, Card]]) -> list[Row]:
     """`sorted(rows.items())`, sorted in runs that a Python generator merges: one sort of the 28,000 names holds the
     GIL for some 25 ms, which a reload beside running checks (api/served.py) would make them wait."""
     items = list(rows.items())
@@ -85,11 +74,11 @@ class NameSearch:
 
     def __init__(self, names: Iterable[tuple[str, str, Card]]) -> None:
         """Index (normalised name, name as printed, card) rows."""
-        rows = _sorted_in_runs({(_fold_normalized(key), name, card.passcode): (key, card) for key, name, card in names})
+        rows = _sorted_in_runs(dict(_row(key, name, card) for key, name, card in names))
         self._keys = tuple(key for (key, _name, _passcode), _value in rows)
         self._names = tuple(name for (_key, name, _passcode), _value in rows)
-        self._ends = tuple(_word_ends(normalized) for _row, (normalized, _card) in rows)
-        self._cards = tuple(card for _row, (_normalized, card) in rows)
+        self._ends = tuple(ends for _row, (ends, _card) in rows)
+        self._cards = tuple(card for _row, (_ends, card) in rows)
         self._index = KeyIndex(self._keys)
         # Recent suggestions (data/memo.py): not functools.lru_cache over a bound method, which would make the index
         # a cycle of references that only a full collection frees, where a reload must free the data it replaced.
@@ -100,6 +89,12 @@ class NameSearch:
         """The three cards `name` most likely means, as `search(name, 3)` finds them; remembered for recent names
         (the oldest forgotten first)."""
         return tuple(self.search(name, 3))
+
+    def named(self, key: str) -> list[tuple[str, Card]]:
+        """(name as printed, card) of every name whose loose key (data/names.py) is `key`."""
+        start = bisect.bisect_left(self._keys, key)  # rows are sorted by key
+        end = bisect.bisect_right(self._keys, key, start)
+        return list(zip(self._names[start:end], self._cards[start:end], strict=True))
 
     def _starting_with(self, key: str) -> Iterator[tuple[int, str, float]]:
         """(row, match, score) of every key that starts with `key`, best first."""
@@ -118,7 +113,7 @@ class NameSearch:
 
     def search(self, query: str, limit: int = 10) -> list[Hit]:
         """The best `limit` cards for `query`, best first, one hit per card."""
-        key = search_key(query)
+        key = loose_key(query)
         if not key:
             return []
         hits: list[Hit] = []

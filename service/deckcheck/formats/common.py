@@ -90,10 +90,12 @@ def is_passcode(text: str) -> bool:
 
 
 def card_of(entry: Entry, cards: CardIndex) -> Card:
-    """The official card an entry names, for a writer; a DeckFormatError when it names none."""
+    """The official card an entry names (its name exactly or loosely, as the rules read it), for a writer; a
+    DeckFormatError when it names none."""
     card = cards.by_passcode.get(entry.passcode) if entry.passcode is not None else None
     if card is None and entry.passcode is None and entry.name is not None:
-        card = cards.find_name(entry.name)
+        read = cards.read_name(entry.name)
+        card = None if read is None else read[0]
     if card is None:
         raise DeckFormatError([FormatError(f"{entry.name or entry.passcode} is not an official card", "unknown_card")])
     return card

@@ -2,7 +2,11 @@
 
 Besides the English forms (`3 Pot of Greed`, `3x Pot of Greed`, `Pot of Greed x3`) it reads the notations of
 Japanese deck lists: names in 《》 (`《強欲な壺》×3`), counts in 枚 (`強欲な壺 3枚`), full-width digits, spaces and
-times signs, and headings in brackets (`【メインデッキ】（40枚）`, `〔エクストラデッキ〕`, `［サイドデッキ］`).
+times signs, counts after the name (`クリボー（3）`, `クリボー　３`), bullets (`・クリボー×3`), and headings in
+brackets or after a mark (`【メインデッキ】（40枚）`, `〔エクストラデッキ〕`, `［サイドデッキ］`,
+`■エクストラデッキ`). Names as players write them (`ブラックマジシャン`, `ぶらっく・まじしゃん`,
+`Blue Eyes White Dragon`, `青眼の白竜`) are read as the one card they loosely name (data/names.py); the answers
+say so.
 
 Every step is a scan of the line with string methods, never a backtracking pattern, so reading stays linear in
 the input however hostile it is.
@@ -11,7 +15,7 @@ the input however hostile it is.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from deckcheck.data import MAX_COPIES, CardIndex
 from deckcheck.formats.common import (
@@ -28,11 +32,18 @@ from deckcheck.model import SECTIONS, Deck, Section
 
 _HEADINGS: dict[str, Section] = {
     **dict.fromkeys(("main", "main deck", "deck", "monster", "monsters", "spell", "spells", "trap", "traps"), "main"),
-    **dict.fromkeys(("メイン", "メインデッキ", "デッキ", "モンスター", "魔法", "罠"), "main"),
-    **dict.fromkeys(("モンスターカード", "魔法カード", "罠カード"), "main"),
+    **dict.fromkeys(("monster cards", "spell cards", "trap cards"), "main"),
+    **dict.fromkeys(("メイン", "メインデッキ", "デッキ", "モンスター", "魔法", "罠", "魔法・罠", "トラップ"), "main"),
+    **dict.fromkeys(("モンスターカード", "魔法カード", "罠カード", "魔法・罠カード", "トラップカード"), "main"),
     **dict.fromkeys(("extra", "extra deck", "エクストラ", "エクストラデッキ", "exデッキ"), "extra"),
+    # The extra deck's name before 2008 (and in lists kept from then).
+    **dict.fromkeys(("fusion deck", "融合デッキ"), "extra"),
     **dict.fromkeys(("side", "side deck", "サイド", "サイドデッキ"), "side"),
 }
+# Marks a Japanese list puts before a heading (`■メインデッキ`) or, like a bullet, before a card (`・クリボー×3`).
+_MARKS = "■□◆◇●○▪•"
+_BULLETS = _MARKS + "・-*"
+_BEFORE_HEADING = "#!" + _MARKS
 # Brackets around a heading, as folded: 【】 and 〔〕 stay, ［］ and ＜＞ become [] and <>.
 _HEADING_BRACKETS = {"【": "】", "〔": "〕", "[": "]", "<": ">"}
 # What may follow a heading's title: spaces, colons and a card count, "(40)", "40", "(40枚)".
@@ -61,8 +72,9 @@ def _is_count_note(text: str) -> bool:
 
 def _heading(line: str) -> Section | None:
     """The section a heading line opens: `Main Deck (40)`, `#extra`, `Side:`, `【メインデッキ】（40枚）`,
-    `【メインデッキ 40枚】`, `〔エクストラデッキ〕`, `［サイドデッキ］`, `＜メインデッキ＞`; None for any other line."""
-    title = line.lstrip("#!").strip()
+    `【メインデッキ 40枚】`, `〔エクストラデッキ〕`, `［サイドデッキ］`, `＜メインデッキ＞`, `■エクストラデッキ`,
+    `■魔法`; None for any other line."""
+    title = line.lstrip(_BEFORE_HEADING).strip()
     close = _HEADING_BRACKETS.get(title[:1])
     if close is not None:
         title, closed, after = title[1:].partition(close)
@@ -123,27 +135,67 @@ def _count_last(line: str) -> Iterator[tuple[int, str]]:
     yield from cuts + whole if digits.startswith("0") else whole + cuts
 
 
+def _count_in_brackets(line: str) -> Iterator[tuple[int, str]]:
+    """The reading with a count in brackets after the name: `クリボー（3）`, `Pot of Greed (x3)`, `クリボー(3枚)`."""
+    head, opened, inner = line.removesuffix(")").rpartition("(")
+    digits = inner.strip().removesuffix("枚").rstrip().lstrip("".join(_TIMES) + "X").lstrip()
+    if line.endswith(")") and opened and head.strip() and digits.isascii() and digits.isdigit():
+        yield int(digits), head.rstrip()
+
+
+def _count_after(line: str) -> Iterator[tuple[int, str]]:
+    """The reading with a bare count after the name: `Pot of Greed 3`, `クリボー　３` (folded to `クリボー 3`)."""
+    head, space, digits = line.rpartition(" ")
+    if space and head and digits.isascii() and digits.isdigit():
+        yield int(digits), head
+
+
+def _pick(readings: list[tuple[int, str]], names: Callable[[str], bool]) -> tuple[int, str] | None:
+    """The first reading whose card `names` knows, of those a deck may hold first: `Harpie Lady 23枚` is three
+    Harpie Lady 2, not 23 Harpie Lady."""
+    named = [reading for reading in readings if names(reading[1])]
+    playable = [reading for reading in named if reading[0] <= MAX_COPIES]
+    return (playable or named)[0] if named else None
+
+
 def _text_entry(line: str, cards: CardIndex) -> tuple[int, str]:
     """(count, card) for a text line; the card is a name or a passcode.
 
     A whole line that names a card wins, so names that hold numbers, brackets or times signs read as one copy
     (`7 Colored Fish`, `ふわんだりぃず×とっかん`). Otherwise the first reading that names a card wins, so a name that
-    ends in x keeps it (`Andro Sphinx 3枚`), and of two such readings one of at most three copies; when none names a
-    card, the first reading stands and the deck reports its name.
+    ends in x keeps it (`Andro Sphinx 3枚`), and of two such readings one of at most three copies. Readings name a
+    card exactly before any does loosely (data/names.py): first those of a count before the name or marked after it
+    (`×3`, `3枚`), then a count in brackets (`（3）`), then the same loosely, the whole line last; last of all a bare
+    number after the name (`Pot of Greed 3`), exactly then loosely, read only when the whole line names no card even
+    loosely, as `Jinzo 7` loosely names Jinzo #7 and `Harpie Lady 3` is a card. A line that starts with a bullet and
+    names no card exactly as it is is read without it. When no reading names a card, the first with a count before
+    the name, marked or in brackets stands (else the whole line), and the deck reports its name.
     """
     if cards.find_name(line) is not None or is_passcode(line):
         return 1, line
 
-    def known(reading: tuple[int, str]) -> bool:
-        card = reading[1]
+    def exact(card: str) -> bool:
         return cards.find_name(card) is not None or (is_passcode(card) and int(card) in cards.by_passcode)
 
     whole = (1, _bare(line))
     readings = [(count, _bare(card)) for count, card in (*_count_first(line), *_count_last(line))]
-    named = [reading for reading in (whole, *readings) if known(reading)]
-    # Of two readings that both name a card, one that a deck may hold wins: `Harpie Lady 23枚` is three Harpie Lady 2.
-    playable = [reading for reading in named if reading[0] <= MAX_COPIES]
-    return (playable or named or readings or [whole])[0]
+    # The exact readings as ever, written out: a call here would slow every line of every list.
+    named = [reading for reading in (whole, *readings) if exact(reading[1])]
+    if named:
+        return ([reading for reading in named if reading[0] <= MAX_COPIES] or named)[0]
+    if line[0] in _BULLETS and (rest := line.lstrip(_BULLETS + " ")):
+        return _text_entry(rest, cards)  # a bullet before the card: `・クリボー×3`, `- Pot of Greed`, `●強欲な壺`
+
+    def loose(card: str) -> bool:
+        return cards.find_loose(card) is not None
+
+    bracketed = [(count, _bare(card)) for count, card in _count_in_brackets(line)]
+    after = [(count, _bare(card)) for count, card in _count_after(line)]
+    # Loosely, a count before the name or marked after it comes before the whole line, whose key drops the marks:
+    # `ハーピィレディ×3` is three Harpie Lady, though its key is that of ハーピィ・レディ３.
+    found = _pick(bracketed, exact) or _pick([*readings, *bracketed, whole], loose)
+    found = found or _pick(after, exact) or _pick(after, loose)
+    return found or (readings + bracketed or [whole])[0]
 
 
 def parse_text(text: str, cards: CardIndex) -> Deck:
@@ -151,10 +203,12 @@ def parse_text(text: str, cards: CardIndex) -> Deck:
 
     A card line is a name or a passcode with an optional count: `3 Pot of Greed`, `3x 強欲な壺`, `Pot of Greed x3`,
     `46986414`, and the Japanese `《強欲な壺》×3`, `3 《強欲な壺》`, `強欲な壺 3枚`, `強欲な壺×3枚`, `強欲な壺　×３`
-    (no count is one copy). A heading may be bracketed and carry a count: `Main Deck (40)`, `【メインデッキ】（40枚）`,
-    `【メインデッキ 40枚】`, `〔EXデッキ〕`, `［サイドデッキ］`, `＜メインデッキ＞`. Cards before any heading are main.
-    A name is kept as the line gives it, folded to plain width and without its 《》; a count outside 1 to 99 is a
-    `bad_count` error at its line."""
+    (no count is one copy), and after the name `クリボー（3）`, `Pot of Greed 3` (`_text_entry` says when). A card line
+    may start with a bullet: `・クリボー×3`, `- Pot of Greed`. A heading may be bracketed or marked and carry a count:
+    `Main Deck (40)`, `【メインデッキ】（40枚）`, `【メインデッキ 40枚】`, `〔EXデッキ〕`, `［サイドデッキ］`,
+    `＜メインデッキ＞`, `■エクストラデッキ`, `■モンスター`. Cards before any heading are main. A name is kept as
+    the line gives it, folded to plain width and without its 《》, and may name its card loosely (data/names.py), as
+    the rules then read it; a count outside 1 to 99 is a `bad_count` error at its line."""
     builder = Builder()
     errors: list[FormatError] = []
     section: Section = "main"

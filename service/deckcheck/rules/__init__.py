@@ -3,7 +3,7 @@ citations and penalties, and the messages in Japanese and English."""
 
 from deckcheck.rules.engine import answer_notes, full_report, legal_report, resolve_entry, validate
 from deckcheck.rules.eras import SEEDS_RULESET, era_starts, eras, ruleset_for
-from deckcheck.rules.messages import note_text, render
+from deckcheck.rules.messages import loose_read_text, note_text, render
 from deckcheck.rules.registry import PENALTIES, RULES, Rule
 from deckcheck.rules.warm import warm
 
@@ -17,6 +17,7 @@ __all__ = [
     "eras",
     "full_report",
     "legal_report",
+    "loose_read_text",
     "note_text",
     "render",
     "resolve_entry",

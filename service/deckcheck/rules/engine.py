@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 
 from deckcheck.data import Banlist, Card, CardIndex
 from deckcheck.data.memo import kept_with
-from deckcheck.model import SECTIONS, Context, Deck, Entry, Finding, Loc, Report, Ruleset, Violation
+from deckcheck.model import SECTIONS, Context, Deck, Entry, Finding, Loc, LooseRead, Report, Ruleset, Violation
 from deckcheck.rules import printings
 from deckcheck.rules.checks import CHECKS, Line, resolved
 from deckcheck.rules.eras import ruleset_for, types_in_force
@@ -17,17 +17,22 @@ from deckcheck.rules.roster import check_roster
 _SECTION_RANK = {"main": 0, "extra": 1, "side": 2, "roster": 3}
 
 
-def resolve_entry(entry: Entry, cards: CardIndex) -> tuple[Card | None, str | None]:
-    """The canonical card an entry names, or None and why: unknown passcode or name, or the two disagree."""
+def resolve_entry(entry: Entry, cards: CardIndex) -> tuple[Card | None, str | None, str | None]:
+    """The canonical card an entry names, or None and why: unknown passcode or name, or the two disagree. Third, for
+    a name no card has exactly but one card has loosely (`CardIndex.find_loose`), that card's name as printed."""
     by_code = None if entry.passcode is None else cards.by_passcode.get(entry.passcode)
     by_name = None if entry.name is None else cards.find_name(entry.name)
     if entry.passcode is not None and by_code is None:
-        return None, "unknown_passcode"
+        return None, "unknown_passcode", None
     if entry.passcode is None and by_name is None:
-        return None, "unknown_name"
+        loose = None if entry.name is None else cards.find_loose(entry.name)
+        return (None, "unknown_name", None) if loose is None else (loose[0], None, loose[1])
     if entry.passcode is not None and entry.name is not None and by_name is not by_code:
-        return None, "passcode_name_mismatch"
-    return by_code or by_name, None
+        loose = cards.find_loose(entry.name) if by_name is None else None
+        if loose is None or loose[0] is not by_code:
+            return None, "passcode_name_mismatch", None
+        return by_code, None, loose[1]
+    return by_code or by_name, None, None
 
 
 @kept_with(maxsize=16)
@@ -37,8 +42,9 @@ def cards_by_passcode(cards: CardIndex, types: tuple[str, ...]) -> dict[int, tup
     return {passcode: (card, types_in_force(card, types)) for passcode, card in cards.by_passcode.items()}
 
 
-def _resolve(deck: Deck, context: Context, ruleset: Ruleset) -> list[Line]:
-    """Attach the canonical card to every entry; an entry naming no official card keeps the reason why."""
+def _resolve(deck: Deck, context: Context, ruleset: Ruleset, loose: list[LooseRead], where: Loc = ()) -> list[Line]:
+    """Attach the canonical card to every entry; an entry naming no official card keeps the reason why. Entries whose
+    names were read loosely are added to `loose`, located under `where` (("roster",) for a roster's)."""
     lines: list[Line] = []
     known = cards_by_passcode(context.cards, ruleset.card_types)
     default = context.default_language
@@ -49,19 +55,20 @@ def _resolve(deck: Deck, context: Context, ruleset: Ruleset) -> list[Line]:
             if found is not None:
                 lines.append(Line(section, index, entry, found[0], entry.language or default, found[1]))
                 continue
-            card, reason = resolve_entry(entry, context.cards)
+            card, reason, read_as = resolve_entry(entry, context.cards)
             playable = card is not None and known[card.passcode][1]
             lines.append(Line(section, index, entry, card, entry.language or default, playable, reason))
+            if read_as is not None and card is not None:
+                loose.append(LooseRead((*where, section, index), entry.name or "", card, read_as))
     return lines
 
 
-def _findings(deck: Deck, context: Context, ruleset: Ruleset) -> Iterator[Finding]:
-    lines = _resolve(deck, context, ruleset)
+def _findings(lines: list[Line], roster: list[Line] | None, context: Context, ruleset: Ruleset) -> Iterator[Finding]:
     whole = resolved(lines, ruleset)
     for check in (*CHECKS, *printings.CHECKS):
         yield from check(whole, context)
-    if context.roster is not None:
-        yield from check_roster(lines, _resolve(context.roster, context, ruleset), context)
+    if roster is not None:
+        yield from check_roster(lines, roster, context)
 
 
 def _position(loc: Loc) -> tuple[int, int]:
@@ -108,7 +115,10 @@ def validate(deck: Deck, context: Context) -> Report:
 def full_report(deck: Deck, context: Context) -> Report:
     """`validate` without the fast answer for a legal deck: for a deck already known to break a rule."""
     ruleset = ruleset_of(context)
-    return _report(deck.counts(), context, ruleset, _findings(deck, context, ruleset))
+    loose: list[LooseRead] = []
+    lines = _resolve(deck, context, ruleset, loose)
+    roster = None if context.roster is None else _resolve(context.roster, context, ruleset, loose, ("roster",))
+    return _report(deck.counts(), context, ruleset, _findings(lines, roster, context, ruleset), tuple(loose))
 
 
 def legal_report(counts: dict[str, int], context: Context) -> Report:
@@ -138,7 +148,13 @@ def answer_notes(ruleset: Ruleset, banlist: Banlist | None, more: tuple[str, ...
     return (*ruleset.notes, *(() if banlist is not None else ("no_list_in_force",)), *more)
 
 
-def _report(counts: dict[str, int], context: Context, ruleset: Ruleset, findings: Iterable[Finding]) -> Report:
+def _report(
+    counts: dict[str, int],
+    context: Context,
+    ruleset: Ruleset,
+    findings: Iterable[Finding],
+    read_loosely: tuple[LooseRead, ...],
+) -> Report:
     violations = sorted((_violation(f, context) for f in findings), key=_sort_key)
     penalty = max((v.penalty for v in violations), key=SEVERITY.__getitem__, default=None)
     return Report(
@@ -150,4 +166,5 @@ def _report(counts: dict[str, int], context: Context, ruleset: Ruleset, findings
         ruleset=ruleset,
         violations=tuple(violations),
         notes=answer_notes(ruleset, context.banlist, context.notes),
+        read_loosely=read_loosely,
     )

@@ -234,3 +234,17 @@ def note_text(code: str, ruleset: Ruleset, lang: str, banlist: Banlist | None = 
         {"banlist": "", "since": ""} if banlist is None else {"banlist": banlist.name, "since": banlist.effective_from}
     )
     return _NOTES[code][ja].format(seeds=SEEDS_DATE, types=types, places=places.strip(), **listed)
+
+
+# What an answer says of a name read loosely (model.LooseRead), in English and Japanese.
+_LOOSE = (
+    "'{typed}' is no card's name as written; it was read as {name}, the one card whose name differs from it only in "
+    "spacing, punctuation, kana or kanji forms.",
+    "「{typed}」という名前のカードはありません。空白・記号・かな・漢字の字体だけが違う名前のカードが一つだけあるので、"
+    "「{name}」として読みました。",
+)
+
+
+def loose_read_text(typed: str, name: str, lang: str) -> str:
+    """What an answer says of the name `typed`, read loosely as the card named `name`, in `lang` (ja or en)."""
+    return _LOOSE[lang == "ja"].format(typed=typed, name=name)

@@ -47,8 +47,8 @@ UNKNOWN_CARD = {
     "unknown_name": "'{name}' is not the name of an official card",
     "passcode_name_mismatch": "passcode {passcode} and the name '{name}' are different cards",
 }
-# An entry, where it stands, and its card (or None and why).
-Resolution = tuple[Section, int, Entry, Card | None, str | None]
+# An entry, where it stands, and its card (or None and why), and the card's name it was read as if read loosely.
+Resolution = tuple[Section, int, Entry, Card | None, str | None, str | None]
 
 
 def _language(tag: str | None) -> str | None:
@@ -113,7 +113,7 @@ def read_errors(exc: DeckFormatError, fmt: str, loc: tuple[str, ...]) -> Request
 
 
 def resolved(deck: Deck, cards: CardIndex) -> list[Resolution]:
-    """Every entry with its card, or None and why, in section order."""
+    """Every entry with its card, or None and why, and the name a loose read read it as, in section order."""
     return [
         (section, index, entry, *resolve_entry(entry, cards))
         for section in SECTIONS
@@ -133,7 +133,7 @@ def written(deck: Deck, cards: CardIndex, writer: Callable[[], T]) -> T:
         return writer()
     except DeckFormatError as exc:
         errors = []
-        for section, index, entry, _card, reason in resolved(deck, cards):
+        for section, index, entry, _card, reason, _read_as in resolved(deck, cards):
             if reason is not None:
                 msg = f"{unknown_card(entry, reason)}; it cannot be written"
                 errors.append(_at_its_line({"loc": ["body", section, index], "msg": msg, "type": reason}, entry))

@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from typing import Any, cast
 
 from deckcheck.data import Banlist
-from deckcheck.model import Deck, Loc, Report, Ruleset, Section, Violation
-from deckcheck.rules import note_text, render
+from deckcheck.model import Deck, Loc, LooseRead, Report, Ruleset, Section, Violation
+from deckcheck.rules import loose_read_text, note_text, render
 
 
 def _lines(deck: Deck | None, locs: Iterable[Loc]) -> list[int]:
@@ -65,6 +65,24 @@ def report_json(report: Report, lang: str, deck: Deck | None, roster: Deck | Non
         "banlist": None if report.banlist is None else banlist_json(report.banlist),
         "ruleset": ruleset_json(report.ruleset, report.notes, lang, report.banlist),
         "violations": violations_json(report, lang, deck, roster),
+        "read_loosely": [loose_read_json(read, lang, deck, roster) for read in report.read_loosely],
+    }
+
+
+def loose_read_json(read: LooseRead, lang: str, deck: Deck | None, roster: Deck | None = None) -> dict[str, Any]:
+    """An entry whose name was read loosely: where, what it gave, the card and its name as printed, so a site can
+    correct its text; `deck` and `roster` give the source lines."""
+    card = read.card
+    in_roster = read.loc[0] == "roster"
+    return {
+        "loc": list(read.loc),
+        "lines": _lines(roster if in_roster else deck, [read.loc[1:] if in_roster else read.loc]),
+        "typed": read.typed,
+        "name": read.name,
+        "passcode": card.passcode,
+        "name_en": card.name_en,
+        "name_ja": card.name_ja,
+        "message": loose_read_text(read.typed, read.name, lang),
     }
 
 

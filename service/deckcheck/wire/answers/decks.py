@@ -6,7 +6,7 @@ from pydantic import ConfigDict, Field
 
 import deckcheck.wire.answers.examples as ex
 from deckcheck.limits import SUGGESTED_NAMES
-from deckcheck.wire.answers.verdict import SectionCounts
+from deckcheck.wire.answers.verdict import LooseReadOut, SectionCounts
 from deckcheck.wire.base import WireModel
 from deckcheck.wire.enums import CardKind, ExtraDeckType, Section, UnknownReason
 from deckcheck.wire.request_values import DeckFormat
@@ -92,6 +92,11 @@ class ParseResponse(WireModel):
     side: list[ParsedCard] = Field(description="The side-deck entries.", examples=[[]])
     problems: list[ParseProblem] = Field(
         description="The entries that name no official card, in section order.", examples=[[ex.PARSE_PROBLEM]]
+    )
+    read_loosely: list[LooseReadOut] = Field(
+        description="The entries whose names no card has as written, each read as the one card it loosely names "
+        "(messages in English); empty when every name was written exactly.",
+        examples=[[ex.LOOSE_READ]],
     )
 
 

@@ -9,8 +9,9 @@ from typing import Any
 Example = dict[str, Any]
 
 POT_OF_GREED, STARDUST_DRAGON, MONSTER_REBORN = 55144522, 44508094, 83764718
-# A text list with a misspelt name, and one deck written three ways: the examples of the deck forms.
-TEXT = "Main\n3 Dark Magician\n1 Pot of Greed\n1 Blue-Eyes White Dargon\nExtra\n1 Stardust Dragon"
+# A text list with a name written loosely and a misspelt one, and one deck written three ways: the examples of the
+# deck forms.
+TEXT = "Main\n3 ブラックマジシャン\n1 Pot of Greed\n1 Blue-Eyes White Dargon\nExtra\n1 Stardust Dragon"
 SMALL_TEXT = "3 Dark Magician\n1 Pot of Greed\nExtra\n1 Stardust Dragon"
 SMALL_YDK = "#created by deckcheck\n#main\n46986414\n46986414\n46986414\n55144522\n#extra\n44508094\n!side\n"
 SMALL_YDKE = "ydke://rvTMAq70zAKu9MwCSnBJAw==!viOnAg==!!"
@@ -85,6 +86,7 @@ VALIDATE_RESPONSE: Example = {
     "banlist": BANLIST,
     "ruleset": RULESET,
     "violations": [VIOLATION],
+    "read_loosely": [],
 }
 
 # GET /v1/rules/eras (the second OCG era), GET /v1/rules (one rule)
@@ -137,6 +139,11 @@ DARK_MAGICIAN = {
 POT = {"passcode": POT_OF_GREED, "canonical": POT_OF_GREED, "name_en": "Pot of Greed", "name_ja": "強欲な壺"}
 STARDUST = {"passcode": STARDUST_DRAGON, "canonical": STARDUST_DRAGON, "name_en": "Stardust Dragon"}
 STARDUST |= {"name_ja": "スターダスト・ドラゴン", "kind": "monster", "extra_deck_type": "synchro", "count": 1}
+LOOSE_READ: Example = {"loc": ["main", 0], "lines": [2], "typed": "ブラックマジシャン", "name": "ブラック・マジシャン"}
+LOOSE_READ |= {key: DARK_MAGICIAN[key] for key in ("passcode", "name_en", "name_ja")} | {
+    "message": "'ブラックマジシャン' is no card's name as written; it was read as ブラック・マジシャン, the one card "
+    "whose name differs from it only in spacing, punctuation, kana or kanji forms."
+}
 PARSE_RESPONSE: Example = {
     "format": "text",
     "counts": {"main": 5, "extra": 1, "side": 0},
@@ -148,6 +155,7 @@ PARSE_RESPONSE: Example = {
     "extra": [{**STARDUST, "language": None, "lines": [6]}],
     "side": [],
     "problems": [PARSE_PROBLEM],
+    "read_loosely": [LOOSE_READ],
 }
 # The same two cards given as JSON entries, with their printed languages.
 PARSE_JSON_REQUEST: Example = {"main": [ENTRY], "extra": [{"passcode": STARDUST_DRAGON, "language": "en"}]}
@@ -160,6 +168,7 @@ PARSE_JSON_RESPONSE: Example = {
     "extra": [PARSED_EXTRA],
     "side": [],
     "problems": [],
+    "read_loosely": [],
 }
 CONVERT_RESPONSE: Example = {"format": "ydke", "content": SMALL_YDKE, "deck": None}
 DECK_ENTRY: Example = {"name": "Dark Magician", "count": 3}

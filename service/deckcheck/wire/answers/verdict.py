@@ -206,6 +206,34 @@ class SectionCounts(WireModel):
     side: int = Field(description="Cards in the side deck.", examples=[0])
 
 
+class LooseReadOut(WireModel):
+    """An entry whose name no card has as written, read as the one card whose name it is but for spacing,
+    punctuation (・, hyphens, apostrophes), hiragana for katakana, width and kanji forms (竜 for 龍): what was typed and
+    the card's name as printed, so a site can correct its text."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.LOOSE_READ]})
+
+    loc: list[str | int] = Field(
+        description='The entry, as a violation\'s loc gives it: ["main", 0], or ["roster", "main", 0] in the roster.',
+        examples=[["main", 0]],
+    )
+    lines: list[int] = Field(description="Its lines (from 1) in a text source; empty for JSON lists.", examples=[[2]])
+    typed: str = Field(description="The name as the entry gives it.", examples=["ブラックマジシャン"])
+    name: str = Field(
+        description="The card's name as printed (Japanese or English, as typed) that it was read as.",
+        examples=["ブラック・マジシャン"],
+    )
+    passcode: int = Field(description="The card's canonical passcode.", examples=[46986414])
+    name_en: str = Field(description="The card's English name.", examples=["Dark Magician"])
+    name_ja: str = Field(
+        description="The card's Japanese name; empty for a TCG-only card.", examples=["ブラック・マジシャン"]
+    )
+    message: str = Field(
+        description="That it was read loosely, in the answer's language (English in a parse answer).",
+        examples=[ex.LOOSE_READ["message"]],
+    )
+
+
 class ValidateResponse(WireModel):
     """The verdict: legal or not, the most severe penalty and every violation, with the list and the rules applied."""
 
@@ -226,4 +254,9 @@ class ValidateResponse(WireModel):
     violations: list[ViolationOut] = Field(
         description="Every violation, by section (main, extra, side, then the whole deck), then code, then position.",
         examples=[[ex.VIOLATION]],
+    )
+    read_loosely: list[LooseReadOut] = Field(
+        description="The entries (of the deck, then of the roster) whose names no card has as written, each read as "
+        "the one card it loosely names; empty when every name was written exactly.",
+        examples=[[ex.LOOSE_READ]],
     )
