@@ -402,6 +402,28 @@ def test_a_legal_deck_pasted_as_a_text_list_is_legal(desk: Desk, decks: Decks) -
     assert focused == "verdict"
 
 
+def test_a_name_a_player_spelled_loosely_is_legal_and_shown_for_staff_to_compare(desk: Desk, decks: Decks) -> None:
+    typed = decks.legal_text.replace("3 ブラック・マジシャン\n", "・ぶらっくまじしゃん×3\n", 1)
+    assert typed != decks.legal_text
+    desk.paste("submission", typed)
+    desk.driver.find_element(By.ID, "check").click()
+    shown = desk.verdict()
+    screenshot(desk.driver, "desk", "1-loose-name")
+    check = desk.check_sent()
+    (read,) = check.answer["read_loosely"]
+
+    assert (check.answer["legal"], shown.state, read["typed"], read["name"]) == (
+        True,
+        "legal",
+        "ぶらっくまじしゃん",
+        "ブラック・マジシャン",
+    )
+    box = desk.driver.find_element(By.ID, "loose-box")
+    assert box.is_displayed()
+    assert [li.text for li in box.find_elements(By.TAG_NAME, "li")] == [read["message"]]
+    assert "表記ゆれ" in box.find_element(By.TAG_NAME, "h3").text
+
+
 def test_pot_of_greed_in_a_text_list_is_forbidden_on_its_line(desk: Desk, decks: Decks) -> None:
     desk.paste("submission", decks.pot_text)
     ActionChains(desk.driver).key_down(Keys.CONTROL).send_keys(Keys.ENTER).key_up(Keys.CONTROL).perform()

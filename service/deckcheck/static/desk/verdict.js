@@ -99,6 +99,7 @@ export function showChecking(check) {
   $("verdict-meta").textContent = "";
   $("error").hidden = true;
   showNotes([]);
+  showLoose([]);
   $("violations").replaceChildren();
   fillSources(check.source, [], check.rosterSource, []);
   say(`${t("checking")} ${playerWords(check.player)}`);
@@ -120,6 +121,7 @@ export function render(check) {
   $("verdict-meta").textContent = meta.join(" · ");
   $("error").hidden = true;
   showNotes(report.ruleset.notes);
+  showLoose(report.read_loosely ?? []);
   $("violations").replaceChildren(...report.violations.map(violationItem));
   fillSources(check.source, report.violations.flatMap((v) => v.lines), check.rosterSource,
     report.violations.flatMap((v) => v.roster_lines));
@@ -132,6 +134,13 @@ function showNotes(notes) {
   $("notes").replaceChildren(...notes.map((note) => element("li", "", note.message)));
   $("notes-box").hidden = !notes.length;
   $("notes-summary").textContent = t("notes_toggle", notes.length);
+}
+
+/** The names the service read loosely (a spelling that is no card's, taken for the one card it fits), each in the
+ * service's words: staff compare them with the paper, since a legal verdict rests on them. */
+function showLoose(reads) {
+  $("loose").replaceChildren(...reads.map((read) => element("li", "", read.message)));
+  $("loose-box").hidden = !reads.length;
 }
 
 function violationItem(v) {
@@ -177,6 +186,7 @@ export function showError(message, details = [], {source, lines = [], rosterSour
   $("error").replaceChildren(element("p", "", message), ...details.map((line) => element("p", "detail", line)));
   $("error").hidden = false;
   showNotes([]);
+  showLoose([]);
   $("violations").replaceChildren();
   fillSources(source, lines, rosterSource, rosterLines);
   say([t("error"), message].join(lang === "ja" ? "。" : ". "));
