@@ -16,7 +16,20 @@ import deckcheck
 PACKAGE = Path(deckcheck.__file__).parent
 # The core: the rules and everything they stand on, and batch rechecks. The edges: HTTP, the command line and the
 # client of the HTTP API.
-CORE = ("rules", "data", "formats", "batch", "wire", "model", "errors", "config", "limits", "bounds", "versions")
+CORE = (
+    "rules",
+    "data",
+    "formats",
+    "batch",
+    "wire",
+    "model",
+    "errors",
+    "config",
+    "limits",
+    "bounds",
+    "encoding",
+    "versions",
+)
 EDGES = ("deckcheck.api", "deckcheck.cli", "deckcheck.app", "deckcheck.client")
 FRAMEWORKS = ("fastapi", "starlette", "uvicorn")
 MAX_MODULE_LINES = 300

@@ -12,7 +12,8 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from deckcheck.formats import DECK_SUFFIXES, NotText, deck_file_format, deck_file_text
+from deckcheck.encoding import NotText, decoded_text
+from deckcheck.formats import DECK_SUFFIXES, deck_file_format
 
 NDJSON_SUFFIXES = frozenset({".ndjson", ".jsonl"})
 _BATCH_WIDE = frozenset({"date", "format", "banlist", "roster", "duel", "phase"})
@@ -45,7 +46,7 @@ def _wanted(path: Path) -> bool:
 def _deck_file_line(path: Path) -> bytes | Unread:
     """One deck file as an NDJSON line whose id is the file's path."""
     try:
-        text, encoding = deck_file_text(path.read_bytes())
+        text, encoding = decoded_text(path.read_bytes())
     except NotText as exc:
         return Unread(str(path), [{"loc": [], "msg": str(exc), "type": "not_text"}])
     fmt = deck_file_format(path, text)

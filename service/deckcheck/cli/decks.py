@@ -15,8 +15,9 @@ from pydantic import ValidationError
 
 from deckcheck.cli.output import EXIT_ERROR, EXIT_OK
 from deckcheck.data import Data
+from deckcheck.encoding import Encoding, NotText, decoded_text
 from deckcheck.errors import RequestError
-from deckcheck.formats import DeckTooLargeForQr, Encoding, NotText, QrImage, deck_file_format, deck_file_text, write_qr
+from deckcheck.formats import DeckTooLargeForQr, QrImage, deck_file_format, write_qr
 from deckcheck.wire.inputs import deck_from, written
 from deckcheck.wire.requests import DeckIn, ValidateRequest
 
@@ -45,7 +46,7 @@ def _fields(source: str) -> tuple[dict[str, Any], Encoding | None]:
     if source.startswith("ydke://"):
         return {"ydke": source}, None
     path = Path(source)
-    text, encoding = deck_file_text(path.read_bytes())
+    text, encoding = decoded_text(path.read_bytes())
     fmt = deck_file_format(path, text)
     if fmt == "json":
         return {**orjson.loads(text)}, encoding

@@ -27,8 +27,8 @@ from deckcheck.cli.output import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, exit_quietly
 from deckcheck.cli.recheck import run_recheck
 from deckcheck.config import ConfigError, Settings, load_settings
 from deckcheck.data import Data
+from deckcheck.encoding import Encoding
 from deckcheck.errors import DataError
-from deckcheck.formats import Encoding
 from deckcheck.model import Context, Deck
 from deckcheck.wire.inputs import context_for, deck_from
 from deckcheck.wire.reports import report_json

@@ -9,13 +9,13 @@ Rows of empty cells part the statuses. Konami serves the file in UTF-8, with or 
 
 from __future__ import annotations
 
-import codecs
 import csv
 import io
 from collections.abc import Sequence
 
 from deckcheck.data.card import Card
 from deckcheck.data.cards import CardIndex
+from deckcheck.encoding import NotText, decoded_text
 from deckcheck.errors import SourceError
 
 STATUSES: dict[str, int | None] = {"禁止": 0, "制限": 1, "準制限": 2, "解除": None}  # 解除: unlimited now
@@ -30,18 +30,12 @@ def _clip(text: str) -> str:
 
 
 def _decode(raw: bytes, source: str) -> str:
-    """The file's text: UTF-8 (a BOM dropped), else CP932; raise SourceError where the one that read further stops."""
-    body = raw.removeprefix(codecs.BOM_UTF8)
+    """The file's text (`deckcheck.encoding`); SourceError where neither UTF-8 nor CP932 reads it."""
     try:
-        return body.decode("utf-8")
-    except UnicodeDecodeError as utf8:
-        try:
-            return body.decode("cp932")
-        except UnicodeDecodeError as cp932:
-            at = max(utf8.start, cp932.start)
-            line = body.count(b"\n", 0, at) + 1
-            msg = f"line {line}: byte {body[at]:#04x} is neither UTF-8 nor CP932 (Shift_JIS) text"
-            raise SourceError(source, [msg]) from None
+        return decoded_text(raw)[0]
+    except NotText as bad:
+        msg = f"line {bad.line}: byte {bad.byte:#04x} is neither UTF-8 nor CP932 (Shift_JIS) text"
+        raise SourceError(source, [msg]) from None
 
 
 def _show(card: Card) -> str:

@@ -3,7 +3,6 @@ a deck's ydke link."""
 
 from deckcheck.formats.common import DeckFormatError, FormatError
 from deckcheck.formats.dispatch import DECK_SUFFIXES, deck_file_format, parse, write
-from deckcheck.formats.encoding import Encoding, NotText, deck_file_text
 from deckcheck.formats.qr import QR_MEDIA_TYPES, DeckTooLargeForQr, QrImage, write_qr
 from deckcheck.formats.text import parse_text
 from deckcheck.formats.ydk import parse_ydk
@@ -14,12 +13,9 @@ __all__ = [
     "QR_MEDIA_TYPES",
     "DeckFormatError",
     "DeckTooLargeForQr",
-    "Encoding",
     "FormatError",
-    "NotText",
     "QrImage",
     "deck_file_format",
-    "deck_file_text",
     "deck_of",
     "parse",
     "parse_text",
