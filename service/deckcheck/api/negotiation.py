@@ -55,20 +55,20 @@ def _elements(header: str) -> list[_Element]:
     return elements
 
 
-def _media_weight(elements: Sequence[_Element], offered: str) -> tuple[float, int] | None:
-    """The q and header place of the most specific element matching `offered` (`type/sub;param=value`); None
-    when no element names it."""
+def _media_weight(elements: Sequence[_Element], offered: str) -> float | None:
+    """The q of the most specific element matching `offered` (`type/sub;param=value`); None when no element names
+    it."""
     name, *raw = (part.strip() for part in offered.split(";"))
     main, _, sub = name.lower().partition("/")
     params = {(k.strip().lower(), v.strip().lower()) for k, _, v in (p.partition("=") for p in raw)}
-    best: tuple[int, float, int] | None = None
+    best: tuple[int, float] | None = None
     for element in elements:
         if element.main not in ("*", main) or element.sub not in ("*", sub) or not element.params <= params:
             continue
         rank = (element.main != "*") + (element.sub != "*") + len(element.params)
         if best is None or rank > best[0]:
-            best = (rank, element.q, element.place)
-    return None if best is None else (best[1], best[2])
+            best = (rank, element.q)
+    return None if best is None else best[1]
 
 
 def _language_weight(elements: Sequence[_Element], offered: str) -> tuple[float, int]:
@@ -90,13 +90,11 @@ def choose_media(accept: str | None, offered: Sequence[str]) -> str | None:
     elements = _elements(accept or "")
     if not elements:
         return offered[0]
-    weights = [_media_weight(elements, media) for media in offered]
-    q, _order, media = max(
-        (0.0 if w is None else w[0], -order, m) for order, (m, w) in enumerate(zip(offered, weights, strict=True))
-    )
+    weights = {media: _media_weight(elements, media) for media in offered}
+    q, _order, media = max((w or 0.0, -order, m) for order, (m, w) in enumerate(weights.items()))
     if q > 0:
         return media
-    return next((m for m, w in zip(offered, weights, strict=True) if w is None), None)
+    return next((m for m, w in weights.items() if w is None), None)
 
 
 def choose_language(header: str | None, offered: Sequence[str], fallback: str) -> str:
