@@ -20,6 +20,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
+# Paper at the desk: Tesseract's Japanese and English language data for reading printed lists, and poppler's
+# pdftoppm for reading PDFs (POST /v1/decks/read).
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends tesseract-ocr-jpn tesseract-ocr-eng poppler-utils \
+    && rm -rf /var/lib/apt/lists/*
 RUN useradd --create-home --uid 10001 deckcheck
 # Mounted, not copied: the wheel leaves no layer behind once installed.
 RUN --mount=type=bind,from=wheel,source=/dist,target=/tmp/dist pip install --no-cache-dir /tmp/dist/*.whl

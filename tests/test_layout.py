@@ -29,6 +29,7 @@ CORE = (
     "bounds",
     "encoding",
     "versions",
+    "paper",
 )
 EDGES = ("deckcheck.api", "deckcheck.cli", "deckcheck.app", "deckcheck.client")
 FRAMEWORKS = ("fastapi", "starlette", "uvicorn")
