@@ -21,7 +21,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
 # Paper at the desk: Tesseract's Japanese and English language data for reading printed lists, and poppler's
-# pdftoppm for reading PDFs (POST /v1/decks/read).
+# pdftoppm for reading PDFs (POST /v1/decks/read). Not pinned: the base image follows Debian stable, whose packages
+# change only for security fixes, and a pinned version disappears from the archive when one lands.
+# hadolint ignore=DL3008
 RUN apt-get update \
     && apt-get install -y --no-install-recommends tesseract-ocr-jpn tesseract-ocr-eng poppler-utils \
     && rm -rf /var/lib/apt/lists/*
