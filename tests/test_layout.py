@@ -82,6 +82,7 @@ def test_the_layout_is_the_one_described() -> None:
         "deckcheck.client",
         "deckcheck.data",
         "deckcheck.formats",
+        "deckcheck.paper",
         "deckcheck.rules",
         "deckcheck.wire",
         "deckcheck.wire.answers",
@@ -177,7 +178,7 @@ def test_the_client_loads_no_engine() -> None:
     assert {m for m in ours if m.startswith("deckcheck.wire.")} == {
         f"deckcheck.wire.{name}"
         for name in (
-            *("answers", "answers.cards", "answers.decks", "answers.examples", "answers.recheck"),
+            *("answers", "answers.cards", "answers.decks", "answers.examples", "answers.paper", "answers.recheck"),
             *("answers.service", "answers.verdict", "base", "enums", "judge", "judge.answers"),
             *("judge.enums", "judge.examples", "request_values"),
         )

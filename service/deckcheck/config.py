@@ -43,6 +43,14 @@ class Settings(BaseSettings):
     body_timeout: Seconds = 10.0
     """Seconds a request body may pause before the answer is 408; a body other than a recheck's must also arrive
     within three times this in all."""
+    max_paper_bytes: Annotated[int, Field(ge=1024, le=256 * _MIB)] = 20 * _MIB
+    """Largest photo, scan or PDF POST /v1/decks/read takes, in bytes; past it, 413."""
+    paper_threads: Annotated[int, Field(ge=1, le=64)] = 1
+    """Papers read at once in one process, on threads of their own, apart from the checks'."""
+    paper_waiting: Annotated[int, Field(ge=0, le=1000)] = 4
+    """Papers that may wait for a free reading thread; past that, 503."""
+    paper_seconds: Annotated[float, Field(gt=0, le=600)] = 20.0
+    """Seconds one paper may take to read, its wait for a thread aside; past them, 504."""
     check_threads: Annotated[int, Field(ge=1, le=64)] = 2
     """Checks that run at once in one process."""
     max_waiting: Annotated[int, Field(ge=0, le=10_000)] = 128

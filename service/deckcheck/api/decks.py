@@ -10,28 +10,31 @@ from fastapi.responses import Response
 
 from deckcheck.api.middleware.admission import Admission
 from deckcheck.api.negotiation import choose_media, not_acceptable
-from deckcheck.api.responses import CHECK_PROBLEMS, CONVERT_PROBLEMS, json_response
+from deckcheck.api.responses import CHECK_PROBLEMS, CONVERT_PROBLEMS, AcceptLanguage, json_response, pick_language
 from deckcheck.api.served import served
 from deckcheck.bounds import NameBudget
 from deckcheck.data import Card, Data
 from deckcheck.errors import RequestError
 from deckcheck.formats import QR_MEDIA_TYPES, DeckTooLargeForQr, QrImage, write, write_qr
 from deckcheck.model import SECTIONS, Deck, Entry, LooseRead
+from deckcheck.paper.sheet import DeckTooLargeForSheet, SheetFields, sheet_pdf
+from deckcheck.versions import data_version
 from deckcheck.wire.answers import ConvertResponse, ParseResponse
 from deckcheck.wire.inputs import Resolution, deck_from, resolved, unknown_card, written
 from deckcheck.wire.reports import loose_read_json
 from deckcheck.wire.requests import ConvertRequest, DeckIn
+from deckcheck.wire.sheet import SheetIn
 
 _BINARY = {"schema": {"type": "string", "format": "binary"}}
 # The convert operation's 200 beside the JSON of its response model: the QR code of `to: qr`.
 _CONVERTED: dict[int | str, dict[str, Any]] = {
     200: {
         "description": "The deck in the form asked for: JSON, or for `to: qr` a QR code of its ydke:// link as SVG, "
-        "or as PNG when Accept prefers image/png.",
-        "content": {"image/svg+xml": _BINARY, "image/png": _BINARY},
+        "or as PNG when Accept prefers image/png, or for `to: sheet` a registration sheet as a PDF.",
+        "content": {"image/svg+xml": _BINARY, "image/png": _BINARY, "application/pdf": _BINARY},
         "headers": {
             "Content-Disposition": {
-                "description": 'For qr: inline; filename="deck.svg" (or "deck.png").',
+                "description": 'For qr: inline; filename="deck.svg" (or "deck.png"); for sheet: "deck-sheet.pdf".',
                 "schema": {"type": "string"},
                 "example": 'inline; filename="deck.svg"',
             }
@@ -125,11 +128,22 @@ def build_decks_router(admission: Admission) -> APIRouter:
         operation_id="convertDeck",
     )
     async def convert_deck(
-        request: Request, body: ConvertRequest, accept: Annotated[str | None, Header(include_in_schema=False)] = None
+        request: Request,
+        body: ConvertRequest,
+        accept: Annotated[str | None, Header(include_in_schema=False)] = None,
+        accept_language: AcceptLanguage = None,
     ) -> Response:
         """Turn a deck in any form into any other form, or (`to: qr`) draw its ydke:// link as a QR code: SVG, or PNG
-        when Accept prefers image/png. A deck whose link no QR code holds is refused (deck_too_large_for_qr)."""
+        when Accept prefers image/png. A deck whose link no QR code holds is refused (deck_too_large_for_qr).
+        `to: sheet` prints a deck registration sheet as a PDF (A4, or Letter with `sheet.paper`): the player and
+        event of `sheet`, the deck by section and kind with counts, names in `names` (default: Accept-Language),
+        and a QR code of its ydke:// link that POST /v1/decks/read reads back exactly."""
         data = served(request).data
+        if body.to == "sheet":
+            lang = body.names if "names" in body.model_fields_set else pick_language(accept_language)
+            pdf = await admission.check(request, partial(_sheet, body, data, lang))
+            headers = {"Content-Disposition": 'inline; filename="deck-sheet.pdf"', "Content-Language": lang}
+            return Response(pdf, media_type="application/pdf", headers=headers)
         if body.to != "qr":
             return json_response(await admission.check(request, partial(_convert, body, data)))
         image = _image(accept)
@@ -154,6 +168,20 @@ def _convert(body: ConvertRequest, data: Data) -> dict[str, Any]:
         return {"format": "json", "content": None, "deck": _json_deck(deck)}
     content = written(deck, data.cards, partial(write, body.to, deck, data.cards, body.names))
     return {"format": body.to, "content": content, "deck": None}
+
+
+def _sheet(body: ConvertRequest, data: Data, lang: str) -> bytes:
+    deck = deck_from(body, data)
+    given = body.sheet or SheetIn()
+    fields = SheetFields(
+        given.player_name, given.player_furigana, given.player_id, given.event, given.date, given.format, given.paper
+    )
+    try:
+        return written(deck, data.cards, partial(sheet_pdf, deck, data.cards, lang, fields, data_version(data)))
+    except DeckTooLargeForSheet as exc:
+        raise RequestError.one(["body"], str(exc), "deck_too_large_for_sheet") from None
+    except DeckTooLargeForQr as exc:
+        raise RequestError.one(["body"], str(exc), "deck_too_large_for_qr") from None
 
 
 def _qr(body: ConvertRequest, data: Data, image: QrImage) -> bytes:

@@ -18,11 +18,12 @@ from deckcheck.api.decks import build_decks_router
 from deckcheck.api.health import Lifecycle, build_health_router
 from deckcheck.api.judge import build_judge_router
 from deckcheck.api.metrics import Metrics
-from deckcheck.api.middleware.admission import Admission, ClientGone, Overloaded
+from deckcheck.api.middleware.admission import Admission, ClientGone, Overloaded, Pool
 from deckcheck.api.middleware.limits import RequestLimits
 from deckcheck.api.middleware.observe import CLIENT_GONE, Observe
 from deckcheck.api.openapi import install_openapi
 from deckcheck.api.pages import build_pages_router
+from deckcheck.api.paper import READ_PATH, build_paper_router
 from deckcheck.api.problems import install_error_handlers, problem
 from deckcheck.api.queries import refuse_unknown_query
 from deckcheck.api.rechecks import build_rechecks_router
@@ -84,6 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         build_health_router(admission, metrics, lifecycle, retry_after=settings.retry_after),
         build_router(admission, metrics),
         build_decks_router(admission),
+        build_paper_router(Pool(settings.paper_threads, settings.paper_waiting, metrics), settings.paper_seconds),
         build_cards_router(admission),
         build_banlists_router(),
         build_rechecks_router(admission, metrics, settings.max_held_bytes),
@@ -99,6 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         limit=settings.max_body_bytes,
         timeout=settings.body_timeout,
         streaming_paths=frozenset({"/v1/rechecks"}),
+        path_limits={READ_PATH: settings.max_paper_bytes},
     )
     app.add_middleware(Observe, metrics=metrics, access_log=settings.access_log, store=store)
     # Outermost, so that every answer a browser gets, a refusal included, can be read by the page that asked.

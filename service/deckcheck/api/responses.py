@@ -21,6 +21,8 @@ def _problems(*statuses: int) -> dict[int | str, dict[str, Any]]:
 # Any route: a query that does not fit (422), a head over the limit (431); and a resource that is not there (404).
 BAD_QUERY = _problems(422, 431)
 NOT_FOUND = _problems(404, 422, 431)
+# Reading paper: also a file of no kind read (415) and a read past its time budget (504).
+PAPER_PROBLEMS = _problems(408, 413, 415, 422, 431, 503, 504)
 # A resource in several forms, when Accept refuses every one of them.
 NEGOTIATED = _problems(404, 406, 422, 431)
 

@@ -198,6 +198,21 @@ def _text_entry(line: str, cards: CardIndex) -> tuple[int, str]:
     return found or (readings + bracketed or [whole])[0]
 
 
+def text_line(raw: str, cards: CardIndex) -> Section | tuple[int, str] | None:
+    """What one line of a list says: the section a heading opens, (count, card) for a card line (the card a name or
+    a passcode, as `_text_entry` reads it), None for a blank line or a comment. Read printed lists line by line too
+    (paper/lines.py)."""
+    line = _fold(raw)
+    if not line:
+        return None
+    heading = _heading(line)
+    if heading is not None:
+        return heading
+    if line.startswith(("//", "#")):
+        return None
+    return _text_entry(line, cards)
+
+
 def parse_text(text: str, cards: CardIndex) -> Deck:
     """Read a plain list: one card a line, headings in English or Japanese, blank lines and `#` or `//` comments.
 
@@ -213,14 +228,13 @@ def parse_text(text: str, cards: CardIndex) -> Deck:
     errors: list[FormatError] = []
     section: Section = "main"
     for number, raw in numbered_lines(text):
-        line = _fold(raw)
-        heading = _heading(line) if line else None
-        if heading is not None:
-            section = heading
+        read = text_line(raw, cards)
+        if isinstance(read, str):
+            section = read
             continue
-        if not line or line.startswith(("//", "#")):
+        if read is None:
             continue
-        count, card = _text_entry(line, cards)
+        count, card = read
         if not 1 <= count <= MAX_COUNT:
             msg = f"a count must be from 1 to {MAX_COUNT}, not {count}"
             errors.append(FormatError(msg, "bad_count", number, column(raw)))

@@ -45,10 +45,10 @@ DeckFormat = TypeAliasType(
 ConvertTarget = TypeAliasType(
     "ConvertTarget",
     Annotated[
-        Literal[_DECK_FORMATS, "qr"],
+        Literal[_DECK_FORMATS, "qr", "sheet"],
         Field(
-            description="What a deck is converted to: JSON entry lists, a .ydk file, a ydke:// link, a text list, or "
-            "qr, a QR code image of its ydke:// link.",
+            description="What a deck is converted to: JSON entry lists, a .ydk file, a ydke:// link, a text list, "
+            "qr, a QR code image of its ydke:// link, or sheet, a deck registration sheet as a PDF.",
             examples=["ydke"],
         ),
     ],

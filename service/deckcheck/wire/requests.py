@@ -14,6 +14,7 @@ from deckcheck.wire.enums import RuleCode
 # The judge's bodies, re-exported: the OpenAPI document finds every request model here (api/openapi.py).
 from deckcheck.wire.judge.requests import AssessRequest, DuelEndIn, TimeLimitRequest  # noqa: F401
 from deckcheck.wire.request_values import ConvertTarget, DeckFormat, Duel, Format, IsoDate, NameLanguage, Phase
+from deckcheck.wire.sheet import SheetIn
 
 MAX_SOURCE_CHARS = 1_000_000
 LANGUAGE_PATTERN = r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$"
@@ -258,7 +259,14 @@ class ConvertRequest(DeckIn):
         examples=["ydke"],
     )
     names: NameLanguage = Field(
-        default="en", description="Card-name language of a text list; default en.", examples=["ja"]
+        default="en",
+        description="Card-name language of a text list or a sheet; default en (for a sheet: Accept-Language).",
+        examples=["ja"],
+    )
+    sheet: SheetIn | None = Field(
+        default=None,
+        description="For `to: sheet`, the player and event printed on it; default all blank.",
+        examples=[{"player_name": "山田 太郎", "date": "2008-09-01", "paper": "a4"}],
     )
 
 

@@ -23,6 +23,32 @@ class ClientGone(Exception):
     """The client went away while its check waited for a thread: the check is not run."""
 
 
+class Pool:
+    """At most `threads` works run at once on threads of their own and at most `waiting` more wait; past that, refuse
+    (Overloaded). Reading paper runs here, so OCR never holds a check thread."""
+
+    def __init__(self, threads: int, waiting: int, metrics: Metrics) -> None:
+        self.limiter = anyio.CapacityLimiter(threads)
+        self.threads = anyio.CapacityLimiter(threads)
+        self.capacity = threads + waiting
+        self.admitted = 0
+        self.metrics = metrics
+
+    async def run(self, request: Request, work: Callable[[], T]) -> T:
+        """Run `work` once a thread is free, or refuse it at once; skip it when the client left while it waited."""
+        if self.admitted >= self.capacity:
+            self.metrics.rejected.inc()
+            raise Overloaded
+        self.admitted += 1
+        try:
+            async with self.limiter:
+                if await request.is_disconnected():
+                    raise ClientGone
+                return await anyio.to_thread.run_sync(work, limiter=self.threads)
+        finally:
+            self.admitted -= 1
+
+
 class Admission:
     """At most `threads` checks run at once and at most `waiting` more wait for a thread; past that, refuse. At most
     `rechecks` rechecks run at once; each queues its chunks as checks."""

@@ -3,6 +3,8 @@ stops arriving."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -68,13 +70,21 @@ class RequestLimits:
     is refused here, with the same answer."""
 
     def __init__(
-        self, app: ASGIApp, max_head: int, limit: int, timeout: float, streaming_paths: frozenset[str]
+        self,
+        app: ASGIApp,
+        *,
+        max_head: int,
+        limit: int,
+        timeout: float,
+        streaming_paths: frozenset[str],
+        path_limits: Mapping[str, int] | None = None,
     ) -> None:
         self.app = app
         self.max_head = max_head
         self.limit = limit
         self.timeout = timeout
         self.streaming_paths = streaming_paths
+        self.path_limits = dict(path_limits or {})  # routes whose bodies may be larger (or must be smaller)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -95,7 +105,8 @@ class RequestLimits:
         if b"content-length" not in headers and b"transfer-encoding" not in headers:
             await self.app(scope, receive, send)  # no body: nothing to read ahead
             return
-        body = await self._read(scope, headers, receive, send)
+        limit = self.path_limits.get(scope["path"], self.limit)
+        body = await self._read(scope, headers, receive, send, limit)
         if body is None:
             return
         replayed = False
@@ -109,23 +120,25 @@ class RequestLimits:
 
         await self.app(scope, replay, send)
 
-    async def _read(self, scope: Scope, headers: dict[bytes, bytes], receive: Receive, send: Send) -> bytes | None:
+    async def _read(
+        self, scope: Scope, headers: dict[bytes, bytes], receive: Receive, send: Send, limit: int
+    ) -> bytes | None:
         """The whole body; None when it was refused (408, 413) or the client left."""
         try:
             with anyio.fail_after(self.timeout * WHOLE_BODY_TIMEOUTS):
-                return await self._body(headers, receive)
+                return await self._body(headers, receive, limit)
         except (BodyStalled, TimeoutError):
             await self._stalled(scope, receive, send)
         except _TooLarge as too_large:
             if not too_large.drain or await self._drained(receive):
-                await self._too_large(scope, receive, send)
+                await self._too_large(scope, receive, send, limit)
         return None
 
-    async def _body(self, headers: dict[bytes, bytes], receive: Receive) -> bytes | None:
+    async def _body(self, headers: dict[bytes, bytes], receive: Receive, limit: int) -> bytes | None:
         """The whole body; None when the client left. Raises _TooLarge past the limit: at once, by Content-Length,
         for a client that waits for 100 Continue before it sends."""
         declared = headers.get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
             raise _TooLarge(drain=headers.get(b"expect", b"").lower() != b"100-continue" and declared.isdigit())
         chunks: list[bytes] = []
         size = 0
@@ -136,7 +149,7 @@ class RequestLimits:
             chunk = message.get("body", b"")
             size += len(chunk)
             more = message.get("more_body", False)
-            if size > self.limit:
+            if size > limit:
                 raise _TooLarge(drain=more)
             chunks.append(chunk)
             if not more:
@@ -157,8 +170,8 @@ class RequestLimits:
                 pass
         return True
 
-    async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
-        detail = f"The request body is larger than {self.limit} bytes."
+    async def _too_large(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
+        detail = f"The request body is larger than {limit} bytes."
         error = {"loc": ["body"], "msg": detail, "type": "body_too_large"}
         await problem(413, detail, [error], "body-too-large", {"Connection": "close"})(scope, receive, send)
 

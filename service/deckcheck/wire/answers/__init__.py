@@ -24,6 +24,7 @@ from deckcheck.wire.answers.decks import (
     ParseResponse,
     Suggestion,
 )
+from deckcheck.wire.answers.paper import IgnoredLine, PaperCard, PaperLine, PaperPage, PaperQr, ReadResponse
 from deckcheck.wire.answers.service import FieldError, Health, NewestList, Problem, Readiness, RuleOut
 from deckcheck.wire.answers.verdict import (
     BanlistOut,
@@ -92,6 +93,7 @@ __all__ = [
     "FieldError",
     "Format",
     "Health",
+    "IgnoredLine",
     "InfractionCode",
     "InfractionKind",
     "InfractionOut",
@@ -103,6 +105,10 @@ __all__ = [
     "NewestList",
     "NoteCode",
     "NoteOut",
+    "PaperCard",
+    "PaperLine",
+    "PaperPage",
+    "PaperQr",
     "ParseProblem",
     "ParseResponse",
     "ParsedCard",
@@ -114,6 +120,7 @@ __all__ = [
     "PlayerNumber",
     "Problem",
     "Procedure",
+    "ReadResponse",
     "Readiness",
     "ReadinessReason",
     "RuleCode",

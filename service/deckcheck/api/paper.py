@@ -1,0 +1,68 @@
+"""POST /v1/decks/read: a photo, a scan or a PDF of a printed deck list in, the deck it holds out (paper/read.py),
+every line that is not read for sure marked for staff to confirm. Read on a pool of its own threads
+(Admission's `paper`), within a time budget, so OCR never holds a check thread or /healthz."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from deckcheck.api.middleware.admission import Pool
+from deckcheck.api.responses import PAPER_PROBLEMS, AcceptLanguage, json_response, pick_language
+from deckcheck.api.served import served
+from deckcheck.data import Data
+from deckcheck.errors import RequestError
+from deckcheck.paper.answer import reading_json
+from deckcheck.paper.pages import MAX_PAGES, MAX_PIXELS, PaperError
+from deckcheck.paper.read import read_paper
+from deckcheck.wire.answers import ReadResponse
+
+READ_PATH = "/v1/decks/read"
+MEDIA_TYPES = ("image/png", "image/jpeg", "application/pdf", "application/octet-stream")
+_FILE = {"schema": {"type": "string", "format": "binary"}}
+_OPENAPI: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "description": f"The file itself: a PNG or JPEG photo or scan (at most {MAX_PIXELS:,} pixels), or a PDF (its "
+        f"first {MAX_PAGES} pages are read).",
+        "content": dict.fromkeys(MEDIA_TYPES, _FILE),
+    }
+}
+
+
+def build_paper_router(pool: Pool, seconds: float) -> APIRouter:
+    """The route that reads paper, on `pool`, each file within `seconds`."""
+    router = APIRouter(tags=["decks"])
+
+    @router.post(
+        READ_PATH,
+        response_model=ReadResponse,
+        operation_id="readPaper",
+        responses=PAPER_PROBLEMS,
+        openapi_extra=_OPENAPI,
+    )
+    async def read_deck(request: Request, accept_language: AcceptLanguage = None) -> Response:
+        """Read the deck on a photo, a scan or a PDF of a printed list. A QR code of a ydke:// link (a deckcheck
+        registration sheet has one) is read first and is exact; else every printed line is read by OCR and
+        matched as a pasted list's line is. `deck` holds only the lines read for sure; every other line has
+        `needs_review`, the reasons, a message in the language asked and the closest cards, for staff to confirm."""
+        declared = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if declared not in MEDIA_TYPES:
+            detail = f"send the file as one of {', '.join(MEDIA_TYPES)}, not {declared or 'no Content-Type'}"
+            raise RequestError.one(["header", "Content-Type"], detail, "unsupported_media_type", 415)
+        content = await request.body()
+        lang = pick_language(accept_language)
+        data = served(request).data
+        return json_response(await pool.run(request, partial(_read, content, data, seconds, lang)), lang)
+
+    return router
+
+
+def _read(content: bytes, data: Data, seconds: float, lang: str) -> dict[str, Any]:
+    try:
+        return reading_json(read_paper(content, data.cards, seconds), lang)
+    except PaperError as exc:
+        raise RequestError.one(["body"], str(exc), exc.kind, exc.status) from None

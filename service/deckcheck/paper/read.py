@@ -1,0 +1,112 @@
+"""A deck read from paper: a photo, a scan or a PDF of a registration sheet or of any printed list.
+
+A QR code of a ydke:// link, where one is on a page (zxing-cpp), is read first and is exact: the deck is the link's.
+Else every page's printed lines are read by OCR (paper/ocr.py) and each is matched as paper/lines.py says; the deck
+holds only the lines read for sure, and every other line waits for staff to confirm it. The whole read runs within
+one deadline, its pages and pixels bounded (paper/pages.py).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Literal
+
+from PIL import Image
+
+from deckcheck.data import CardIndex
+from deckcheck.formats.common import DeckFormatError
+from deckcheck.formats.ydke import YDKE_PREFIX, ydke_copies
+from deckcheck.model import SECTIONS, Deck, Entry, Section
+from deckcheck.paper import ocr
+from deckcheck.paper.lines import Ignored, ReadLine, read_lines
+from deckcheck.paper.pages import PaperError, read_pages
+
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What was read: from a QR code or by OCR, the size of each page read, how many pages the file has, every line
+    of the deck, the lines passed over as no card, and where the QR code was."""
+
+    source: Literal["qr", "ocr"]
+    pages: tuple[tuple[int, int], ...]
+    total_pages: int
+    lines: tuple[ReadLine, ...]
+    ignored: tuple[Ignored, ...] = ()
+    qr: tuple[int, Box] | None = None
+    link: str | None = None
+
+    @property
+    def needs_review(self) -> int:
+        """How many lines staff must confirm."""
+        return sum(line.needs_review for line in self.lines)
+
+    def deck(self) -> Deck:
+        """The deck of the lines read for sure: copies added up per card in each section, in the order read."""
+        sections: dict[Section, Counter[int]] = {section: Counter() for section in SECTIONS}
+        for line in self.lines:
+            if not line.needs_review and line.card is not None and line.count is not None:
+                sections[line.section][line.passcode or line.card.passcode] += line.count
+        return Deck(*(tuple(Entry(code, None, n) for code, n in sections[s].items()) for s in SECTIONS))
+
+
+def read_paper(content: bytes, cards: CardIndex, seconds: float) -> Reading:
+    """The deck on the pages of `content` (PNG, JPEG or PDF), read within `seconds`; PaperError when the file cannot
+    be read, or the time runs out."""
+    deadline = time.monotonic() + seconds
+    pages = read_pages(content, deadline)
+    sizes = tuple(image.size for image in pages.images)
+    for number, image in enumerate(pages.images, 1):
+        found = _link(image)
+        if found is not None:
+            link, box = found
+            lines = _link_lines(link, cards, number)
+            return Reading("qr", sizes, pages.total, lines, qr=(number, box), link=link)
+    if not ocr.available():
+        raise PaperError("ocr_unavailable", f"Tesseract's language data ({ocr.LANGUAGES}) are not installed", 503)
+    read: list[ReadLine] = []
+    ignored: list[Ignored] = []
+    section: Section | None = None
+    for number, image in enumerate(pages.images, 1):
+        prepared = ocr.prepare(image)
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise PaperError("read_timeout", "the time to read this file ran out", 504)
+        words = ocr.words(prepared, int(left * 1000))
+        page_lines, page_ignored, section = read_lines(ocr.lines(words, prepared), number, cards, section)
+        read += page_lines
+        ignored += page_ignored
+    return Reading("ocr", sizes, pages.total, tuple(read), tuple(ignored))
+
+
+def _link(image: Image.Image) -> tuple[str, Box] | None:
+    """The first QR code on the page that holds a ydke link which reads, and its box."""
+    import zxingcpp  # noqa: PLC0415 - its native library loads with the first page read
+
+    for code in zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormats([zxingcpp.BarcodeFormat.QRCode])):
+        text = code.text.strip()
+        if not text.startswith(YDKE_PREFIX):
+            continue
+        try:
+            ydke_copies(text)
+        except DeckFormatError:
+            continue
+        corners = code.position
+        xs = [corners.top_left.x, corners.top_right.x, corners.bottom_left.x, corners.bottom_right.x]
+        ys = [corners.top_left.y, corners.top_right.y, corners.bottom_left.y, corners.bottom_right.y]
+        return text, (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+    return None
+
+
+def _link_lines(link: str, cards: CardIndex, page: int) -> tuple[ReadLine, ...]:
+    """The deck of a ydke link as lines, exact: a passcode no card has is a line to review."""
+    lines = []
+    for section, copies in zip(SECTIONS, ydke_copies(link), strict=True):
+        for passcode, count in copies.items():
+            card = cards.by_passcode.get(passcode)
+            reasons = () if card is not None else ("unknown_card",)
+            lines.append(ReadLine(page, None, str(passcode), 100.0, section, count, card, reasons, passcode=passcode))
+    return tuple(lines)

@@ -1,0 +1,139 @@
+"""The answer of POST /v1/decks/read: a deck read from paper, line by line, with what needs review."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import ConfigDict, Field
+
+from deckcheck.wire.answers.decks import JsonDeck
+from deckcheck.wire.base import WireModel
+from deckcheck.wire.enums import Section
+
+ReviewReason = Literal["low_confidence", "read_loosely", "unknown_card", "count_unclear"]
+_BOX = Field(
+    description="The line's box on its page: left, top, width, height in the page's pixels; null for a QR read.",
+    examples=[[170, 1040, 413, 62]],
+)
+_CARD: dict[str, Any] = {"passcode": 46986414, "name_ja": "ブラック・マジシャン", "name_en": "Dark Magician"}
+_LINE: dict[str, Any] = {
+    "page": 1,
+    "box": [170, 1040, 413, 62],
+    "text": "3 ブラック・マジシャン",
+    "confidence": 93.6,
+    "section": "main",
+    "count": 3,
+    **_CARD,
+    "needs_review": False,
+    "reasons": [],
+    "message": None,
+    "suggestions": [],
+}
+
+
+class PaperCard(WireModel):
+    """A card a line may be."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [_CARD]})
+
+    passcode: int = Field(description="The card's canonical passcode.", examples=[46986414])
+    name_ja: str | None = Field(
+        description="Its Japanese name; null for a TCG-only card.", examples=["ブラック・マジシャン"]
+    )
+    name_en: str | None = Field(description="Its English name.", examples=["Dark Magician"])
+
+
+class PaperLine(WireModel):
+    """One card line as read, and whether staff must confirm it."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [_LINE]})
+
+    page: int = Field(description="The page it is on, from 1.", examples=[1])
+    box: list[int] | None = _BOX
+    text: str = Field(
+        description="What was read (for a QR read: the card's name).", examples=["3 ブラック・マジシャン"]
+    )
+    confidence: float = Field(description="OCR's confidence in the line's least sure word, 0–100.", examples=[93.6])
+    section: Section = Field(description="The section it was read under.", examples=["main"])
+    count: int | None = Field(description="The copies read; null when no count could be read.", examples=[3])
+    passcode: int | None = Field(description="The card read, or the best guess for a line to review.", examples=[1])
+    name_ja: str | None = Field(description="That card's Japanese name.", examples=["ブラック・マジシャン"])
+    name_en: str | None = Field(description="That card's English name.", examples=["Dark Magician"])
+    needs_review: bool = Field(description="Staff must confirm the line; it is not in `deck`.", examples=[False])
+    reasons: list[ReviewReason] = Field(description="Why it needs review.", examples=[["count_unclear"]])
+    message: str | None = Field(description="Why, in words, in the language asked.", examples=[None])
+    suggestions: list[PaperCard] = Field(description="Other cards an unknown name may be.", examples=[[]])
+
+
+class PaperPage(WireModel):
+    """The size of a page as read: the pixels its boxes are in."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"page": 1, "width": 2481, "height": 3508}]})
+
+    page: int = Field(description="The page, from 1.", examples=[1])
+    width: int = Field(description="Its width in pixels.", examples=[2481])
+    height: int = Field(description="Its height in pixels.", examples=[3508])
+
+
+class PaperQr(WireModel):
+    """Where the QR code was read."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"page": 1, "box": [1870, 193, 419, 418]}]})
+
+    page: int = Field(description="The page it is on.", examples=[1])
+    box: list[int] = Field(description="Its box: left, top, width, height.", examples=[[1870, 193, 419, 418]])
+
+
+class IgnoredLine(WireModel):
+    """A line read that names no card and is no heading: the sheet's own words, or what stands above the first
+    heading (a title, the player's name)."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"page": 1, "box": [147, 146, 429, 58], "text": "氏名"}]})
+
+    page: int = Field(description="The page it is on.", examples=[1])
+    box: list[int] = Field(description="Its box: left, top, width, height.", examples=[[147, 146, 429, 58]])
+    text: str = Field(description="What was read.", examples=["氏名"])
+
+
+class ReadResponse(WireModel):
+    """A deck read from paper: exact from a QR code, or line by line by OCR with every uncertain line to review."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "source": "ocr",
+                    "complete": True,
+                    "needs_review": 0,
+                    "pages": [{"page": 1, "width": 2481, "height": 3508}],
+                    "pages_in_file": 1,
+                    "qr": None,
+                    "lines": [_LINE],
+                    "ignored": [],
+                    "deck": {"main": [{"passcode": 46986414, "count": 3}], "extra": [], "side": []},
+                    "ydke": None,
+                }
+            ]
+        }
+    )
+
+    source: Literal["qr", "ocr"] = Field(
+        description="qr: read from a QR code, exact; ocr: line by line.", examples=["qr"]
+    )
+    complete: bool = Field(description="No line needs review: `deck` is the whole deck.", examples=[True])
+    needs_review: int = Field(description="How many lines need review.", examples=[0])
+    pages: list[PaperPage] = Field(
+        description="The pages read.", examples=[[{"page": 1, "width": 2481, "height": 3508}]]
+    )
+    pages_in_file: int = Field(
+        description="How many pages the file has (a PDF's past the first two are not read).", examples=[1]
+    )
+    qr: PaperQr | None = Field(description="Where the QR code was, for a QR read.", examples=[None])
+    lines: list[PaperLine] = Field(description="Every card line, in reading order.", examples=[[_LINE]])
+    ignored: list[IgnoredLine] = Field(description="Lines read as no card.", examples=[[]])
+    deck: JsonDeck = Field(
+        description="The deck of the lines read for sure, by passcode: POST it to /v1/validate once every line to "
+        "review is confirmed.",
+        examples=[{"main": [{"passcode": 46986414, "count": 3}], "extra": [], "side": []}],
+    )
+    ydke: str | None = Field(description="The QR code's ydke:// link, for a QR read.", examples=[None])
