@@ -34,7 +34,7 @@ def deck_request(source: str, overrides: dict[str, Any]) -> tuple[ValidateReques
     return ValidateRequest.model_validate_json(orjson.dumps({**fields, **overrides})), encoding
 
 
-def _deck_alone(source: str) -> DeckIn:
+def deck_alone(source: str) -> DeckIn:
     """The deck a file (or a ydke link) gives, without the event: of a JSON request, only its deck's fields."""
     deck = {name: value for name, value in _fields(source)[0].items() if name in DeckIn.model_fields}
     return DeckIn.model_validate_json(orjson.dumps(deck))
@@ -95,7 +95,7 @@ def run_qr(args: argparse.Namespace, data: Data, stdout: IO[str], stderr: IO[str
     out: Path | None = args.out
     image: QrImage = "svg" if out is None else QR_IMAGES[out.suffix.lower()]
     try:
-        deck = deck_from(_deck_alone(args.file), data)
+        deck = deck_from(deck_alone(args.file), data)
         drawn = written(deck, data.cards, partial(write_qr, deck, data.cards, image))
         if out is None:
             stdout.write(drawn.decode("utf-8"))

@@ -25,6 +25,7 @@ from deckcheck.cli.data import add_data_parser, run_data
 from deckcheck.cli.decks import READ_ERRORS, add_qr_parser, deck_request, run_qr, why
 from deckcheck.cli.output import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, exit_quietly_on_closed_pipe, words
 from deckcheck.cli.recheck import run_recheck
+from deckcheck.cli.sheet import add_sheet_parser, run_sheet
 from deckcheck.config import ConfigError, Settings, load_settings
 from deckcheck.data import Data
 from deckcheck.encoding import Encoding
@@ -105,6 +106,7 @@ def _parser() -> argparse.ArgumentParser:
     add_banlist_parser(commands)
     add_data_parser(commands, _date)
     add_qr_parser(commands)
+    add_sheet_parser(commands)
     serve = commands.add_parser("serve", help="serve the HTTP API")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=_whole(1, 65535), default=8000, help="TCP port (default 8000)")
@@ -181,6 +183,7 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
         "validate": _validate,
         "banlist": run_banlist,
         "qr": run_qr,
+        "sheet": run_sheet,
         "recheck": partial(_recheck, settings),
     }
     return runners[args.command](args, data, stdout, stderr)

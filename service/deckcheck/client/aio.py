@@ -34,6 +34,7 @@ from deckcheck.wire.answers import (
     Health,
     InfractionOut,
     ParseResponse,
+    ReadResponse,
     RuleOut,
     RulingOut,
     SearchHit,
@@ -137,6 +138,18 @@ class AsyncClient:
         a `ConvertRequest`, whose `to` is not used, or a mapping); `DeckcheckError` 422 (`deck_too_large_for_qr`)
         for a deck whose link no QR code holds."""
         return await self._call(op.qr(request, png))
+
+    async def sheet(self, request: Body) -> bytes:
+        """A deck's registration sheet as a PDF: `request` is a deck in any form (a `ConvertRequest`, whose `to` is
+        not used, or a mapping) with `sheet` (player and event, printed blank where left out) and `names`;
+        `DeckcheckError` 422 for a card that is no official card's or a deck no sheet holds."""
+        return await self._call(op.sheet(request))
+
+    async def read_paper(self, content: bytes, media_type: str, *, lang: str | None = None) -> ReadResponse:
+        """The deck on a photo, a scan or a PDF of a printed list (`media_type` image/png, image/jpeg or
+        application/pdf): exact from its QR code, else line by line, every uncertain line marked `needs_review` and
+        kept out of `deck`; messages in `lang`."""
+        return await self._call(op.read_paper(content, media_type, lang))
 
     async def card(self, passcode: int) -> CardOutFull:
         """A card by any of its passcodes; `DeckcheckError` 404 for a passcode that is no card's."""

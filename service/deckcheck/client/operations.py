@@ -20,6 +20,7 @@ from deckcheck.wire.answers import (
     Health,
     InfractionOut,
     ParseResponse,
+    ReadResponse,
     RuleOut,
     RulingOut,
     SearchHit,
@@ -31,6 +32,7 @@ _VALIDATED = model(ValidateResponse)
 _PARSED = model(ParseResponse)
 _CONVERTED = model(ConvertResponse)
 _CARD = model(CardOutFull)
+_READ = model(ReadResponse)
 _HITS = model(list[SearchHit])
 _LISTS = model(list[BanlistSummary])
 _LIST = model(BanlistDetail)
@@ -68,6 +70,21 @@ def qr(request: Body, png: bool) -> Call[bytes]:
     body = orjson.loads(json_body(request)) | {"to": "qr"}
     headers = {"Content-Type": "application/json", "Accept": "image/png" if png else "image/svg+xml"}
     return Call("POST", "/v1/decks/convert", _content, headers=headers, content=orjson.dumps(body))
+
+
+def sheet(request: Body) -> Call[bytes]:
+    """POST /v1/decks/convert with `to: sheet`: the deck's registration sheet as a PDF (the request's `sheet` and
+    `names` say what it prints; without `names`, Accept-Language chooses)."""
+    body = orjson.loads(json_body(request)) | {"to": "sheet"}
+    headers = {"Content-Type": "application/json", "Accept": "application/pdf"}
+    return Call("POST", "/v1/decks/convert", _content, headers=headers, content=orjson.dumps(body))
+
+
+def read_paper(content: bytes, media_type: str, lang: str | None) -> Call[ReadResponse]:
+    """POST /v1/decks/read: the deck on a photo, scan or PDF (`media_type` image/png, image/jpeg or
+    application/pdf), its messages in `lang`."""
+    headers = {"Content-Type": media_type, **language(lang)}
+    return Call("POST", "/v1/decks/read", _READ, headers=headers, content=content)
 
 
 def _content(response: httpx.Response) -> bytes:

@@ -147,8 +147,12 @@ def words(prepared: Prepared, timeout_ms: int) -> list[Word]:
         raise PaperError("read_timeout", "the time to read this page ran out", 504)
     found: list[Word] = []
     level = tesserocr.RIL.WORD
-    for word in tesserocr.iterate_level(api.GetIterator(), level):
-        text = (word.GetUTF8Text(level) or "").strip()
+    iterator = api.GetIterator()  # None on a page with no text
+    for word in tesserocr.iterate_level(iterator, level) if iterator is not None else ():
+        try:
+            text = (word.GetUTF8Text(level) or "").strip()
+        except RuntimeError:  # "No text returned": an empty page's one empty element
+            continue
         box = word.BoundingBox(level)
         if text and box is not None:
             left, top, right, bottom = box
