@@ -489,3 +489,20 @@ def test_a_large_recheck_passes_through_whole(proxy: Proxy, data: Data) -> None:
     assert entry["upstream_status"] == "200"
     assert entry["request_length"] > len(body)
     assert entry["body_bytes_sent"] > len(through.content)
+
+
+def test_a_photo_of_a_sheet_passes_through_and_reads_the_same(proxy: Proxy, client: httpx.Client) -> None:
+    """A phone photo is megabytes, past the 1 MiB of a JSON body: nginx takes up to the service's 20 MiB on the
+    route that reads paper, and refuses more itself."""
+    sheet = client.post("/v1/decks/convert", json={"main": DECK["main"], "to": "sheet"})
+    assert sheet.status_code == 200
+    photo = sheet.content + b"\n%" + bytes(3 * 1024 * 1024)  # a PDF may end in anything after its last %%EOF
+    headers = {"Content-Type": "application/pdf"}
+    direct = client.post("/v1/decks/read", content=photo, headers=headers)
+    with httpx.Client(base_url=proxy.url, timeout=60) as http:
+        through = http.post("/v1/decks/read", content=photo, headers=headers)
+        too_large = http.post("/v1/decks/read", content=bytes(21 * 1024 * 1024), headers=headers)
+    assert direct.status_code == through.status_code == 200
+    assert through.json() == direct.json()
+    assert through.json()["source"] == "qr"
+    assert _problem(too_large, 413)["detail"] == "The request body is larger than 20971520 bytes."
