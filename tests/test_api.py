@@ -82,11 +82,11 @@ def test_message_language_follows_accept_language(client: httpx.Client, header: 
     assert violation["message"] == expected
 
 
-def test_the_convert_targets_are_the_deck_forms_and_qr(client: httpx.Client) -> None:
+def test_the_convert_targets_are_the_deck_forms_qr_and_sheet(client: httpx.Client) -> None:
     schemas = client.get("/openapi.json").json()["components"]["schemas"]
     assert (schemas["DeckFormat"]["enum"], schemas["ConvertTarget"]["enum"]) == (
         ["json", "ydk", "ydke", "text"],
-        ["json", "ydk", "ydke", "text", "qr"],
+        ["json", "ydk", "ydke", "text", "qr", "sheet"],
     )
 
 
