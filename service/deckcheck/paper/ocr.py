@@ -27,6 +27,7 @@ from deckcheck.paper.pages import PaperError
 TESSDATA = Path(os.environ.get("TESSDATA_PREFIX", "/usr/share/tesseract-ocr/5/tessdata"))
 LANGUAGES = "jpn+eng"
 WORKING_PIXELS = 3300  # the longer side of a page as read: text of a sheet's smallest type stays about 30 px high
+EVEN_ENOUGH = 24  # grey levels across a page's background below which its light is left as it is
 MAX_SKEW = 8.0  # degrees a page may be turned and still be set upright
 LINE_GAP = 2.2  # a gap wider than this many line heights starts a new line: the gutter between two columns
 _engines = threading.local()
@@ -105,7 +106,10 @@ class Prepared:
 def prepare(page: Image.Image) -> Prepared:
     """The page scaled, evened out and set upright."""
     scale = WORKING_PIXELS / max(page.size)
-    scaled = page.resize((round(page.width * scale), round(page.height * scale)), Image.Resampling.LANCZOS)
+    if abs(scale - 1) < 0.15:  # near enough: Tesseract scales each line to its own height anyway
+        scale, scaled = 1.0, page
+    else:
+        scaled = page.resize((round(page.width * scale), round(page.height * scale)), Image.Resampling.BICUBIC)
     even = _even_light(scaled)
     angle = _skew(even)
     upright = even.rotate(angle, Image.Resampling.BICUBIC, fillcolor=255) if angle else even
@@ -116,9 +120,12 @@ def _even_light(image: Image.Image) -> Image.Image:
     """The image divided by its background (a heavy blur of a small copy, in which text vanishes)."""
     small = image.resize((max(1, image.width // 16), max(1, image.height // 16)), Image.Resampling.BOX)
     background = small.filter(ImageFilter.MaxFilter(5)).filter(ImageFilter.GaussianBlur(4))
-    light = np.asarray(background.resize(image.size, Image.Resampling.BILINEAR), dtype=np.float32)
-    pixels = np.asarray(image, dtype=np.float32)
-    return Image.fromarray(np.clip(pixels / np.maximum(light, 1.0) * 255.0, 0, 255).astype(np.uint8))
+    levels = np.asarray(background)
+    if int(levels.max()) - int(levels.min()) < EVEN_ENOUGH:  # a scan or a rendered page: nothing to even out
+        return image
+    light = np.asarray(background.resize(image.size, Image.Resampling.BILINEAR), dtype=np.uint16)
+    pixels = np.asarray(image, dtype=np.uint16)
+    return Image.fromarray(np.minimum(pixels * 255 // np.maximum(light, 1), 255).astype(np.uint8))
 
 
 def _skew(image: Image.Image) -> float:
