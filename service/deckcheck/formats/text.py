@@ -30,7 +30,7 @@ from deckcheck.formats.common import (
 from deckcheck.limits import MAX_COUNT
 from deckcheck.model import SECTIONS, Deck, Section
 
-_HEADINGS: dict[str, Section] = {
+HEADINGS: dict[str, Section] = {
     **dict.fromkeys(("main", "main deck", "deck", "monster", "monsters", "spell", "spells", "trap", "traps"), "main"),
     **dict.fromkeys(("monster cards", "spell cards", "trap cards"), "main"),
     **dict.fromkeys(("メイン", "メインデッキ", "デッキ", "モンスター", "魔法", "罠", "魔法・罠", "トラップ"), "main"),
@@ -83,7 +83,7 @@ def _heading(line: str) -> Section | None:
     word = title.rstrip(_NOTE_CHARS)
     if not _is_count_note(title[len(word) :]):
         return None
-    return _HEADINGS.get(word.strip().casefold())
+    return HEADINGS.get(word.strip().casefold())
 
 
 def _bare(name: str) -> str:

@@ -16,6 +16,7 @@ printed, not read as a number, or more than three.
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -23,9 +24,9 @@ from dataclasses import dataclass
 from deckcheck.data import MAX_COPIES, Card, CardIndex
 from deckcheck.data.memo import kept_with
 from deckcheck.data.names import loose_key, normalize_name
-from deckcheck.formats.text import text_line
+from deckcheck.formats.text import HEADINGS, text_line
 from deckcheck.model import Section
-from deckcheck.paper.ocr import TextLine
+from deckcheck.paper.ocr import Second, TextLine, Word
 from deckcheck.paper.words import SHEET_WORDS
 
 LOW_CONFIDENCE = 55.0  # a line whose weakest word Tesseract is less sure of needs review
@@ -156,9 +157,33 @@ def _sheet_words() -> tuple[str, ...]:
 SHEET_KEYS = _sheet_words()
 
 
+def _heading_like(text: str) -> Section | None:
+    """The section a heading OCR misread opens (`宅ツジスターカード(19)`, `ンスターカード(42)`): a line that ends in a
+    count in brackets, before which stands a heading's word but for a third of its letters."""
+    from rapidfuzz.distance import Levenshtein  # noqa: PLC0415
+
+    folded = " ".join(unicodedata.normalize("NFKC", text).split())
+    head, opened, note = folded.rstrip().removesuffix(")").rpartition("(")
+    if not opened or not note.removesuffix("枚").strip().isdigit():
+        return None
+    key = loose_key(head)
+    near = [
+        (Levenshtein.distance(key, word), section)
+        for word, section in _heading_keys().items()
+        if abs(len(word) - len(key)) <= len(word) // 3
+    ]
+    close = [(distance, section) for distance, section in near if distance <= max(1, len(key) // 3)]
+    return min(close)[1] if close and len({section for _d, section in close}) == 1 else None
+
+
+def _heading_keys() -> dict[str, Section]:
+    return {loose_key(word): section for word, section in HEADINGS.items() if len(loose_key(word)) >= 4}
+
+
 def _said(line: TextLine, cards: CardIndex) -> tuple[str, Section | tuple[int, str] | None]:
     """The line's text and what it says; a count read into the name's first letter (`1D一HERO`) is parted from it
-    where the line names no card otherwise."""
+    where the line names no card otherwise; a heading misread (a mark taken for a letter, `圏メインデッキ (40)`, or
+    letters for others) is still a heading."""
     text = joined(word.text for word in line.words)
     said = text_line(text, cards)
     first = line.words[0].text
@@ -167,22 +192,78 @@ def _said(line: TextLine, cards: CardIndex) -> tuple[str, Section | tuple[int, s
         again = text_line(parted, cards)
         if isinstance(again, tuple) and cards.find_name(said[1]) is None:
             return parted, again
-    if not isinstance(said, str) and len(line.words) > 1 and len(first) == 1:  # a mark read as a letter: `圏メイン…`
+    if not isinstance(said, str) and len(line.words) > 1 and len(first) == 1:
         rest = text_line(joined(word.text for word in line.words[1:]), cards)
         if isinstance(rest, str):
             return text, rest
+    if isinstance(said, tuple) and cards.find_name(said[1]) is None:
+        return text, _heading_like(text) or said
     return text, said
 
 
+def _recounted(line: TextLine, cards: CardIndex, second: Second) -> TextLine:
+    """The line with a count the Japanese model misread (`の迷犬マロン` for `3 迷犬マロン`) read again as digits:
+    where its first word is one or two letters that are no digits and the words after it name a card."""
+    first = line.words[0]
+    if len(line.words) < 2 or len(first.text) > 2 or first.text.isdigit():
+        return line
+    rest = text_line(joined(word.text for word in line.words[1:]), cards)
+    if not isinstance(rest, tuple) or cards.read_name(rest[1]) is None:
+        return line
+    number, confidence = second.digits(first)
+    if not number.isdigit() or len(number) > 2:
+        return line
+    count = Word(number, first.left, first.top, first.right, first.bottom, confidence)
+    return TextLine((count, *line.words[1:]), line.box)
+
+
+def _card_line(line: TextLine, said: tuple[int, str], text: str, cards: CardIndex) -> tuple[ReadLine, float]:
+    """A card line read, and the name search's score for its name (100 for a name matched, not guessed)."""
+    count, name = said
+    folded = " ".join(unicodedata.normalize("NFKC", text).split())
+    printed = name != folded and str(count) in folded.replace(name, "", 1)
+    counted = [w for w in line.words if w.text.startswith(str(count)) or w.text.endswith(str(count))]
+    named = [w for w in line.words if w not in counted[:1]] if printed else list(line.words)
+    unsure = sum(len(w.text) for w in named if w.confidence < LOW_CONFIDENCE)
+    unsure_look = sum(len(w.text) for w in named if w.confidence < HIGH_CONFIDENCE)
+    card, reasons, others, score = match(name, cards, unsure, unsure_look)
+    clear = printed and 1 <= count <= MAX_COPIES and counted[0].confidence >= LOW_CONFIDENCE
+    reasons = (*reasons, *(() if clear else ("count_unclear",)))
+    confidence = round(min(w.confidence for w in line.words), 1)
+    read = ReadLine(1, line.box, text, confidence, "main", count if printed else None, card, reasons, others)
+    return read, score
+
+
+def _second_reading(line: TextLine, first: ReadLine, cards: CardIndex, second: Second) -> ReadLine:
+    """An uncertain line read again alone, by the English model where most of it is Latin letters, else by the
+    Japanese one as one line; the second reading stands where it is sure, the first otherwise."""
+    latin = sum(char.isascii() and char.isalpha() for char in first.text)
+    lang = "eng" if latin > len(first.text.replace(" ", "")) / 2 else "jpn"
+    again = second.line(line.words, lang)
+    if not again:
+        return first
+    again_line = TextLine(again, line.box)
+    text, said = _said(_recounted(again_line, cards, second), cards)
+    if not isinstance(said, tuple):
+        return first
+    read, _score = _card_line(_recounted(again_line, cards, second), said, text, cards)
+    return read if not read.needs_review else first
+
+
 def read_lines(
-    lines: list[TextLine], page: int, cards: CardIndex, section: Section | None
+    lines: list[TextLine], page: int, cards: CardIndex, section: Section | None, second: Second
 ) -> tuple[list[ReadLine], list[Ignored], Section | None]:
     """The page's lines read; `section` is the section the page begins in (None before any heading), and the one it
-    ends in is returned for the next page."""
+    ends in is returned for the next page. Lines above the page's highest heading are its header, whatever the
+    order they are read in (a sheet's fields beside its title). An uncertain card line is read a second time."""
+    said_lines = []
+    for line in lines:
+        recounted = _recounted(line, cards, second)
+        said_lines.append((recounted, *_said(recounted, cards)))
+    header = min((line.box[1] for line, _text, said in said_lines if isinstance(said, str)), default=0)
     read: list[ReadLine] = []
     ignored: list[Ignored] = []
-    for line in lines:
-        text, said = _said(line, cards)
+    for line, text, said in said_lines:
         if isinstance(said, str):
             section = said
             continue
@@ -190,22 +271,11 @@ def read_lines(
         if said is None or not key or key.isdigit() or key.startswith(SHEET_KEYS):
             ignored.append(Ignored(page, line.box, text))
             continue
-        count, name = said
-        folded = " ".join(unicodedata.normalize("NFKC", text).split())
-        printed = name != folded and str(count) in folded.replace(name, "", 1)
-        counted = [w for w in line.words if w.text.startswith(str(count)) or w.text.endswith(str(count))]
-        named = [w for w in line.words if w not in counted[:1]] if printed else list(line.words)
-        unsure = sum(len(w.text) for w in named if w.confidence < LOW_CONFIDENCE)
-        unsure_look = sum(len(w.text) for w in named if w.confidence < HIGH_CONFIDENCE)
-        card, reasons, others, score = match(name, cards, unsure, unsure_look)
-        if section is None and score < 100:  # above the first heading: the sheet's header, a title
+        card_line, score = _card_line(line, said, text, cards)
+        if (section is None or line.box[1] < header) and score < 100:  # the header: title, fields, player's name
             ignored.append(Ignored(page, line.box, text))
             continue
-        clear = printed and 1 <= count <= MAX_COPIES and counted[0].confidence >= LOW_CONFIDENCE
-        reasons = (*reasons, *(() if clear else ("count_unclear",)))
-        confidence = round(line.confidence, 1)
-        where = section or "main"
-        read.append(
-            ReadLine(page, line.box, text, confidence, where, count if printed else None, card, reasons, others)
-        )
+        if card_line.needs_review:
+            card_line = _second_reading(line, card_line, cards, second)
+        read.append(dataclasses.replace(card_line, page=page, section=section or "main"))
     return read, ignored, section

@@ -18,6 +18,7 @@ import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageFilter
@@ -25,11 +26,16 @@ from PIL import Image, ImageFilter
 from deckcheck.paper.pages import PaperError
 
 TESSDATA = Path(os.environ.get("TESSDATA_PREFIX", "/usr/share/tesseract-ocr/5/tessdata"))
-LANGUAGES = "jpn+eng"
+# Tesseract's Japanese model alone: it reads the Latin letters of English names as well as the English model does
+# (an English sheet's 34 lines read alike), where jpn+eng took some Japanese words for Latin ones (`1 BAEK` for
+# 1 阿修羅) and cost 10 % more.
+LANGUAGES = "jpn"
+DIGITS_LANGUAGE = "eng"  # a count read again, as digits alone
 WORKING_PIXELS = 3300  # the longer side of a page as read: text of a sheet's smallest type stays about 30 px high
 EVEN_ENOUGH = 24  # grey levels across a page's background below which its light is left as it is
 MAX_SKEW = 8.0  # degrees a page may be turned and still be set upright
 LINE_GAP = 2.2  # a gap wider than this many line heights starts a new line: the gutter between two columns
+LINE_BAND = 0.4  # a word whose middle is further than this many line heights from a line's is on another line
 _engines = threading.local()
 
 
@@ -65,19 +71,48 @@ class TextLine:
 
 def available() -> bool:
     """Whether Tesseract's language data are installed."""
-    return all((TESSDATA / f"{lang}.traineddata").is_file() for lang in LANGUAGES.split("+"))
+    return all((TESSDATA / f"{lang}.traineddata").is_file() for lang in (*LANGUAGES.split("+"), DIGITS_LANGUAGE))
 
 
-def _engine() -> object:
+def _engine(kind: str) -> Any:
+    """This thread's Tesseract for `kind`: "page" (layout found, the Japanese model), "jpn" or "eng" (one line),
+    "digits" (one word, digits alone)."""
     import tesserocr  # noqa: PLC0415 - loads Tesseract itself: only a server that reads paper pays for it
 
-    api = getattr(_engines, "api", None)
+    api = getattr(_engines, kind, None)
     if api is None:
-        api = tesserocr.PyTessBaseAPI(
-            path=str(TESSDATA), lang=LANGUAGES, psm=tesserocr.PSM.AUTO, oem=tesserocr.OEM.LSTM_ONLY
-        )
-        _engines.api = api
+        lang, psm = {
+            "page": (LANGUAGES, tesserocr.PSM.AUTO),
+            "jpn": ("jpn", tesserocr.PSM.SINGLE_LINE),
+            "eng": ("eng", tesserocr.PSM.SINGLE_LINE),
+            "digits": (DIGITS_LANGUAGE, tesserocr.PSM.SINGLE_WORD),
+        }[kind]
+        api = tesserocr.PyTessBaseAPI(path=str(TESSDATA), lang=lang, psm=psm, oem=tesserocr.OEM.LSTM_ONLY)
+        if kind == "digits":
+            api.SetVariable("tessedit_char_whitelist", "0123456789")
+        setattr(_engines, kind, api)
     return api
+
+
+def _read_words(api: Any, offset: tuple[int, int] = (0, 0)) -> list[Word]:
+    """The words Tesseract read on its image, their boxes moved by `offset` (where a crop stood on the page)."""
+    import tesserocr  # noqa: PLC0415
+
+    found: list[Word] = []
+    level = tesserocr.RIL.WORD
+    iterator = api.GetIterator()  # None on a page with no text
+    for word in tesserocr.iterate_level(iterator, level) if iterator is not None else ():
+        try:
+            text = (word.GetUTF8Text(level) or "").strip()
+        except RuntimeError:  # "No text returned": an empty page's one empty element
+            continue
+        box = word.BoundingBox(level)
+        if text and box is not None:
+            left, top, right, bottom = box
+            x, y = offset
+            found.append(Word(text, left + x, top + y, right + x, bottom + y, float(word.Confidence(level))))
+    api.Clear()
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,51 +180,68 @@ def _skew(image: Image.Image) -> float:
 
 def words(prepared: Prepared, timeout_ms: int) -> list[Word]:
     """Every word Tesseract reads on the prepared page; PaperError read_timeout when it took longer."""
-    import tesserocr  # noqa: PLC0415
-
-    api = _engine()
-    assert isinstance(api, tesserocr.PyTessBaseAPI)
+    api = _engine("page")
     api.SetImage(prepared.image)
     if not api.Recognize(timeout=max(1, timeout_ms)):
+        api.Clear()
         raise PaperError("read_timeout", "the time to read this page ran out", 504)
-    found: list[Word] = []
-    level = tesserocr.RIL.WORD
-    iterator = api.GetIterator()  # None on a page with no text
-    for word in tesserocr.iterate_level(iterator, level) if iterator is not None else ():
-        try:
-            text = (word.GetUTF8Text(level) or "").strip()
-        except RuntimeError:  # "No text returned": an empty page's one empty element
-            continue
-        box = word.BoundingBox(level)
-        if text and box is not None:
-            left, top, right, bottom = box
-            found.append(Word(text, left, top, right, bottom, float(word.Confidence(level))))
-    api.Clear()
-    return found
+    return _read_words(api)
 
 
 def lines(found: list[Word], prepared: Prepared) -> list[TextLine]:
     """The words joined into lines, left to right: a word joins the line that ends at most LINE_GAP of its height
-    before it and whose band it overlaps by half, so two columns side by side stay two lines. In reading
-    order: column by column (paper/ocr.py `_reading_order`), top to bottom in each."""
+    before it and whose middle its own middle is nearest to, within LINE_BAND of the line's height, so two columns
+    side by side stay two lines and lines set close stay apart. In reading order: column by column (`_reading_order`),
+    top to bottom in each."""
     open_lines: list[list[Word]] = []
     for word in sorted(found, key=lambda w: w.left):
-        height = word.bottom - word.top
-        best, best_overlap = None, 0.0
+        middle = (word.top + word.bottom) / 2
+        best, best_offset = None, 0.0
         for line in open_lines:
-            # The line's band and height are its tallest word's: ー and ・ are words a few pixels high.
-            top, bottom = min(w.top for w in line), max(w.bottom for w in line)
-            tall = max(height, *(w.bottom - w.top for w in line))
+            # The line's height is its tallest word's: ー and ・ are words a few pixels high, centred on the line.
+            tall = max(w.bottom - w.top for w in line)
+            centre = sorted((w.top + w.bottom) / 2 for w in line)[len(line) // 2]
             gap = word.left - max(w.right for w in line)  # below 0 where Tesseract's boxes overlap
-            overlap = min(bottom, word.bottom) - max(top, word.top)
-            if gap <= LINE_GAP * tall and overlap >= 0.5 * min(height, bottom - top) and overlap > best_overlap:
-                best, best_overlap = line, overlap
+            offset = abs(middle - centre)
+            near = gap <= LINE_GAP * max(tall, word.bottom - word.top) and offset <= LINE_BAND * tall
+            if near and (best is None or offset < best_offset):
+                best, best_offset = line, offset
         if best is None:
             open_lines.append([word])
         else:
             best.append(word)
     made = [TextLine(tuple(ws), _box(ws, prepared)) for ws in open_lines]
     return _reading_order(made, prepared.image.width / prepared.scale)
+
+
+@dataclass(frozen=True, slots=True)
+class Second:
+    """A second reading of a part of a prepared page, for a line the first reading left uncertain."""
+
+    prepared: Prepared
+
+    def _crop(self, api: Any, ws: tuple[Word, ...], pad: int) -> tuple[int, int]:
+        left, top = max(0, min(w.left for w in ws) - pad), max(0, min(w.top for w in ws) - pad)
+        right, bottom = max(w.right for w in ws) + pad, max(w.bottom for w in ws) + pad
+        api.SetImage(self.prepared.image.crop((left, top, right, bottom)))
+        return left, top
+
+    def digits(self, word: Word) -> tuple[str, float]:
+        """The word read again as digits alone, and that reading's confidence: a count the Japanese model took for
+        a kana or a mark (`の` for 3, `ーー` for 1)."""
+        api = _engine("digits")
+        self._crop(api, (word,), (word.bottom - word.top) // 2)
+        text = (api.GetUTF8Text() or "").strip()
+        confidence = float(api.MeanTextConf())
+        api.Clear()
+        return text, confidence
+
+    def line(self, ws: tuple[Word, ...], lang: str) -> tuple[Word, ...]:
+        """The line's words read again as one line by the model of `lang` (jpn or eng)."""
+        api = _engine(lang)
+        offset = self._crop(api, ws, max(w.bottom - w.top for w in ws) // 3)
+        api.Recognize()
+        return tuple(_read_words(api, offset))
 
 
 def _box(ws: list[Word], prepared: Prepared) -> tuple[int, int, int, int]:

@@ -76,7 +76,8 @@ def read_paper(content: bytes, cards: CardIndex, seconds: float) -> Reading:
         if left <= 0:
             raise PaperError("read_timeout", "the time to read this file ran out", 504)
         words = ocr.words(prepared, int(left * 1000))
-        page_lines, page_ignored, section = read_lines(ocr.lines(words, prepared), number, cards, section)
+        second = ocr.Second(prepared)
+        page_lines, page_ignored, section = read_lines(ocr.lines(words, prepared), number, cards, section, second)
         read += page_lines
         ignored += page_ignored
     return Reading("ocr", sizes, pages.total, tuple(read), tuple(ignored))
