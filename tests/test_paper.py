@@ -119,6 +119,33 @@ def test_without_its_qr_code_an_english_sheet_reads_back_line_by_line(client: ht
     assert all(line["box"] is not None and line["confidence"] > 0 for line in read["lines"])
     ignored = [line["text"] for line in read["ignored"]]
     assert "Deck Registration Sheet" in ignored
+    assert [(t["text"], t["printed"], t["read"], t["agrees"]) for t in read["totals"]] == [
+        ("Main Deck (40)", 40, 40, True),
+        ("Monster Cards (27)", 27, 27, True),
+        ("Spell Cards (7)", 7, 7, True),
+        ("Trap Cards (6)", 6, 6, True),
+        ("Extra Deck (2)", 2, 2, True),
+        ("Side Deck (8)", 8, 8, True),
+    ]
+
+
+def test_a_line_lost_altogether_shows_as_a_total_that_disagrees(client: httpx.Client) -> None:
+    page = _without_qr(_png(_sheet(client, "en"), 300), 300)
+    clean = _read(client, _bytes(page), "image/png")
+    target = next(line for line in clean["lines"] if line["name_en"] == "Gemini Elf")
+    left, top, width, height = target["box"]
+    lost = page.copy()
+    ImageDraw.Draw(lost).rectangle((left - 5, top - 5, left + width + 5, top + height + 5), fill=255)
+    read = _read(client, _bytes(lost), "image/png", "ja")
+    assert [line for line in read["lines"] if line["name_en"] == "Gemini Elf"] == []
+    assert read["needs_review"] == 0
+    assert read["complete"] is False
+    disagree = [(t["text"], t["printed"], t["read"], t["message"]) for t in read["totals"] if not t["agrees"]]
+    check = "抜けた行がないか確認してください。"
+    assert disagree == [
+        ("Main Deck (40)", 40, 37, f"見出しは40枚ですが、読み取った枚数は37枚です。{check}"),
+        ("Monster Cards (27)", 27, 24, f"見出しは27枚ですが、読み取った枚数は24枚です。{check}"),
+    ]
 
 
 def test_a_smudged_name_needs_review_and_stays_out_of_the_deck(client: httpx.Client) -> None:

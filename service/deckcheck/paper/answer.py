@@ -9,6 +9,7 @@ from deckcheck.data import Card
 from deckcheck.model import SECTIONS
 from deckcheck.paper.lines import ReadLine
 from deckcheck.paper.read import Reading
+from deckcheck.paper.totals import Total
 
 REASONS: dict[str, dict[str, str]] = {
     "low_confidence": {
@@ -62,18 +63,40 @@ def _line(line: ReadLine, lang: str) -> dict[str, Any]:
     }
 
 
+def _total(total: Total, lang: str) -> dict[str, Any]:
+    heading = total.heading
+    printed, read = heading.printed, total.read
+    message = (
+        None
+        if total.agrees
+        else f"見出しは{printed}枚ですが、読み取った枚数は{read}枚です。抜けた行がないか確認してください。"
+        if lang == "ja"
+        else f"the heading says {printed} cards but {read} were read: check for a line that was not read."
+    )
+    return {
+        "page": heading.page,
+        "box": list(heading.box),
+        "text": heading.text,
+        "printed": printed,
+        "read": read,
+        "agrees": total.agrees,
+        "message": message,
+    }
+
+
 def reading_json(reading: Reading, lang: str) -> dict[str, Any]:
     """The answer of POST /v1/decks/read, its messages in `lang` (ja or en)."""
     deck = reading.deck()
     return {
         "source": reading.source,
-        "complete": reading.needs_review == 0,
+        "complete": reading.complete,
         "needs_review": reading.needs_review,
         "pages": [{"page": n, "width": w, "height": h} for n, (w, h) in enumerate(reading.pages, 1)],
         "pages_in_file": reading.total_pages,
         "qr": None if reading.qr is None else {"page": reading.qr[0], "box": list(reading.qr[1])},
         "lines": [_line(line, lang) for line in reading.lines],
         "ignored": [{"page": i.page, "box": list(i.box), "text": i.text} for i in reading.ignored],
+        "totals": [_total(total, lang) for total in reading.totals],
         "deck": {s: [{"passcode": e.passcode, "count": e.count} for e in deck.section(s)] for s in SECTIONS},
         "ydke": reading.link,
     }

@@ -250,11 +250,19 @@ def _second_reading(line: TextLine, first: ReadLine, cards: CardIndex, second: S
     return read if not read.needs_review else first
 
 
-def read_lines(
-    lines: list[TextLine], page: int, cards: CardIndex, section: Section | None, second: Second
-) -> tuple[list[ReadLine], list[Ignored], Section | None]:
+@dataclass(frozen=True, slots=True)
+class PageRead:
+    """What a page says: its card lines, the lines that name none, its headings, and the section it ends in."""
+
+    lines: list[ReadLine]
+    ignored: list[Ignored]
+    headings: list[tuple[tuple[int, int, int, int], str, int]]  # box, text, card lines read before it on the page
+    section: Section | None
+
+
+def read_lines(lines: list[TextLine], page: int, cards: CardIndex, section: Section | None, second: Second) -> PageRead:
     """The page's lines read; `section` is the section the page begins in (None before any heading), and the one it
-    ends in is returned for the next page. Lines above the page's highest heading are its header, whatever the
+    ends in is the next page's to begin in. Lines above the page's highest heading are its header, whatever the
     order they are read in (a sheet's fields beside its title). An uncertain card line is read a second time."""
     said_lines = []
     for line in lines:
@@ -263,9 +271,11 @@ def read_lines(
     header = min((line.box[1] for line, _text, said in said_lines if isinstance(said, str)), default=0)
     read: list[ReadLine] = []
     ignored: list[Ignored] = []
+    headings: list[tuple[tuple[int, int, int, int], str, int]] = []
     for line, text, said in said_lines:
         if isinstance(said, str):
             section = said
+            headings.append((line.box, text, len(read)))
             continue
         key = loose_key(text)
         if said is None or not key or key.isdigit() or key.startswith(SHEET_KEYS):
@@ -278,4 +288,4 @@ def read_lines(
         if card_line.needs_review:
             card_line = _second_reading(line, card_line, cards, second)
         read.append(dataclasses.replace(card_line, page=page, section=section or "main"))
-    return read, ignored, section
+    return PageRead(read, ignored, headings, section)

@@ -22,6 +22,7 @@ from deckcheck.model import SECTIONS, Deck, Entry, Section
 from deckcheck.paper import ocr
 from deckcheck.paper.lines import Ignored, ReadLine, read_lines
 from deckcheck.paper.pages import PaperError, read_pages
+from deckcheck.paper.totals import Heading, Total, printed_total, totals
 
 Box = tuple[int, int, int, int]
 
@@ -29,7 +30,8 @@ Box = tuple[int, int, int, int]
 @dataclass(frozen=True, slots=True)
 class Reading:
     """What was read: from a QR code or by OCR, the size of each page read, how many pages the file has, every line
-    of the deck, the lines passed over as no card, and where the QR code was."""
+        of the deck, the lines passed over as no card, where the QR code was, and the totals printed beside the headings
+    with the copies read under them."""
 
     source: Literal["qr", "ocr"]
     pages: tuple[tuple[int, int], ...]
@@ -38,6 +40,12 @@ class Reading:
     ignored: tuple[Ignored, ...] = ()
     qr: tuple[int, Box] | None = None
     link: str | None = None
+    totals: tuple[Total, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        """Whether the deck is the whole deck: no line needs review, and every total printed agrees."""
+        return self.needs_review == 0 and all(total.agrees for total in self.totals)
 
     @property
     def needs_review(self) -> int:
@@ -69,6 +77,7 @@ def read_paper(content: bytes, cards: CardIndex, seconds: float) -> Reading:
         raise PaperError("ocr_unavailable", f"Tesseract's language data ({ocr.LANGUAGES}) are not installed", 503)
     read: list[ReadLine] = []
     ignored: list[Ignored] = []
+    headings: list[Heading] = []
     section: Section | None = None
     for number, image in enumerate(pages.images, 1):
         prepared = ocr.prepare(image)
@@ -76,11 +85,12 @@ def read_paper(content: bytes, cards: CardIndex, seconds: float) -> Reading:
         if left <= 0:
             raise PaperError("read_timeout", "the time to read this file ran out", 504)
         words = ocr.words(prepared, int(left * 1000))
-        second = ocr.Second(prepared)
-        page_lines, page_ignored, section = read_lines(ocr.lines(words, prepared), number, cards, section, second)
-        read += page_lines
-        ignored += page_ignored
-    return Reading("ocr", sizes, pages.total, tuple(read), tuple(ignored))
+        page = read_lines(ocr.lines(words, prepared), number, cards, section, ocr.Second(prepared))
+        headings += [Heading(number, box, text, printed_total(text), len(read) + n) for box, text, n in page.headings]
+        read += page.lines
+        ignored += page.ignored
+        section = page.section
+    return Reading("ocr", sizes, pages.total, tuple(read), tuple(ignored), totals=totals(headings, read))
 
 
 def _link(image: Image.Image) -> tuple[str, Box] | None:

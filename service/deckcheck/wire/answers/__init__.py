@@ -24,7 +24,15 @@ from deckcheck.wire.answers.decks import (
     ParseResponse,
     Suggestion,
 )
-from deckcheck.wire.answers.paper import IgnoredLine, PaperCard, PaperLine, PaperPage, PaperQr, ReadResponse
+from deckcheck.wire.answers.paper import (
+    IgnoredLine,
+    PaperCard,
+    PaperLine,
+    PaperPage,
+    PaperQr,
+    PaperTotal,
+    ReadResponse,
+)
 from deckcheck.wire.answers.service import FieldError, Health, NewestList, Problem, Readiness, RuleOut
 from deckcheck.wire.answers.verdict import (
     BanlistOut,
@@ -109,6 +117,7 @@ __all__ = [
     "PaperLine",
     "PaperPage",
     "PaperQr",
+    "PaperTotal",
     "ParseProblem",
     "ParseResponse",
     "ParsedCard",

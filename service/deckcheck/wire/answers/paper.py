@@ -95,6 +95,31 @@ class IgnoredLine(WireModel):
     text: str = Field(description="What was read.", examples=["氏名"])
 
 
+_TOTAL: dict[str, Any] = {
+    "page": 1,
+    "box": [147, 947, 349, 77],
+    "text": "モンスターカード (19)",
+    "printed": 19,
+    "read": 19,
+    "agrees": True,
+    "message": None,
+}
+
+
+class PaperTotal(WireModel):
+    """A count printed beside a heading, and the copies read under it: a line OCR lost shows here."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [_TOTAL]})
+
+    page: int = Field(description="The page the heading is on.", examples=[1])
+    box: list[int] = Field(description="The heading's box: left, top, width, height.", examples=[[147, 947, 349, 77]])
+    text: str = Field(description="The heading as read.", examples=["モンスターカード (19)"])
+    printed: int = Field(description="The count it prints.", examples=[19])
+    read: int = Field(description="The copies read under it (a kind's to the next heading).", examples=[19])
+    agrees: bool = Field(description="Whether the two are equal; if not, `complete` is false.", examples=[True])
+    message: str | None = Field(description="What disagrees, in the language asked.", examples=[None])
+
+
 class ReadResponse(WireModel):
     """A deck read from paper: exact from a QR code, or line by line by OCR with every uncertain line to review."""
 
@@ -110,6 +135,7 @@ class ReadResponse(WireModel):
                     "qr": None,
                     "lines": [_LINE],
                     "ignored": [],
+                    "totals": [_TOTAL],
                     "deck": {"main": [{"passcode": 46986414, "count": 3}], "extra": [], "side": []},
                     "ydke": None,
                 }
@@ -120,7 +146,9 @@ class ReadResponse(WireModel):
     source: Literal["qr", "ocr"] = Field(
         description="qr: read from a QR code, exact; ocr: line by line.", examples=["qr"]
     )
-    complete: bool = Field(description="No line needs review: `deck` is the whole deck.", examples=[True])
+    complete: bool = Field(
+        description="No line needs review and every printed total agrees: `deck` is the whole deck.", examples=[True]
+    )
     needs_review: int = Field(description="How many lines need review.", examples=[0])
     pages: list[PaperPage] = Field(
         description="The pages read.", examples=[[{"page": 1, "width": 2481, "height": 3508}]]
@@ -131,6 +159,7 @@ class ReadResponse(WireModel):
     qr: PaperQr | None = Field(description="Where the QR code was, for a QR read.", examples=[None])
     lines: list[PaperLine] = Field(description="Every card line, in reading order.", examples=[[_LINE]])
     ignored: list[IgnoredLine] = Field(description="Lines read as no card.", examples=[[]])
+    totals: list[PaperTotal] = Field(description="The counts printed beside headings.", examples=[[_TOTAL]])
     deck: JsonDeck = Field(
         description="The deck of the lines read for sure, by passcode: POST it to /v1/validate once every line to "
         "review is confirmed.",

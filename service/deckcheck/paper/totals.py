@@ -1,0 +1,64 @@
+"""The counts a list prints beside its headings (`モンスターカード (19)`, `Main Deck (40)`), held to the lines read
+under them: a line OCR lost altogether, which no line's review can show, shows as a total that does not agree."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from deckcheck.data.names import loose_key
+from deckcheck.paper.lines import ReadLine
+
+# A heading of one kind of card (its total ends at the next heading), not of a section (ends at the next section).
+_KINDS = ("モンスター", "魔法", "罠", "トラップ", "monster", "spell", "trap")
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    """A heading as read: where, its text, the count it prints (None for none), and how many card lines were read
+    before it."""
+
+    page: int
+    box: tuple[int, int, int, int]
+    text: str
+    printed: int | None
+    before: int
+
+    @property
+    def of_kind(self) -> bool:
+        """Whether it heads one kind of card (monsters, spells, traps) rather than a section."""
+        return any(loose_key(kind) in loose_key(self.text) for kind in _KINDS)
+
+
+@dataclass(frozen=True, slots=True)
+class Total:
+    """A heading's printed count beside the copies read under it."""
+
+    heading: Heading
+    read: int
+
+    @property
+    def agrees(self) -> bool:
+        """Whether the copies read are the count printed."""
+        return self.read == self.heading.printed
+
+
+def printed_total(text: str) -> int | None:
+    """The count a heading prints after its title: `(19)`, `（40枚）`, `40`, `: 15`; None for none."""
+    folded = unicodedata.normalize("NFKC", text).rstrip()
+    inner = folded.removesuffix(")").rpartition("(")[2] if folded.endswith(")") else folded.rpartition(" ")[2]
+    digits = inner.strip(" :").removesuffix("枚").strip()
+    return int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 3 else None
+
+
+def totals(headings: list[Heading], lines: list[ReadLine]) -> tuple[Total, ...]:
+    """Each heading that prints a count, with the copies read under it: a kind's up to the next heading, a section's
+    up to the next section's."""
+    made = []
+    for number, heading in enumerate(headings):
+        if heading.printed is None:
+            continue
+        later = [h for h in headings[number + 1 :] if heading.of_kind or not h.of_kind]
+        end = later[0].before if later else len(lines)
+        made.append(Total(heading, sum(line.count or 0 for line in lines[heading.before : end])))
+    return tuple(made)
