@@ -24,6 +24,10 @@ REASONS: dict[str, dict[str, str]] = {
         "ja": "どのカードか読み取れませんでした（候補を表示しています）",
         "en": "no card could be read for sure (the closest names are offered)",
     },
+    "over_total": {
+        "ja": "見出しの枚数より多く読み取りました（次の見出しを読み落とした可能性があります）",
+        "en": "more cards were read under its heading than the heading says (the next heading may have been missed)",
+    },
     "count_unclear": {
         "ja": "枚数が読み取れないか、1〜3枚ではありません",
         "en": "the count could not be read, or is not from 1 to 3",
@@ -81,6 +85,8 @@ def _total(total: Total, lang: str) -> dict[str, Any]:
         "read": read,
         "agrees": total.agrees,
         "message": message,
+        "lines": list(total.lines),
+        "of_kind": heading.of_kind,
     }
 
 

@@ -1,17 +1,9 @@
 """What each printed line says: a heading, a card with its copies, or words of the sheet, and how sure the reading
 is. A line is read as a pasted list's line is (formats/text.py `text_line`), after the spaces Tesseract puts between
-Japanese characters are taken out, and its name is matched in steps, surest first:
+Japanese characters are taken out, and its name matched as paper/matching.py says.
 
-1. exactly, as a pasted list matches it;
-2. exactly but for spaces, which print too narrow to read for sure (`E・HEROグラン・ネオス`);
-3. by its look: the loose key (data/names.py) with the shapes OCR mistakes for each other taken as one
-   (一 and ー, 力 and カ, 口 and ロ, small kana and large) — only where that names one card;
-4. loosely, as a pasted list is read (data/names.py);
-5. else the name search's best guess, offered with the next best.
-
-A line needs review (and stays out of the deck until staff confirm it) when it was read with low confidence, its
-name matched only by steps 4 or 5 (or by 3 without high confidence), no card at all, or its count is unclear: not
-printed, not read as a number, or more than three.
+A line needs review (and stays out of the deck until staff confirm it) when its name was not matched for sure, or
+its count is unclear: not printed, not read as a number, or more than three.
 """
 
 from __future__ import annotations
@@ -22,21 +14,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from deckcheck.data import MAX_COPIES, Card, CardIndex
-from deckcheck.data.memo import kept_with
-from deckcheck.data.names import loose_key, normalize_name
+from deckcheck.data.names import loose_key
 from deckcheck.formats.text import HEADINGS, text_line
 from deckcheck.model import Section
+from deckcheck.paper.matching import HIGH_CONFIDENCE, LOW_CONFIDENCE, match
 from deckcheck.paper.ocr import Second, TextLine, Word
 from deckcheck.paper.words import SHEET_WORDS
 
-LOW_CONFIDENCE = 55.0  # a line whose weakest word Tesseract is less sure of needs review
-HIGH_CONFIDENCE = 80.0  # a name matched by its look (step 3) stands without review only above this
 # Shapes OCR takes for each other, folded to one for step 3 (after the loose key's own folds).
-_LOOKALIKES = str.maketrans(
-    "力口二工夕卜八ァィゥェォャュョッヮヵヶ〇",
-    "カロニエタトハアイウエオヤユヨツワカケo",
-    "一ー－―‐",
-)
+_DIGITS = "0123456789"
+_TIMES_READ = "メ※ｘXx"  # what OCR reads a times sign × before a count as
 _WIDE = ("CJK", "HIRAGANA", "KATAKANA", "FULLWIDTH", "IDEOGRAPHIC", "KATAKANA-HIRAGANA")
 
 
@@ -51,7 +38,9 @@ class ReadLine:
     section: Section
     count: int | None
     card: Card | None
-    reasons: tuple[str, ...]  # why it needs review: low_confidence, read_loosely, unknown_card, count_unclear
+    reasons: tuple[
+        str, ...
+    ]  # why it needs review: low_confidence, read_loosely, unknown_card, count_unclear, over_total
     suggestions: tuple[Card, ...] = ()
     passcode: int | None = None  # the passcode as read (a QR code's, which may be an alternate artwork's)
 
@@ -84,69 +73,6 @@ def joined(words: Iterable[str]) -> str:
         else:
             out = f"{out} {word}" if out else word
     return out
-
-
-def _spaceless(name: str) -> str:
-    return normalize_name(name).replace(" ", "")
-
-
-def _look(name: str) -> str:
-    return loose_key(name).translate(_LOOKALIKES)
-
-
-@kept_with(maxsize=3)
-def _keys(cards: CardIndex, kind: str) -> dict[str, Card | None]:
-    """Every card name by its spaceless form (kind "spaceless") or by its look ("look"); None where two cards share
-    the key."""
-    key = _spaceless if kind == "spaceless" else _look
-    found: dict[str, Card | None] = {}
-    for name, card in cards.by_name.items():
-        k = key(name)
-        if k:
-            found[k] = card if found.get(k, card) is card else None
-    return found
-
-
-@kept_with(maxsize=1)
-def _spaceless_names(cards: CardIndex) -> tuple[list[str], list[Card]]:
-    names = list(cards.by_name.items())
-    return [_spaceless(name) for name, _ in names], [card for _, card in names]
-
-
-def margin(cards: CardIndex, name: str, card: Card) -> int:
-    """How many characters `name` would have to be misread in to be another card's name: the edit distance to the
-    nearest name of any other card (spaces aside)."""
-    from rapidfuzz import process  # noqa: PLC0415 - the name search's own library, loaded by it already
-    from rapidfuzz.distance import Levenshtein  # noqa: PLC0415
-
-    names, owners = _spaceless_names(cards)
-    for _name, distance, index in process.extract(_spaceless(name), names, scorer=Levenshtein.distance, limit=8):
-        if owners[index] is not card:
-            return int(distance)
-    return len(name)
-
-
-def match(
-    name: str, cards: CardIndex, unsure: int, unsure_look: int
-) -> tuple[Card | None, tuple[str, ...], tuple[Card, ...], float]:
-    """The card a read name names, what about it needs review, other cards it may be, and the name search's score
-    for a guess (100 for a name matched by steps 1 to 4). `unsure` is how many of the name's characters were read
-    with low confidence, `unsure_look` how many without high confidence: a name matched exactly (or by its look)
-    stands only when no other card's name is that few characters away."""
-    card = cards.find_name(name) or _keys(cards, "spaceless").get(_spaceless(name))
-    if card is not None:
-        return card, () if not unsure or margin(cards, name, card) > unsure else ("low_confidence",), (), 100.0
-    card = _keys(cards, "look").get(_look(name))
-    if card is not None:
-        sure = not unsure_look or margin(cards, name, card) > unsure_look + 1
-        return card, () if sure else ("read_loosely",), (), 100.0
-    loose = cards.find_loose(name)
-    if loose is not None:
-        return loose[0], ("read_loosely",), (), 100.0
-    hits = cards.search.search(name, limit=4)
-    if not hits:
-        return None, ("unknown_card",), (), 0.0
-    return hits[0].card, ("unknown_card",), tuple(hit.card for hit in hits[1:]), hits[0].score
 
 
 def _sheet_words() -> tuple[str, ...]:
@@ -192,6 +118,12 @@ def _said(line: TextLine, cards: CardIndex) -> tuple[str, Section | tuple[int, s
         again = text_line(parted, cards)
         if isinstance(again, tuple) and cards.find_name(said[1]) is None:
             return parted, again
+    times = text.rstrip().rstrip(_DIGITS).rstrip()
+    if isinstance(said, tuple) and times[-1:] in _TIMES_READ and times != text.rstrip():  # `《機械複製術》メ1`
+        marked = f"{times[:-1]}×{text.rstrip()[len(times) :].strip()}"
+        again = text_line(marked, cards)
+        if isinstance(again, tuple) and cards.find_name(said[1]) is None and cards.read_name(again[1]) is not None:
+            return marked, again
     if not isinstance(said, str) and len(line.words) > 1 and len(first) == 1:
         rest = text_line(joined(word.text for word in line.words[1:]), cards)
         if isinstance(rest, str):
@@ -202,19 +134,30 @@ def _said(line: TextLine, cards: CardIndex) -> tuple[str, Section | tuple[int, s
 
 
 def _recounted(line: TextLine, cards: CardIndex, second: Second) -> TextLine:
-    """The line with a count the Japanese model misread (`の迷犬マロン` for `3 迷犬マロン`) read again as digits:
-    where its first word is one or two letters that are no digits and the words after it name a card."""
+    """The line with a count the Japanese model misread or lost read again as digits, where the words after it name
+    a card: a first word of one or two letters that are no digits (`の迷犬マロン` for `3 迷犬マロン`), or, on a line
+    that holds no digit at all, the room just before its first word (a `1` Tesseract dropped)."""
     first = line.words[0]
-    if len(line.words) < 2 or len(first.text) > 2 or first.text.isdigit():
+    if first.text[:1].isdigit():
         return line
-    rest = text_line(joined(word.text for word in line.words[1:]), cards)
-    if not isinstance(rest, tuple) or cards.read_name(rest[1]) is None:
+    short = len(line.words) > 1 and len(first.text) <= 2
+    rest = line.words[1:] if short else line.words
+    said = text_line(joined(word.text for word in rest), cards)
+    if not isinstance(said, tuple) or cards.read_name(said[1]) is None:
         return line
-    number, confidence = second.digits(first)
-    if not number.isdigit() or len(number) > 2:
+    if short:
+        where = first
+    else:
+        height = first.bottom - first.top
+        if any(char.isdigit() for word in line.words for char in word.text) or first.left < 1.5 * height:
+            return line
+        right = first.left - round(0.1 * height)
+        where = Word("", right - round(1.2 * height), first.top, right, first.bottom, 0.0)
+    number, confidence = second.digits(where, pad_right=short)
+    if not number.isdigit() or len(number) > 2 or (not short and confidence < HIGH_CONFIDENCE):
         return line
-    count = Word(number, first.left, first.top, first.right, first.bottom, confidence)
-    return TextLine((count, *line.words[1:]), line.box)
+    count = Word(number, where.left, where.top, where.right, where.bottom, confidence)
+    return TextLine((count, *rest), line.box)
 
 
 def _card_line(line: TextLine, said: tuple[int, str], text: str, cards: CardIndex) -> tuple[ReadLine, float]:

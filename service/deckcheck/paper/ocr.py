@@ -220,17 +220,18 @@ class Second:
 
     prepared: Prepared
 
-    def _crop(self, api: Any, ws: tuple[Word, ...], pad: int) -> tuple[int, int]:
+    def _crop(self, api: Any, ws: tuple[Word, ...], pad: int, pad_right: bool = True) -> tuple[int, int]:
         left, top = max(0, min(w.left for w in ws) - pad), max(0, min(w.top for w in ws) - pad)
-        right, bottom = max(w.right for w in ws) + pad, max(w.bottom for w in ws) + pad
+        right, bottom = max(w.right for w in ws) + (pad if pad_right else 0), max(w.bottom for w in ws) + pad
         api.SetImage(self.prepared.image.crop((left, top, right, bottom)))
         return left, top
 
-    def digits(self, word: Word) -> tuple[str, float]:
+    def digits(self, word: Word, pad_right: bool = True) -> tuple[str, float]:
         """The word read again as digits alone, and that reading's confidence: a count the Japanese model took for
-        a kana or a mark (`の` for 3, `ーー` for 1)."""
+        a kana or a mark (`の` for 3, `ーー` for 1). Without `pad_right`, nothing right of the box is read (a room
+        before a name, whose first letter is no digit)."""
         api = _engine("digits")
-        self._crop(api, (word,), (word.bottom - word.top) // 2)
+        self._crop(api, (word,), (word.bottom - word.top) // 2, pad_right)
         text = (api.GetUTF8Text() or "").strip()
         confidence = float(api.MeanTextConf())
         api.Clear()

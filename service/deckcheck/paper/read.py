@@ -8,6 +8,7 @@ one deadline, its pages and pixels bounded (paper/pages.py).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -90,7 +91,18 @@ def read_paper(content: bytes, cards: CardIndex, seconds: float) -> Reading:
         read += page.lines
         ignored += page.ignored
         section = page.section
-    return Reading("ocr", sizes, pages.total, tuple(read), tuple(ignored), totals=totals(headings, read))
+    counted = totals(headings, read)
+    return Reading("ocr", sizes, pages.total, _over(read, counted), tuple(ignored), totals=counted)
+
+
+def _over(lines: list[ReadLine], counted: tuple[Total, ...]) -> tuple[ReadLine, ...]:
+    """The lines, those under a heading whose count they pass marked for review: lines of another section read
+    under it where its own heading was lost (`【サイドデッキ】` misread, the side deck counted as extra)."""
+    over = {i for total in counted if total.read > (total.heading.printed or 0) for i in range(*total.lines)}
+    return tuple(
+        dataclasses.replace(line, reasons=(*line.reasons, "over_total")) if i in over else line
+        for i, line in enumerate(lines)
+    )
 
 
 def _link(image: Image.Image) -> tuple[str, Box] | None:

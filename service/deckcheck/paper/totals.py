@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from deckcheck.data.names import loose_key
 from deckcheck.paper.lines import ReadLine
 
+# Digits of other kinds (circled, superscript…), which NFKC folds to plain ones: OCR's noise, never a count printed.
+_NOT_PLAIN = frozenset(chr(c) for c in range(0x2070, 0x2500) if unicodedata.normalize("NFKC", chr(c)).isdigit())
 # A heading of one kind of card (its total ends at the next heading), not of a section (ends at the next section).
 _KINDS = ("モンスター", "魔法", "罠", "トラップ", "monster", "spell", "trap")
 
@@ -36,6 +38,7 @@ class Total:
 
     heading: Heading
     read: int
+    lines: tuple[int, int]  # the card lines under the heading: from, to (not included)
 
     @property
     def agrees(self) -> bool:
@@ -44,7 +47,10 @@ class Total:
 
 
 def printed_total(text: str) -> int | None:
-    """The count a heading prints after its title: `(19)`, `（40枚）`, `40`, `: 15`; None for none."""
+    """The count a heading prints after its title: `(19)`, `（40枚）`, `40`, `: 15`; None for none, or for one
+    that is no plain number (`(8⑧)`: OCR's noise, which NFKC would make 88)."""
+    if any(char in _NOT_PLAIN for char in text):
+        return None
     folded = unicodedata.normalize("NFKC", text).rstrip()
     inner = folded.removesuffix(")").rpartition("(")[2] if folded.endswith(")") else folded.rpartition(" ")[2]
     digits = inner.strip(" :").removesuffix("枚").strip()
@@ -60,5 +66,6 @@ def totals(headings: list[Heading], lines: list[ReadLine]) -> tuple[Total, ...]:
             continue
         later = [h for h in headings[number + 1 :] if heading.of_kind or not h.of_kind]
         end = later[0].before if later else len(lines)
-        made.append(Total(heading, sum(line.count or 0 for line in lines[heading.before : end])))
+        read = sum(line.count or 0 for line in lines[heading.before : end])
+        made.append(Total(heading, read, (heading.before, end)))
     return tuple(made)

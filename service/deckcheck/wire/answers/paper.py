@@ -10,7 +10,7 @@ from deckcheck.wire.answers.decks import JsonDeck
 from deckcheck.wire.base import WireModel
 from deckcheck.wire.enums import Section
 
-ReviewReason = Literal["low_confidence", "read_loosely", "unknown_card", "count_unclear"]
+ReviewReason = Literal["low_confidence", "read_loosely", "unknown_card", "count_unclear", "over_total"]
 _BOX = Field(
     description="The line's box on its page: left, top, width, height in the page's pixels; null for a QR read.",
     examples=[[170, 1040, 413, 62]],
@@ -103,6 +103,8 @@ _TOTAL: dict[str, Any] = {
     "read": 19,
     "agrees": True,
     "message": None,
+    "lines": [0, 9],
+    "of_kind": True,
 }
 
 
@@ -118,6 +120,13 @@ class PaperTotal(WireModel):
     read: int = Field(description="The copies read under it (a kind's to the next heading).", examples=[19])
     agrees: bool = Field(description="Whether the two are equal; if not, `complete` is false.", examples=[True])
     message: str | None = Field(description="What disagrees, in the language asked.", examples=[None])
+    lines: list[int] = Field(
+        description="The card lines under it: indexes into `lines`, from and to (not included).", examples=[[0, 9]]
+    )
+    of_kind: bool = Field(
+        description="It heads one kind of card (to the next heading), not a section (to the next section).",
+        examples=[True],
+    )
 
 
 class ReadResponse(WireModel):
