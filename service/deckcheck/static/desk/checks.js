@@ -1,6 +1,7 @@
-// Checks: a submitted deck, or a presented deck against its Deck Roster Sheet, sent to POST /v1/validate with the
-// event's settings; one at a time, everything a check sends (the player too) read when it starts; the verdict
-// shown (or the error, in words) and recorded in the queue, with the deck as a ydke link.
+// Checks: a submitted deck, or a presented deck against its Deck Roster Sheet (either may be one read from paper),
+// sent to POST /v1/validate with the event's settings; one at a time, everything a check sends (the player too)
+// read when it starts; the verdict shown (or the error, in words) and recorded in the queue, with the deck as a
+// ydke link.
 
 import {$, DeskError, postJson} from "./common.js";
 import {lang, t} from "./words.js";
@@ -61,16 +62,19 @@ export async function checkSubmission(from) {
   const input = from === "scan" ? $("scan") : $("submission");
   await run(input, () => {
     if (from === "scan" && input.value.trim() && !isDeckLink(input.value)) throw noDeck(input.value);
-    const deck = readDeck(input.value);
-    // The event's settings win over a JSON request's own date, list, language or protectors: the desk judges its
-    // event.
-    return {kind: "submission", body: {...deck.fields, ...eventFields()}, source: deck.source};
+    return submitted(readDeck(input.value));
   });
 }
 
-export async function checkRoster() {
+/** The check of a submitted deck (its request fields and the text shown for it). The event's settings win over a
+ * JSON request's own date, list, language or protectors: the desk judges its event. */
+const submitted = (deck) => ({kind: "submission", body: {...deck.fields, ...eventFields()}, source: deck.source});
+
+/** Compare the deck in #roster-presented with its Deck Roster Sheet: the list in #roster-registered, or `sheet`
+ * (a deck's request fields and text) read from the paper itself. */
+export async function checkRoster(sheet = null) {
   await run($("roster-presented"), () => {
-    const registered = readDeck($("roster-registered").value);
+    const registered = sheet ?? readDeck($("roster-registered").value);
     const presented = readDeck($("roster-presented").value);
     const body = {
       ...presented.fields,
@@ -81,6 +85,13 @@ export async function checkRoster() {
     };
     return {kind: "roster", body, source: presented.source, rosterSource: registered.source};
   });
+}
+
+/** Check a deck read from a paper list (its request fields and the text shown for it) as the submitted deck, or,
+ * `asRegistered`, as the Deck Roster Sheet the deck in #roster-presented is compared with. */
+export async function checkPaper(deck, asRegistered) {
+  if (asRegistered) await checkRoster(deck);
+  else await run($("scan"), () => submitted(deck));
 }
 
 const noDeck = (code) => new DeskError(t("no_deck"), [t("code_holds", code.trim().slice(0, MAX_CODE_WORDS))]);

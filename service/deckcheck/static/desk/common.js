@@ -16,28 +16,42 @@ export function element(tag, className, text) {
   return made;
 }
 
-/** POST `body` as JSON to `path` of the service in `language`: the answer's JSON, or an Error in the page's words
- * (`unreachable`, `refused` with the service's own reason where it gives one, `bad_answer`), carrying a refusal's
- * detail and field errors (`problems`); `words` is t(). */
-export async function postJson(path, body, language, words) {
+/** POST `body` of media type `type` to `path` of the service in `language`: the answer when it is a success, else
+ * an Error in the page's words (`unreachable`, `refused` with the service's own reason where it gives one,
+ * `bad_answer`), carrying the answer's status, a refusal's detail and field errors (`problems`); `words` is t(). */
+export async function post(path, body, type, language, words) {
   const url = new URL(path, location.href);
   let answer;
   try {
-    answer = await fetch(url, {
-      method: "POST",
-      headers: {"Content-Type": "application/json", "Accept-Language": language},
-      body: JSON.stringify(body),
-    });
+    answer = await fetch(url, {method: "POST", headers: {"Content-Type": type, "Accept-Language": language}, body});
   } catch {
     throw new Error(words("unreachable", url.href));
   }
+  if (answer.ok) return answer;
   const json = await answer.json().catch(() => null);
-  if (answer.ok && json) return json;
   const reason = json?.errors?.map((error) => error.msg).join("; ") || json?.detail;
   const error = new Error(reason ? `${words("refused", answer.status)} ${reason}` : words("bad_answer", answer.status));
+  error.status = answer.status;
   error.detail = json?.detail; // a refusal's own words, and each field error, for a caller that shows them apart
   error.problems = json?.errors ?? [];
   throw error;
+}
+
+/** POST `body` as JSON to `path` (as `post` does): the answer's JSON. */
+export async function postJson(path, body, language, words) {
+  const answer = await post(path, JSON.stringify(body), "application/json", language, words);
+  const json = await answer.json().catch(() => null);
+  if (json) return json;
+  throw new Error(words("bad_answer", answer.status));
+}
+
+/** An error of `post` as a DeskError: `message`, else the page's words for a refusal (or the error's own, when no
+ * answer came), over the refusal's detail and each field error, with its line where it has one. */
+export function refusalOf(error, words, message) {
+  const each = (error.problems ?? []).map((problem) =>
+    problem.line ? words("at_line", problem.line, problem.msg) : problem.msg);
+  const details = !error.detail || each.includes(error.detail) ? each : [error.detail, ...each];
+  return new DeskError(message ?? (error.status ? words("refused", error.status) : error.message), details);
 }
 
 /** What went wrong with a check, in the page's words, shown over the page. */

@@ -6,8 +6,9 @@
 // is no build step): common.js (elements, storage keys, errors, dates), words.js (the page's words in both
 // languages), settings.js (the event's settings and lists), reading.js (a deck in any form, files, QR codes and
 // the camera), checks.js (the checks sent to the API), verdict.js (the verdict), queue.js (the checks made),
-// catalogue.js (what each code is, in words), and for judges clock.js (the round clock and time-limit rulings) and
-// assessor.js (penalties).
+// catalogue.js (what each code is, in words), paper.js (a paper list photographed or opened, and read by the API),
+// review.js (what it read, reviewed before the check) and picture.js (its picture), sheet.js (the registration
+// sheet printed), and for judges clock.js (the round clock and time-limit rulings) and assessor.js (penalties).
 
 import {$} from "./common.js";
 import {applyWords, switchLanguage, t} from "./words.js";
@@ -19,6 +20,9 @@ import {redrawVerdict, showNotice, verdictOpen} from "./verdict.js";
 import {clearQueue, exportQueue, renderQueue} from "./queue.js";
 import {drawClock, startClock} from "./clock.js";
 import {loadInfractions, startAssessor} from "./assessor.js";
+import {closePaper, openPaper, photoOn, readPaper, shoot, startPhoto, stopPhoto} from "./paper.js";
+import {redrawRead} from "./review.js";
+import {printSheet} from "./sheet.js";
 
 /** Set the page in its language: its own words, the lists, the queue, the verdict shown and the judge's tools. */
 function applyLanguage() {
@@ -27,6 +31,7 @@ function applyLanguage() {
   renderQueue();
   redrawVerdict();
   drawClock();
+  redrawRead();
   loadInfractions().then(renderQueue); // the catalogue in the page's language: the queue names what it found by it
 }
 
@@ -118,7 +123,7 @@ for (const id of ["roster-registered", "roster-presented"]) {
 $("check").addEventListener("click", () => {
   checkSubmission(!$("submission").value.trim() && $("scan").value.trim() ? "scan" : "submission");
 });
-$("roster-check").addEventListener("click", checkRoster);
+$("roster-check").addEventListener("click", () => checkRoster());
 $("player-clear").addEventListener("click", clearPlayer);
 $("submission-file").addEventListener("change", (event) => {
   const [file] = event.target.files;
@@ -132,6 +137,19 @@ $("qr-file").addEventListener("change", (event) => {
 });
 $("camera").addEventListener("click", () => guard(() => startCamera(checkScanned), $("scan")));
 $("camera-stop").addEventListener("click", stopCamera);
+$("paper-read").addEventListener("click", () => ($("paper").hidden ? openPaper() : closePaper()));
+$("paper-close").addEventListener("click", closePaper);
+$("paper-camera").addEventListener("click", () => guard(startPhoto, $("paper-file")));
+$("paper-shoot").addEventListener("click", () => guard(shoot, $("paper-file")));
+$("paper-camera-stop").addEventListener("click", stopPhoto);
+for (const id of ["paper-file", "paper-capture"]) {
+  $(id).addEventListener("change", (event) => {
+    const [file] = event.target.files;
+    event.target.value = ""; // the same file may be chosen again
+    if (file) guard(() => readPaper(file), event.target);
+  });
+}
+$("sheet-print").addEventListener("click", () => guard(printSheet, $("submission")));
 $("verdict-close").addEventListener("click", closeOrStop);
 $("print").addEventListener("click", () => print());
 $("queue-export").addEventListener("click", exportQueue);
@@ -139,6 +157,7 @@ $("queue-clear").addEventListener("click", clearQueue);
 document.addEventListener("keydown", (event) => {
   if (event.key !== "Escape") return;
   if (cameraOn()) stopCamera();
+  else if (photoOn()) stopPhoto();
   else if (verdictOpen()) closeOrStop();
 });
 
