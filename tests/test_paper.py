@@ -129,12 +129,15 @@ def test_without_its_qr_code_an_english_sheet_reads_back_line_by_line(client: ht
     ]
 
 
-def test_a_line_lost_altogether_shows_as_a_total_that_disagrees(client: httpx.Client) -> None:
+def _with_line_of(client: httpx.Client, name: str) -> tuple[Image.Image, list[int]]:
+    """The English sheet at 300 dpi without its QR code, and the box its clean reading gives the line of `name`."""
     page = _without_qr(_png(_sheet(client, "en"), 300), 300)
     clean = _read(client, _bytes(page), "image/png")
-    target = next(line for line in clean["lines"] if line["name_en"] == "Gemini Elf")
-    left, top, width, height = target["box"]
-    lost = page.copy()
+    return page, next(line["box"] for line in clean["lines"] if line["name_en"] == name)
+
+
+def test_a_line_lost_altogether_shows_as_a_total_that_disagrees(client: httpx.Client) -> None:
+    lost, (left, top, width, height) = _with_line_of(client, "Gemini Elf")
     ImageDraw.Draw(lost).rectangle((left - 5, top - 5, left + width + 5, top + height + 5), fill=255)
     read = _read(client, _bytes(lost), "image/png", "ja")
     assert [line for line in read["lines"] if line["name_en"] == "Gemini Elf"] == []
@@ -149,11 +152,7 @@ def test_a_line_lost_altogether_shows_as_a_total_that_disagrees(client: httpx.Cl
 
 
 def test_a_smudged_name_needs_review_and_stays_out_of_the_deck(client: httpx.Client) -> None:
-    page = _without_qr(_png(_sheet(client, "en"), 300), 300)
-    clean = _read(client, _bytes(page), "image/png")
-    target = next(line for line in clean["lines"] if line["name_en"] == "Magical Dimension")
-    left, top, width, height = target["box"]
-    smudge = page.copy()
+    smudge, (left, top, width, height) = _with_line_of(client, "Magical Dimension")
     ImageDraw.Draw(smudge).rectangle((left + width // 3, top, left + width, top + height), fill=150)
     read = _read(client, _bytes(smudge), "image/png", "ja")
     marked = [line for line in read["lines"] if line["needs_review"]]
