@@ -23,6 +23,7 @@ from deckcheck.paper.words import SHEET_WORDS
 
 # Shapes OCR takes for each other, folded to one for step 3 (after the loose key's own folds).
 _DIGITS = "0123456789"
+_COUNT_NOISE = " ()[]:|枚" + _DIGITS  # what a heading's count may stand in after NFKC (⑨ is 9 by then)
 _TIMES_READ = "メ※ｘXx"  # what OCR reads a times sign × before a count as
 _WIDE = ("CJK", "HIRAGANA", "KATAKANA", "FULLWIDTH", "IDEOGRAPHIC", "KATAKANA-HIRAGANA")
 
@@ -84,13 +85,14 @@ SHEET_KEYS = _sheet_words()
 
 
 def _heading_like(text: str) -> Section | None:
-    """The section a heading OCR misread opens (`宅ツジスターカード(19)`, `ンスターカード(42)`): a line that ends in a
-    count in brackets, before which stands a heading's word but for a third of its letters."""
+    """The section a heading OCR misread opens (`宅ツジスターカード(19)`, `ンスターカード 42枚`, `サイドデッキ⑨)`): a
+    line that ends in its count, however misread (digits, brackets, 枚 and what OCR makes of them), before which
+    stands a heading's word but for a third of its letters."""
     from rapidfuzz.distance import Levenshtein  # noqa: PLC0415
 
-    folded = " ".join(unicodedata.normalize("NFKC", text).split())
-    head, opened, note = folded.rstrip().removesuffix(")").rpartition("(")
-    if not opened or not note.removesuffix("枚").strip().isdigit():
+    folded = unicodedata.normalize("NFKC", text)
+    head = folded.rstrip(_COUNT_NOISE)
+    if head == folded or not any(char.isdigit() for char in folded[len(head) :]):
         return None
     key = loose_key(head)
     near = [
@@ -135,29 +137,32 @@ def _said(line: TextLine, cards: CardIndex) -> tuple[str, Section | tuple[int, s
 
 def _recounted(line: TextLine, cards: CardIndex, second: Second) -> TextLine:
     """The line with a count the Japanese model misread or lost read again as digits, where the words after it name
-    a card: a first word of one or two letters that are no digits (`の迷犬マロン` for `3 迷犬マロン`), or, on a line
-    that holds no digit at all, the room just before its first word (a `1` Tesseract dropped)."""
+    a card: a first word of one or two letters that are no digits (`の迷犬マロン` for `3 迷犬マロン`); or, on a line
+    that holds no digit at all, whatever its name reads as, the room just before its first word (a `1` Tesseract
+    dropped), where a count stands only if read with high confidence."""
     first = line.words[0]
     if first.text[:1].isdigit():
         return line
-    short = len(line.words) > 1 and len(first.text) <= 2
-    rest = line.words[1:] if short else line.words
-    said = text_line(joined(word.text for word in rest), cards)
-    if not isinstance(said, tuple) or cards.read_name(said[1]) is None:
+    if len(line.words) > 1 and len(first.text) <= 2 and _names_card(line.words[1:], cards):
+        number, confidence = second.digits(first)
+        if number.isdigit() and len(number) <= 2:
+            count = Word(number, first.left, first.top, first.right, first.bottom, confidence)
+            return TextLine((count, *line.words[1:]), line.box)
+    height = first.bottom - first.top
+    no_digit = not any(char.isdigit() for word in line.words for char in word.text)
+    if not no_digit or first.left < 1.5 * height:
         return line
-    if short:
-        where = first
-    else:
-        height = first.bottom - first.top
-        if any(char.isdigit() for word in line.words for char in word.text) or first.left < 1.5 * height:
-            return line
-        right = first.left - round(0.1 * height)
-        where = Word("", right - round(1.2 * height), first.top, right, first.bottom, 0.0)
-    number, confidence = second.digits(where, pad_right=short)
-    if not number.isdigit() or len(number) > 2 or (not short and confidence < HIGH_CONFIDENCE):
+    right = first.left - round(0.1 * height)
+    room = Word("", right - round(1.2 * height), first.top, right, first.bottom, 0.0)
+    number, confidence = second.digits(room, pad_right=False)  # one digit: a second is the name's first letter
+    if not number.isdigit() or len(number) > 1 or confidence < HIGH_CONFIDENCE:
         return line
-    count = Word(number, where.left, where.top, where.right, where.bottom, confidence)
-    return TextLine((count, *rest), line.box)
+    return TextLine((Word(number, room.left, room.top, room.right, room.bottom, confidence), *line.words), line.box)
+
+
+def _names_card(words: tuple[Word, ...], cards: CardIndex) -> bool:
+    said = text_line(joined(word.text for word in words), cards)
+    return isinstance(said, tuple) and cards.read_name(said[1]) is not None
 
 
 def _card_line(line: TextLine, said: tuple[int, str], text: str, cards: CardIndex) -> tuple[ReadLine, float]:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PIL import Image, ImageFilter
+from PIL import Image, ImageFilter, ImageOps
 
 from deckcheck.paper.pages import PaperError
 
@@ -31,10 +31,11 @@ TESSDATA = Path(os.environ.get("TESSDATA_PREFIX", "/usr/share/tesseract-ocr/5/te
 # 1 阿修羅) and cost 10 % more.
 LANGUAGES = "jpn"
 DIGITS_LANGUAGE = "eng"  # a count read again, as digits alone
-WORKING_PIXELS = 3300  # the longer side of a page as read: text of a sheet's smallest type stays about 30 px high
+WORKING_PIXELS = 3150  # the longer side of a page as read: text of a sheet's smallest type stays about 28 px high
 EVEN_ENOUGH = 24  # grey levels across a page's background below which its light is left as it is
 MAX_SKEW = 8.0  # degrees a page may be turned and still be set upright
 LINE_GAP = 2.2  # a gap wider than this many line heights starts a new line: the gutter between two columns
+CROP_BORDER = 30  # white pixels around a part of a page read again
 LINE_BAND = 0.4  # a word whose middle is further than this many line heights from a line's is on another line
 _engines = threading.local()
 
@@ -85,7 +86,7 @@ def _engine(kind: str) -> Any:
             "page": (LANGUAGES, tesserocr.PSM.AUTO),
             "jpn": ("jpn", tesserocr.PSM.SINGLE_LINE),
             "eng": ("eng", tesserocr.PSM.SINGLE_LINE),
-            "digits": (DIGITS_LANGUAGE, tesserocr.PSM.SINGLE_WORD),
+            "digits": (DIGITS_LANGUAGE, tesserocr.PSM.SINGLE_LINE),  # as one word, a lone 1 is read as nothing
         }[kind]
         api = tesserocr.PyTessBaseAPI(path=str(TESSDATA), lang=lang, psm=psm, oem=tesserocr.OEM.LSTM_ONLY)
         if kind == "digits":
@@ -140,11 +141,10 @@ class Prepared:
 
 def prepare(page: Image.Image) -> Prepared:
     """The page scaled, evened out and set upright."""
+    # Always resampled, even a scan of about the working size: Tesseract reads a page smoothed by resampling both
+    # better and faster than a sharp 300 dpi raster (on a 60-card sheet: 9 lines to review, not 11, in 1.8 s, not 3.6).
     scale = WORKING_PIXELS / max(page.size)
-    if abs(scale - 1) < 0.15:  # near enough: Tesseract scales each line to its own height anyway
-        scale, scaled = 1.0, page
-    else:
-        scaled = page.resize((round(page.width * scale), round(page.height * scale)), Image.Resampling.BICUBIC)
+    scaled = page.resize((round(page.width * scale), round(page.height * scale)), Image.Resampling.BICUBIC)
     even = _even_light(scaled)
     angle = _skew(even)
     upright = even.rotate(angle, Image.Resampling.BICUBIC, fillcolor=255) if angle else even
@@ -223,8 +223,9 @@ class Second:
     def _crop(self, api: Any, ws: tuple[Word, ...], pad: int, pad_right: bool = True) -> tuple[int, int]:
         left, top = max(0, min(w.left for w in ws) - pad), max(0, min(w.top for w in ws) - pad)
         right, bottom = max(w.right for w in ws) + (pad if pad_right else 0), max(w.bottom for w in ws) + pad
-        api.SetImage(self.prepared.image.crop((left, top, right, bottom)))
-        return left, top
+        # A white border around the crop: Tesseract finds nothing in a crop whose ink touches its edge.
+        api.SetImage(ImageOps.expand(self.prepared.image.crop((left, top, right, bottom)), CROP_BORDER, fill=255))
+        return left - CROP_BORDER, top - CROP_BORDER
 
     def digits(self, word: Word, pad_right: bool = True) -> tuple[str, float]:
         """The word read again as digits alone, and that reading's confidence: a count the Japanese model took for

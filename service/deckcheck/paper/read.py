@@ -95,10 +95,16 @@ def read_paper(content: bytes, cards: CardIndex, seconds: float) -> Reading:
     return Reading("ocr", sizes, pages.total, _over(read, counted), tuple(ignored), totals=counted)
 
 
+def _sure(lines: list[ReadLine], total: Total) -> int:
+    """The copies of the lines under a heading read for sure."""
+    return sum(line.count or 0 for line in lines[slice(*total.lines)] if not line.needs_review)
+
+
 def _over(lines: list[ReadLine], counted: tuple[Total, ...]) -> tuple[ReadLine, ...]:
-    """The lines, those under a heading whose count they pass marked for review: lines of another section read
-    under it where its own heading was lost (`【サイドデッキ】` misread, the side deck counted as extra)."""
-    over = {i for total in counted if total.read > (total.heading.printed or 0) for i in range(*total.lines)}
+    """The lines, those under a heading whose count the lines read for sure pass marked for review: lines of
+    another section read under it where its own heading was lost (`【サイドデッキ】` misread, the side deck counted as
+    extra). A line to review already, such as a count misread (13 for 1), passes no count for the others."""
+    over = {i for total in counted if _sure(lines, total) > (total.heading.printed or 0) for i in range(*total.lines)}
     return tuple(
         dataclasses.replace(line, reasons=(*line.reasons, "over_total")) if i in over else line
         for i, line in enumerate(lines)

@@ -80,15 +80,15 @@ def _kind_lines(entries: tuple[Entry, ...], cards: CardIndex, lang: str, words: 
     for entry in entries:
         card = card_of(entry, cards)
         kinds.setdefault(card.kind, []).append((entry, card))
-    lines = [Line(f"{words.main} ({sum(e.count for e in entries)})", heading=True)]
+    lines = [Line(words.heading(words.main, sum(e.count for e in entries)), heading=True)]
     for kind, held in kinds.items():
-        lines.append(Line(f"{words.kinds[kind]} ({sum(e.count for e, _ in held)})", heading=True))
+        lines.append(Line(words.heading(words.kinds[kind], sum(e.count for e, _ in held)), heading=True))
         lines += [Line(card.name(lang), entry.count) for entry, card in held]
     return lines
 
 
 def _section_lines(title: str, entries: tuple[Entry, ...], cards: CardIndex, lang: str) -> list[Line]:
-    lines = [Line(f"{title} ({sum(e.count for e in entries)})", heading=True)]
+    lines = [Line(SHEET_WORDS[lang].heading(title, sum(e.count for e in entries)), heading=True)]
     return lines + [Line(card_of(entry, cards).name(lang), entry.count) for entry in entries]
 
 

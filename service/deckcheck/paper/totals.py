@@ -47,14 +47,13 @@ class Total:
 
 
 def printed_total(text: str) -> int | None:
-    """The count a heading prints after its title: `(19)`, `（40枚）`, `40`, `: 15`; None for none, or for one
-    that is no plain number (`(8⑧)`: OCR's noise, which NFKC would make 88)."""
+    """The count a heading prints after its title: `(19)`, `（40枚）`, `40枚` (OCR's `メインデッキ40枚` too), `40`,
+    `: 15`; None for none, or for one that is no plain number (`(8⑧)`: OCR's noise, which NFKC would make 88)."""
     if any(char in _NOT_PLAIN for char in text):
         return None
-    folded = unicodedata.normalize("NFKC", text).rstrip()
-    inner = folded.removesuffix(")").rpartition("(")[2] if folded.endswith(")") else folded.rpartition(" ")[2]
-    digits = inner.strip(" :").removesuffix("枚").strip()
-    return int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 3 else None
+    tail = unicodedata.normalize("NFKC", text).rstrip().removesuffix(")").removesuffix("枚").rstrip()
+    digits = tail[len(tail.rstrip("0123456789")) :]
+    return int(digits) if 0 < len(digits) <= 3 and digits != tail else None
 
 
 def totals(headings: list[Heading], lines: list[ReadLine]) -> tuple[Total, ...]:

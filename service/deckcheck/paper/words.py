@@ -21,6 +21,11 @@ class SheetWords:
     extra: str
     side: str
     totals: str
+    count: str  # a heading's count: `{0}枚` beside a Japanese title (OCR reads `(9)` there as ⑨), `({0})` in English
+
+    def heading(self, title: str, count: int) -> str:
+        """A heading with its count: `サイドデッキ 9枚`, `Side Deck (9)`."""
+        return f"{title} {self.count.format(count)}"
 
     def labels(self) -> tuple[str, ...]:
         """The words of the sheet that are not cards: what a reader of the sheet passes over."""
@@ -41,6 +46,7 @@ SHEET_WORDS = {
         extra="エクストラデッキ",
         side="サイドデッキ",
         totals="deckcheck · メイン {main}枚 / エクストラ {extra}枚 / サイド {side}枚 · データ {data}",
+        count="{0}枚",
     ),
     "en": SheetWords(
         title="Deck Registration Sheet",
@@ -55,5 +61,6 @@ SHEET_WORDS = {
         extra="Extra Deck",
         side="Side Deck",
         totals="deckcheck · Main {main} / Extra {extra} / Side {side} · data {data}",
+        count="({0})",
     ),
 }

@@ -22,14 +22,20 @@ const doubtful = (line) => line.needs_review || line.passcode === null || line.c
 const unresolved = () => rows.filter((row) => doubtful(row.line) && !row.confirmed && !row.removed);
 /** The counts printed beside headings that the copies under them, as staff have corrected them, do not make (a line
  * the reader lost, or one of another section read under the heading), each with the copies counted now. A
- * section's total counts the lines staff added to it. */
-const disagreeing = () => (read.totals ?? []).map((total) => {
-  const [from, to] = total.lines;
-  const section = read.lines[from]?.section;
-  const under = rows.filter((row, i) => !row.removed && ((i >= from && i < to) ||
-    (!total.of_kind && i >= read.lines.length && row.line.section === section)));
-  return {total, now: under.reduce((sum, row) => sum + (Number(row.count) || 0), 0)};
-}).filter(({total, now}) => now !== total.printed);
+ * section's total counts the lines staff added to it; a kind's (monsters, spells, traps), which cannot tell where
+ * in its section a line was added, stands aside once its section's own total agrees. */
+const disagreeing = () => {
+  const counted = (read.totals ?? []).map((total) => {
+    const [from, to] = total.lines;
+    const section = read.lines[from]?.section;
+    const under = rows.filter((row, i) => !row.removed && ((i >= from && i < to) ||
+      (!total.of_kind && i >= read.lines.length && row.line.section === section)));
+    return {total, section, now: under.reduce((sum, row) => sum + (Number(row.count) || 0), 0)};
+  });
+  const agreed = new Set(counted.filter(({total, now}) => !total.of_kind && now === total.printed)
+    .map(({section}) => section));
+  return counted.filter(({total, section, now}) => now !== total.printed && !(total.of_kind && agreed.has(section)));
+};
 /** A card's name in the page's language, else in the other. */
 const nameOf = (card) => (lang === "ja" ? card.name_ja ?? card.name_en : card.name_en ?? card.name_ja) ?? "";
 
