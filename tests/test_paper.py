@@ -20,6 +20,7 @@ import zxingcpp
 from PIL import Image, ImageDraw, ImageFilter
 
 from deckcheck.paper import ocr
+from tests import served
 from tests.decks import EVENT, EXTRA, MAIN_40, SIDE
 
 pytestmark = pytest.mark.skipif(
@@ -236,3 +237,14 @@ def test_deckcheck_sheet_writes_the_pdf_the_service_prints(tmp_path: Path) -> No
     assert "ブラック・マジシャン" in text
     refused = subprocess.run([*argv[:4], "ydke://AAAA!!!", "--out", str(out)], capture_output=True, check=False)
     assert refused.returncode == 2
+
+
+def test_a_read_past_its_time_budget_is_a_504_and_the_service_answers_on(client: httpx.Client, tmp_path: Path) -> None:
+    page = _bytes(_without_qr(_png(_sheet(client, "en"), 300), 300))
+    env = {"DECKCHECK_PAPER_SECONDS": "0.3", "DECKCHECK_ACCESS_LOG": "false"}
+    with served.serving(tmp_path / "serve.log", env) as server, httpx.Client(base_url=server.url, timeout=60) as http:
+        answer = http.post("/v1/decks/read", content=page, headers={"Content-Type": "image/png"})
+        health = http.get("/healthz")
+    assert answer.status_code == 504
+    assert [error["type"] for error in answer.json()["errors"]] == ["read_timeout"]
+    assert health.status_code == 200

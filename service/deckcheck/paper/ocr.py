@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import os
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -216,9 +217,11 @@ def lines(found: list[Word], prepared: Prepared) -> list[TextLine]:
 
 @dataclass(frozen=True, slots=True)
 class Second:
-    """A second reading of a part of a prepared page, for a line the first reading left uncertain."""
+    """A second reading of a part of a prepared page, for a line the first reading left uncertain; once `deadline`
+    (time.monotonic()) has passed, none is made and the line stays as the first reading left it, to review."""
 
     prepared: Prepared
+    deadline: float
 
     def _crop(self, api: Any, ws: tuple[Word, ...], pad: int, pad_right: bool = True) -> tuple[int, int]:
         left, top = max(0, min(w.left for w in ws) - pad), max(0, min(w.top for w in ws) - pad)
@@ -231,6 +234,8 @@ class Second:
         """The word read again as digits alone, and that reading's confidence: a count the Japanese model took for
         a kana or a mark (`の` for 3, `ーー` for 1). Without `pad_right`, nothing right of the box is read (a room
         before a name, whose first letter is no digit)."""
+        if time.monotonic() > self.deadline:
+            return "", 0.0
         api = _engine("digits")
         self._crop(api, (word,), (word.bottom - word.top) // 2, pad_right)
         text = (api.GetUTF8Text() or "").strip()
@@ -240,6 +245,8 @@ class Second:
 
     def line(self, ws: tuple[Word, ...], lang: str) -> tuple[Word, ...]:
         """The line's words read again as one line by the model of `lang` (jpn or eng)."""
+        if time.monotonic() > self.deadline:
+            return ()
         api = _engine(lang)
         offset = self._crop(api, ws, max(w.bottom - w.top for w in ws) // 3)
         api.Recognize()

@@ -26,6 +26,9 @@ from deckcheck.paper.pages import PaperError, read_pages
 from deckcheck.paper.totals import Heading, Total, printed_total, totals
 
 Box = tuple[int, int, int, int]
+# Lines of text one page may hold: a sheet of the largest deck a sheet prints has some 130 with its header, a dense
+# list in small type a few hundred; a page of more is no deck list, and its second readings would outlast any budget.
+MAX_LINES = 400
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +89,11 @@ def read_paper(content: bytes, cards: CardIndex, seconds: float) -> Reading:
         if left <= 0:
             raise PaperError("read_timeout", "the time to read this file ran out", 504)
         words = ocr.words(prepared, int(left * 1000))
-        page = read_lines(ocr.lines(words, prepared), number, cards, section, ocr.Second(prepared))
+        printed = ocr.lines(words, prepared)
+        if len(printed) > MAX_LINES:
+            message = f"page {number} holds {len(printed)} lines of text; a deck list has at most {MAX_LINES}"
+            raise PaperError("too_many_lines", message)
+        page = read_lines(printed, number, cards, section, ocr.Second(prepared, deadline))
         headings += [Heading(number, box, text, printed_total(text), len(read) + n) for box, text, n in page.headings]
         read += page.lines
         ignored += page.ignored
