@@ -245,6 +245,8 @@ def test_a_read_past_its_time_budget_is_a_504_and_the_service_answers_on(client:
     with served.serving(tmp_path / "serve.log", env) as server, httpx.Client(base_url=server.url, timeout=60) as http:
         answer = http.post("/v1/decks/read", content=page, headers={"Content-Type": "image/png"})
         health = http.get("/healthz")
+        metrics = http.get("/metrics").text
     assert answer.status_code == 504
     assert [error["type"] for error in answer.json()["errors"]] == ["read_timeout"]
     assert health.status_code == 200
+    assert 'deckcheck_paper_reads_total{outcome="read_timeout"} 1.0' in metrics

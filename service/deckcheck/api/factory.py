@@ -85,7 +85,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         build_health_router(admission, metrics, lifecycle, retry_after=settings.retry_after),
         build_router(admission, metrics),
         build_decks_router(admission),
-        build_paper_router(Pool(settings.paper_threads, settings.paper_waiting, metrics), settings.paper_seconds),
+        build_paper_router(
+            Pool(settings.paper_threads, settings.paper_waiting, metrics), settings.paper_seconds, metrics
+        ),
         build_cards_router(admission),
         build_banlists_router(),
         build_rechecks_router(admission, metrics, settings.max_held_bytes),

@@ -39,6 +39,18 @@ class Metrics:
         self.recheck_lines = Counter(
             "deckcheck_recheck_lines", "Recheck lines checked, by outcome.", ["outcome"], registry=self.registry
         )
+        self.paper_reads = Counter(
+            "deckcheck_paper_reads",
+            "Papers read (POST /v1/decks/read), by outcome: qr, ocr, or the error's type.",
+            ["outcome"],
+            registry=self.registry,
+        )
+        self.paper_lines = Counter(
+            "deckcheck_paper_lines",
+            "Card lines read from paper, by whether they were read for sure or left to review.",
+            ["read"],
+            registry=self.registry,
+        )
         self.rejected = Counter(
             "deckcheck_admission_rejections",
             "Requests refused with 503: every check thread busy, the queue full.",

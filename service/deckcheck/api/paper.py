@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from deckcheck.api.metrics import Metrics
 from deckcheck.api.middleware.admission import Pool
 from deckcheck.api.responses import PAPER_PROBLEMS, AcceptLanguage, json_response, pick_language
 from deckcheck.api.served import served
@@ -33,8 +34,8 @@ _OPENAPI: dict[str, Any] = {
 }
 
 
-def build_paper_router(pool: Pool, seconds: float) -> APIRouter:
-    """The route that reads paper, on `pool`, each file within `seconds`."""
+def build_paper_router(pool: Pool, seconds: float, metrics: Metrics) -> APIRouter:
+    """The route that reads paper, on `pool`, each file within `seconds`, counted in `metrics`."""
     router = APIRouter(tags=["decks"])
 
     @router.post(
@@ -56,13 +57,18 @@ def build_paper_router(pool: Pool, seconds: float) -> APIRouter:
         content = await request.body()
         lang = pick_language(accept_language)
         data = served(request).data
-        return json_response(await pool.run(request, partial(_read, content, data, seconds, lang)), lang)
+        return json_response(await pool.run(request, partial(_read, content, data, seconds, lang, metrics)), lang)
 
     return router
 
 
-def _read(content: bytes, data: Data, seconds: float, lang: str) -> dict[str, Any]:
+def _read(content: bytes, data: Data, seconds: float, lang: str, metrics: Metrics) -> dict[str, Any]:
     try:
-        return reading_json(read_paper(content, data.cards, seconds), lang)
+        reading = read_paper(content, data.cards, seconds)
     except PaperError as exc:
+        metrics.paper_reads.labels(exc.kind).inc()
         raise RequestError.one(["body"], str(exc), exc.kind, exc.status) from None
+    metrics.paper_reads.labels(reading.source).inc()
+    metrics.paper_lines.labels("review").inc(reading.needs_review)
+    metrics.paper_lines.labels("sure").inc(len(reading.lines) - reading.needs_review)
+    return reading_json(reading, lang)
