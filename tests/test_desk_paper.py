@@ -25,7 +25,7 @@ import pytest
 from PIL import Image, ImageDraw
 from selenium import webdriver
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from tests import browser
 from tests.browser import console_errors, foreign, screenshot, sent_requests
@@ -49,6 +49,8 @@ PDF_VIEWER = "chrome-extension://mhjfbmdgcfjbbpaeojofohoefgiehjai/"
 NOT_A_PICTURE = "PNG・JPEG の画像か PDF を選んでください。"  # what the page says of a file it cannot read
 # A count and a name on one line of the printed sheet, as pdftotext gives its words.
 WORD = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>')
+# The headings of the sheet's sections, as pdftotext gives their first word.
+SECTION_HEADINGS = {"メインデッキ": "main", "エクストラデッキ": "extra", "サイドデッキ": "side"}
 # Each line of the deck read as the page shows it: its index, state ("" read for sure, review, confirmed, removed),
 # count and card shown, the reason given, the names suggested, and its box over the picture in percent of the page.
 READ_LINES = """
@@ -81,6 +83,7 @@ class PrintedLine:
     right: float
     bottom: float
     name_left: float
+    section: str  # main, extra or side: the section heading it is printed under
 
     def holds(self, x: float, y: float) -> bool:
         """Whether the point (x, y) of the page image lies on this line."""
@@ -111,8 +114,10 @@ def printed_lines(pdf: Path) -> list[PrintedLine]:
         box = (float(x0) * PX, float(y0) * PX, float(x1) * PX, float(y1) * PX, word)
         rows.setdefault((round(float(y0), 1), float(x0) > 297), []).append(box)
     found = []
-    for row in rows.values():
+    section = {False: "main", True: "main"}  # by column: the section of the heading last passed
+    for (_top, right), row in sorted(rows.items()):
         row.sort()
+        section[right] = SECTION_HEADINGS.get(row[0][4], section[right])
         if len(row) > 1 and row[0][4].isdigit():
             name = " ".join(word for *_, word in row[1:])
             found.append(
@@ -124,6 +129,7 @@ def printed_lines(pdf: Path) -> list[PrintedLine]:
                     row[-1][2],
                     max(w[3] for w in row),
                     row[1][0],
+                    section[right],
                 )
             )
     return found
@@ -224,6 +230,9 @@ def correct(desk: Desk, line: dict[str, Any], printed: PrintedLine | None) -> No
     if printed is None:
         line_button(desk, index, "remove")
         return
+    if line["section"] != printed.section:  # read under another section's heading, where its own was lost
+        where = f'li[data-index="{index}"] select[data-field="section"]'
+        Select(desk.driver.find_element(By.CSS_SELECTOR, where)).select_by_value(printed.section)
     count = desk.driver.find_element(By.CSS_SELECTOR, f'li[data-index="{index}"] input[data-field="count"]')
     count.clear()
     count.send_keys(str(printed.count))

@@ -22,14 +22,15 @@ const doubtful = (line) => line.needs_review || line.passcode === null || line.c
 const unresolved = () => rows.filter((row) => doubtful(row.line) && !row.confirmed && !row.removed);
 /** The counts printed beside headings that the copies under them, as staff have corrected them, do not make (a line
  * the reader lost, or one of another section read under the heading), each with the copies counted now. A
- * section's total counts the lines staff added to it; a kind's (monsters, spells, traps), which cannot tell where
- * in its section a line was added, stands aside once its section's own total agrees. */
+ * section's total counts every line staff put in it, added or moved; a kind's (monsters, spells, traps), which
+ * cannot tell where in its section a line was added, stands aside once its section's own total agrees. */
 const disagreeing = () => {
   const counted = (read.totals ?? []).map((total) => {
     const [from, to] = total.lines;
     const section = read.lines[from]?.section;
-    const under = rows.filter((row, i) => !row.removed && ((i >= from && i < to) ||
-      (!total.of_kind && i >= read.lines.length && row.line.section === section)));
+    // A kind's lines are those read under it and still in its section; a section's, every line now in it.
+    const under = rows.filter((row, i) => !row.removed && row.section === section &&
+      (!total.of_kind || (i >= from && i < to)));
     return {total, section, now: under.reduce((sum, row) => sum + (Number(row.count) || 0), 0)};
   });
   const agreed = new Set(counted.filter(({total, now}) => !total.of_kind && now === total.printed)
@@ -42,8 +43,8 @@ const nameOf = (card) => (lang === "ja" ? card.name_ja ?? card.name_en : card.na
 /** Show `answer`, over the picture at `imageUrl` (null for a PDF: the list alone). */
 export function showRead(answer, imageUrl) {
   read = answer;
-  rows = answer.lines.map((line) => ({line, count: line.count, name: line.passcode === null ? "" : nameOf(line),
-    confirmed: false, removed: false}));
+  rows = answer.lines.map((line) => ({line, section: line.section, count: line.count,
+    name: line.passcode === null ? "" : nameOf(line), confirmed: false, removed: false}));
   picked = -1;
   totalsChecked = false;
   showPicture(imageUrl);
@@ -72,11 +73,11 @@ function drawRead() {
   if (read.pages_in_file > read.pages.length) said.push(t("paper_pages_read", read.pages_in_file, read.pages.length));
   said.push(review ? t("paper_to_review", review) : t("paper_all_read"));
   $("paper-summary").textContent = said.join(" ");
-  $("paper-sections").replaceChildren(...SECTIONS.filter((s) => rows.some((row) => row.line.section === s)).map(
+  $("paper-sections").replaceChildren(...SECTIONS.filter((s) => rows.some((row) => row.section === s)).map(
     (section) => {
       const box = element("section", "paper-section");
       box.dataset.section = section;
-      const items = rows.map((row, i) => (row.line.section === section ? lineItem(i) : null)).filter(Boolean);
+      const items = rows.map((row, i) => (row.section === section ? lineItem(i) : null)).filter(Boolean);
       const list = element("ol");
       list.replaceChildren(...items);
       box.append(element("h4"), list, action("add", t("paper_add_line"), {section}));
@@ -133,8 +134,14 @@ function lineItem(i) {
   countField.dataset.field = "count";
   const nameField = Object.assign(element("input"), {value: name, autocomplete: "off", spellcheck: false});
   nameField.dataset.field = "name";
+  // Its section too: a line read under a heading whose count it passes may belong under one the reader lost.
+  const sectionField = element("select");
+  sectionField.dataset.field = "section";
+  sectionField.append(...SECTIONS.map((s) => Object.assign(element("option", "", t(`section_${s}`)),
+    {value: s, selected: s === rows[i].section})));
   const fields = element("div", "paper-fields");
-  fields.append(labelled("paper_count", countField), labelled("paper_name", nameField));
+  fields.append(labelled("paper_count", countField), labelled("paper_name", nameField),
+    labelled("paper_line_section", sectionField));
   item.append(fields);
   const names = [...new Set((line.suggestions ?? []).map(nameOf).filter(Boolean))];
   if (names.length) {
@@ -179,7 +186,7 @@ function update() {
   });
   for (const box of $("paper-sections").querySelectorAll(".paper-section")) {
     const {section} = box.dataset;
-    const cards = rows.filter((row) => row.line.section === section && !row.removed)
+    const cards = rows.filter((row) => row.section === section && !row.removed)
       .reduce((sum, row) => sum + (Number(row.count) || 0), 0);
     box.querySelector("h4").textContent = t("paper_section", t(`section_${section}`), cards);
   }
@@ -251,7 +258,7 @@ function confirmedDeck() {
   const fields = {main: [], extra: [], side: []};
   const text = [];
   for (const section of SECTIONS) {
-    const kept = rows.filter((row) => row.line.section === section && !row.removed);
+    const kept = rows.filter((row) => row.section === section && !row.removed);
     if (!kept.length) continue;
     text.push(t(`section_${section}`));
     for (const {line, count, name} of kept) {
@@ -266,19 +273,29 @@ function confirmedDeck() {
   return {fields, source: text.join("\n")};
 }
 
+/** Move line `i` to `section` (to be confirmed again there), its section's list drawn anew. */
+function moveLine(i, section) {
+  Object.assign(rows[i], {section, confirmed: false});
+  drawRead();
+  itemOf(i).querySelector('select[data-field="section"]').focus();
+}
+
 /** A line the reader lost, added by staff to `section`: blank, to fill in and confirm like any line to review. */
 function addLine(section) {
   const line = {page: 1, box: null, text: "", confidence: 0, section, count: null, passcode: null, name_ja: null,
     name_en: null, needs_review: true, reasons: [], message: t("paper_added"), suggestions: []};
-  rows.push({line, count: null, name: "", confirmed: false, removed: false});
+  rows.push({line, section, count: null, name: "", confirmed: false, removed: false});
   drawRead();
   itemOf(rows.length - 1).querySelector("input").focus();
 }
 
 $("paper-sections").addEventListener("change", (event) => {
-  if (event.target.dataset.act !== "totals") return;
-  totalsChecked = event.target.checked;
-  update();
+  if (event.target.dataset.field === "section") {
+    moveLine(Number(event.target.closest("li.paper-line").dataset.index), event.target.value);
+  } else if (event.target.dataset.act === "totals") {
+    totalsChecked = event.target.checked;
+    update();
+  }
 });
 $("paper-sections").addEventListener("click", (event) => {
   const added = event.target.closest('button[data-act="add"]');
@@ -298,8 +315,8 @@ $("paper-sections").addEventListener("click", (event) => {
   } else if (!event.target.closest("label, .actions, .paper-suggestions")) pick(i);
 });
 $("paper-sections").addEventListener("input", (event) => {
-  if (event.target.dataset.field) edit(event.target.closest("li.paper-line"), event.target.dataset.field,
-    event.target.value);
+  const {field} = event.target.dataset;
+  if (field === "count" || field === "name") edit(event.target.closest("li.paper-line"), field, event.target.value);
 });
 $("paper-boxes").addEventListener("click", (event) => {
   const drawn = event.target.closest(".paper-box");
