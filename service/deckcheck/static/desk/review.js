@@ -8,6 +8,7 @@ import {$, element} from "./common.js";
 import {lang, t} from "./words.js";
 import {checkPaper} from "./checks.js";
 import {drawBoxes, lineStrip, showPicture} from "./picture.js";
+import {disagreeing, showTotals} from "./totals.js";
 
 const SECTIONS = ["main", "extra", "side"];
 const MAX_COUNT = 99; // copies one line may give (the service's limit)
@@ -20,23 +21,6 @@ let totalsChecked = false; // staff compared the totals printed that disagree wi
 /** Whether the reader is unsure of a line: staff review it, and nothing of it is checked until they confirm it. */
 const doubtful = (line) => line.needs_review || line.passcode === null || line.count === null;
 const unresolved = () => rows.filter((row) => doubtful(row.line) && !row.confirmed && !row.removed);
-/** The counts printed beside headings that the copies under them, as staff have corrected them, do not make (a line
- * the reader lost, or one of another section read under the heading), each with the copies counted now. A
- * section's total counts every line staff put in it, added or moved; a kind's (monsters, spells, traps), which
- * cannot tell where in its section a line was added, stands aside once its section's own total agrees. */
-const disagreeing = () => {
-  const counted = (read.totals ?? []).map((total) => {
-    const [from, to] = total.lines;
-    const section = read.lines[from]?.section;
-    // A kind's lines are those read under it and still in its section; a section's, every line now in it.
-    const under = rows.filter((row, i) => !row.removed && row.section === section &&
-      (!total.of_kind || (i >= from && i < to)));
-    return {total, section, now: under.reduce((sum, row) => sum + (Number(row.count) || 0), 0)};
-  });
-  const agreed = new Set(counted.filter(({total, now}) => !total.of_kind && now === total.printed)
-    .map(({section}) => section));
-  return counted.filter(({total, section, now}) => now !== total.printed && !(total.of_kind && agreed.has(section)));
-};
 /** A card's name in the page's language, else in the other. */
 const nameOf = (card) => (lang === "ja" ? card.name_ja ?? card.name_en : card.name_en ?? card.name_ja) ?? "";
 
@@ -97,23 +81,6 @@ function ignoredText() {
   const list = element("ul");
   list.replaceChildren(...ignored.map((line) => element("li", "", line.text)));
   box.append(element("summary", "", t("paper_ignored", ignored.length)), list);
-  return [box];
-}
-
-/** The totals printed beside headings that disagree with the copies read under them, and the box staff tick once
- * they have looked for the line the reader lost (or added it): until then the deck is not checked. */
-function totalsText() {
-  const wrong = disagreeing();
-  if (!wrong.length) return [];
-  const box = element("div", "paper-totals");
-  const list = element("ul");
-  list.replaceChildren(...wrong.map(({total, now}) => element("li", "", t("paper_total", total.text, total.printed,
-    now))));
-  const tick = Object.assign(element("input"), {type: "checkbox", checked: totalsChecked});
-  tick.dataset.act = "totals";
-  const label = element("label");
-  label.append(tick, element("span", "", t("paper_totals_checked")));
-  box.append(element("p", "paper-why", t("paper_totals_wrong")), list, label);
   return [box];
 }
 
@@ -191,15 +158,8 @@ function update() {
     box.querySelector("h4").textContent = t("paper_section", t(`section_${section}`), cards);
   }
   const left = unresolved().length;
-  const wrong = disagreeing();
-  const said = JSON.stringify(wrong.map(({total, now}) => [total.text, now]));
-  const shown = $("paper-sections").querySelector(".paper-totals");
-  if ((shown?.dataset.said ?? "[]") !== said) { // drawn anew only when what it says changes: the tick keeps focus
-    const drawn = totalsText();
-    drawn.forEach((box) => { box.dataset.said = said; });
-    if (shown) shown.replaceWith(...drawn);
-    else $("paper-sections").prepend(...drawn);
-  }
+  const wrong = disagreeing(read, rows);
+  showTotals($("paper-sections"), wrong, totalsChecked);
   const totals = wrong.length > 0 && !totalsChecked;
   $("paper-check").disabled = left > 0 || totals || rows.every((row) => row.removed);
   $("paper-left").textContent = left ? t("paper_left", left) : totals ? t("paper_totals_left") : "";
