@@ -118,19 +118,6 @@ def screenshot(driver: webdriver.Chrome, folder: str, name: str) -> Path:
 
 
 @contextlib.contextmanager
-def slowed(driver: webdriver.Chrome, latency_ms: int) -> Iterator[None]:
-    """Within the block, every answer the browser waits for comes `latency_ms` late (Chrome's network emulation), as
-    on a busy venue network: long enough for staff to act while a request is in flight."""
-    normal = {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
-    driver.execute_cdp_cmd("Network.enable", {})
-    driver.execute_cdp_cmd("Network.emulateNetworkConditions", normal | {"latency": latency_ms})
-    try:
-        yield
-    finally:
-        driver.execute_cdp_cmd("Network.emulateNetworkConditions", normal)
-
-
-@contextlib.contextmanager
 def printing(driver: webdriver.Chrome) -> Iterator[None]:
     """Within the block, the page is laid out as it prints (CSS media `print`), to read what a printed slip shows."""
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})

@@ -78,15 +78,19 @@ SELECTION = (
 )
 TEXT = "const e = document.getElementById(arguments[0]); return e && e.checkVisibility() ? e.innerText.trim() : '';"
 # Count the requests the page's scripts start, wrapping fetch as the page finds it when it calls it.
-COUNT_FETCHES = """
-if (!window.deskFetches) {
-  const fetchAsGiven = window.fetch;
-  window.deskFetches = 0;
-  window.fetch = (...args) => {
-    window.deskFetches += 1;
-    return fetchAsGiven(...args);
-  };
-}
+# From now on, the requests the page's scripts start are counted (window.deskFetches) and held until the test lets
+# them go: a request stays in flight for as long as staff need to act, however busy the machine. A held request still
+# ends when the page aborts it, as it would on the network.
+HOLD_FETCHES = """
+const fetchAsGiven = window.fetch;
+window.deskFetches = 0;
+window.deskHold = new Promise((release) => { window.deskRelease = release; });
+window.fetch = (resource, options) => {
+  window.deskFetches += 1;
+  const signal = options && options.signal;
+  const aborted = new Promise((resolve) => signal && signal.addEventListener("abort", resolve, { once: true }));
+  return Promise.race([window.deskHold, aborted]).then(() => fetchAsGiven(resource, options));
+};
 """
 # Note, from now on, every change of text in a live region (aria-live, role status or alert), and whether the region
 # was rendered, and not inert, at the frame before: a region that appears with its text, or changes inside a hidden
@@ -284,13 +288,17 @@ class Desk:
         script = "return Array.from(document.querySelectorAll(`#${arguments[0]} .offending`), (s) => +s.dataset.line);"
         return list(self.driver.execute_script(script, element_id))
 
-    def count_fetches(self) -> None:
-        """From now on, count the requests the page's scripts start (window.deskFetches), to act while one is in
-        flight."""
-        self.driver.execute_script(COUNT_FETCHES)
+    @contextlib.contextmanager
+    def fetches_held(self) -> Iterator[None]:
+        """Within the block, every request the page's scripts start is counted and held; they go on at its end."""
+        self.driver.execute_script(HOLD_FETCHES)
+        try:
+            yield
+        finally:
+            self.driver.execute_script("window.deskRelease();")
 
     def wait_until_fetching(self, count: int = 1) -> None:
-        """Wait until the page's scripts have started `count` requests since `count_fetches`."""
+        """Wait until the page's scripts have started `count` requests within `fetches_held`."""
         WebDriverWait(self.driver, WAIT).until(lambda d: d.execute_script("return window.deskFetches;") >= count)
 
     def wait_for_state(self, state: str) -> Shown:
@@ -830,14 +838,13 @@ def test_the_player_stays_through_their_duels_until_staff_clear_it(desk: Desk, d
 def test_the_player_is_the_one_typed_when_the_check_started(desk: Desk, decks: Decks) -> None:
     desk.paste("player", "No. 1")
     desk.paste("submission", decks.legal_text)
-    desk.count_fetches()
-    with browser.slowed(desk.driver, 1500):
+    with desk.fetches_held():
         desk.driver.find_element(By.ID, "check").click()
         desk.wait_until_fetching()
         # The next player's name, typed while the check is in flight.
         desk.driver.execute_script(SET_VALUE, "player", "No. 2")
-        shown = desk.verdict()
-        header = desk.text("verdict-player")
+    shown = desk.verdict()
+    header = desk.text("verdict-player")
     desk.close_verdict()
 
     assert shown.state == "legal"
@@ -847,29 +854,28 @@ def test_the_player_is_the_one_typed_when_the_check_started(desk: Desk, decks: D
 
 
 def test_a_code_scanned_during_a_check_is_kept_and_never_shown_the_first_verdict(desk: Desk, decks: Decks) -> None:
-    desk.count_fetches()
     desk.driver.find_element(By.ID, "scan").click()
-    with browser.slowed(desk.driver, 1500):
+    with desk.fetches_held():
         desk.keys(decks.pot_ydke, Keys.ENTER)
         desk.wait_until_fetching()
         desk.keys(decks.legal_ydke, Keys.ENTER)  # the next player's code, while the first is checked
         during = desk.text("verdict")
         screenshot(desk.driver, "desk", "12-scan-during-a-check")
-        first = desk.wait_for_state("illegal")
-        screenshot(desk.driver, "desk", "12-first-verdict-next-code-kept")
-        # The first verdict is the first code's, and says that the second is kept unchecked.
-        assert desk.value("scan") == decks.legal_ydke
-        assert CHECKING in during
-        assert [post.get("ydke") for post in desk.posts()] == [decks.pot_ydke]
-        assert (first.codes, [line.text for line in first.lines]) == (["forbidden_card"], [decks.pot_ydke])
-        assert "Enter" in desk.text("verdict-notice")
-        # Screen readers are told both: the verdict, and the deck kept.
-        said = "const s = document.querySelector('#verdict [role=status]'); return s ? s.textContent : '';"
-        WebDriverWait(desk.driver, WAIT).until(lambda d: "違反" in d.execute_script(said))
-        assert "Enter" in desk.driver.execute_script(said)
-        desk.keys(Keys.ENTER)  # "press Enter again"
-        second = desk.wait_for_state("legal")
-        sent_second = desk.posts()
+    first = desk.wait_for_state("illegal")
+    screenshot(desk.driver, "desk", "12-first-verdict-next-code-kept")
+    # The first verdict is the first code's, and says that the second is kept unchecked.
+    assert desk.value("scan") == decks.legal_ydke
+    assert CHECKING in during
+    assert [post.get("ydke") for post in desk.posts()] == [decks.pot_ydke]
+    assert (first.codes, [line.text for line in first.lines]) == (["forbidden_card"], [decks.pot_ydke])
+    assert "Enter" in desk.text("verdict-notice")
+    # Screen readers are told both: the verdict, and the deck kept.
+    said = "const s = document.querySelector('#verdict [role=status]'); return s ? s.textContent : '';"
+    WebDriverWait(desk.driver, WAIT).until(lambda d: "違反" in d.execute_script(said))
+    assert "Enter" in desk.driver.execute_script(said)
+    desk.keys(Keys.ENTER)  # "press Enter again"
+    second = desk.wait_for_state("legal")
+    sent_second = desk.posts()
     screenshot(desk.driver, "desk", "12-second-verdict")
     desk.close_verdict()
 
@@ -895,19 +901,18 @@ def test_the_next_code_scanned_over_a_verdict_is_checked_in_its_place(desk: Desk
 
 
 def test_escape_during_a_check_stops_it_and_nothing_is_recorded(desk: Desk, decks: Decks) -> None:
-    desk.count_fetches()
     desk.paste("player", "No. 1")
     desk.paste("scan", decks.pot_ydke)
-    with browser.slowed(desk.driver, 1500):
+    with desk.fetches_held():
         desk.keys(Keys.ENTER)
         desk.wait_until_fetching()
         during = desk.text("verdict")
         desk.keys(Keys.ESCAPE)
         WebDriverWait(desk.driver, WAIT).until(lambda _: not desk.shown("verdict"))
         focused = desk.focused_after_waiting_for("scan")
-        # Long enough for the answer to have come, had the request not been stopped.
-        with contextlib.suppress(TimeoutException):
-            WebDriverWait(desk.driver, 3).until(lambda _: desk.shown("verdict"))
+    # Long enough for the answer to have come, had the request not been stopped.
+    with contextlib.suppress(TimeoutException):
+        WebDriverWait(desk.driver, 3).until(lambda _: desk.shown("verdict"))
     reopened = desk.shown("verdict")
 
     assert CHECKING in during
