@@ -47,13 +47,16 @@ class Chunk:
     then side; `lengths[3 * d + s]` is the number of copies in section s of deck d. `readable` is False for a
     deck that could not be read, or holds what only the engine can judge (its sections are empty). `languages`,
     where the decks give languages, holds each copy's printed language as an index into `tags` (None: the
-    default language); without it every copy stands in the default language."""
+    default language); without it every copy stands in the default language. `entries`, for decks given as
+    entries, holds the copies of each entry in turn (their copies stand one after the other in `codes`); without it,
+    as for a ydke link, a section's entries are its cards, in the order of each card's first copy."""
 
     codes: npt.NDArray[np.uint32]
     lengths: Ints
     readable: Bools
     languages: npt.NDArray[np.uint16] | None = None
     tags: tuple[str | None, ...] = ()
+    entries: Ints | None = None
 
     @property
     def decks(self) -> int:

@@ -17,6 +17,7 @@ deck to the engine. Property tests (tests/test_columnar.py) hold the verdict to 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -35,23 +36,46 @@ _ALLOWED = {"ocg": frozenset(OCG_LANGUAGES), "tcg": frozenset(TCG_LANGUAGES)}  #
 _TCG = frozenset(TCG_LANGUAGES)  # cards in these languages must have been printed in the TCG by the day
 
 
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """The columnar verdict on a chunk, with what the columnar reports (findings.py) read: per list, whether each
+    deck is certainly legal; whether each deck is one whose violations the arrays can tell (`clean`: read whole,
+    every copy a card it may hold on the day, in a language it may stand in, one language a deck where the backs
+    show it), and the card facts with each copy's card in them (None and empty for a chunk only the engine
+    judges)."""
+
+    legal: list[Bools]
+    clean: Bools
+    arrays: CardArrays | None
+    card: Ints
+
+
 def verdict(chunk: Chunk, context: Context, banlists: Sequence[Banlist | None] | None = None) -> list[Bools]:
     """For each list of `banlists` (by default the context's own), whether each deck of the chunk is certainly
     legal on the context's date, format and languages. False is "needs the engine"; without a roster, on a deck
     the chunk holds whole (`readable`), False is exact: the engine finds the deck illegal under that list. The
     copies per name are counted once, whatever the number of lists."""
+    return judge(chunk, context, banlists).legal
+
+
+def judge(chunk: Chunk, context: Context, banlists: Sequence[Banlist | None] | None = None) -> Judged:
+    """`verdict`, with what reporting on the decks it does not find legal reads."""
     lists: Sequence[Banlist | None] = [context.banlist] if banlists is None else banlists
     decks = chunk.decks
-    if decks == 0:
-        return [np.zeros(0, dtype=np.bool_) for _ in lists]
     protectors = context.protectors
-    if context.roster is not None or (protectors is not None and protectors.used and not protectors.uniform):
-        return [np.zeros(decks, dtype=np.bool_) for _ in lists]
+    engine_only = context.roster is not None or (protectors is not None and protectors.used and not protectors.uniform)
+    if decks == 0 or engine_only:
+        nothing = np.zeros(decks, dtype=np.bool_)
+        return Judged([nothing for _ in lists], nothing, None, np.zeros(0, dtype=np.int64))
     arrays = card_arrays(context.cards, context.date, context.format)
     card, known = card_indexes(chunk.codes, arrays)
-    ok = _deck_ok(chunk, arrays, card, known & _languages_ok(chunk, arrays, card, context))
+    per_deck = chunk.lengths.reshape(decks, 3).sum(axis=1)
+    deck = np.repeat(np.arange(decks), per_deck)
+    good = known & _languages_ok(chunk, arrays, card, context)
+    clean = chunk.readable & (np.bincount(deck[~good], minlength=decks) == 0)
     if not (protectors is not None and protectors.used and protectors.opaque_back):
-        ok &= ~_mixed(chunk, context.default_language)  # cards of two languages show it on their backs
+        clean &= ~_mixed(chunk, context.default_language)  # cards of two languages show it on their backs
+    ok = clean & _sizes_ok(chunk) & _placed(chunk, arrays, card, deck)
     names = _sorted_names(chunk, arrays, card, ok)
     # Sorted rows: a name held more than L times holds one cell equal to the cell L before it.
     same = [names[:, step:] == names[:, :-step] for step in range(1, MAX_COPIES + 1)]
@@ -65,21 +89,22 @@ def verdict(chunk: Chunk, context: Context, banlists: Sequence[Banlist | None] |
         legal = np.zeros(decks, dtype=np.bool_)
         legal[rows] = ~over
         verdicts.append(legal)
-    return verdicts
+    return Judged(verdicts, clean, arrays, card)
 
 
-def _deck_ok(chunk: Chunk, arrays: CardArrays, card: Ints, good: Bools) -> Bools:
-    """Every rule but the list's, per deck, given which copies are known cards in good languages: readable, section
-    sizes, and every copy good and placed where it may stand."""
-    decks = chunk.decks
-    sizes = chunk.lengths.reshape(decks, 3)
-    ok = chunk.readable & (sizes[:, 0] >= MAIN_MIN) & (sizes[:, 0] <= MAIN_MAX)
-    ok &= (sizes[:, 1] <= EXTRA_MAX) & (sizes[:, 2] <= SIDE_MAX)
-    section = np.repeat(np.tile(_SECTION_BITS, decks), chunk.lengths)
-    good = good & (arrays.bits[card] & section != 0)
-    deck = np.repeat(np.arange(decks), sizes.sum(axis=1))
-    ok &= np.bincount(deck[~good], minlength=decks) == 0
-    return ok
+def _sizes_ok(chunk: Chunk) -> Bools:
+    """Per deck: its section sizes are within TR 3's."""
+    sizes = chunk.lengths.reshape(chunk.decks, 3)
+    ok: Bools = (sizes[:, 0] >= MAIN_MIN) & (sizes[:, 0] <= MAIN_MAX)
+    return ok & (sizes[:, 1] <= EXTRA_MAX) & (sizes[:, 2] <= SIDE_MAX)
+
+
+def _placed(chunk: Chunk, arrays: CardArrays, card: Ints, deck: Ints) -> Bools:
+    """Per deck: every copy stands in a section its card may stand in."""
+    section = np.repeat(np.tile(_SECTION_BITS, chunk.decks), chunk.lengths)
+    misplaced = arrays.bits[card] & section == 0
+    placed: Bools = np.bincount(deck[misplaced], minlength=chunk.decks) == 0
+    return placed
 
 
 def _languages_ok(chunk: Chunk, arrays: CardArrays, card: Ints, context: Context) -> Bools:

@@ -1,7 +1,8 @@
 """Decks given as entries (a JSON request's lists, a .ydk file, a text list) as a chunk for the columnar verdict.
 
 An entry gives a passcode and a count of copies; each copy becomes one passcode of the chunk, with the entry's
-printed language. An entry given by name, and a section of more cards than any section may hold, make the deck one
+printed language, and the chunk keeps each entry's copies (the columnar reports point at entries). An entry given
+by name or of no copies, and a section of more cards than any section may hold, make the deck one
 only the engine judges: it stands in the chunk unreadable, with empty sections, so a chunk holds at most MAIN_MAX
 copies a section however large the deck.
 """
@@ -33,7 +34,7 @@ def entries_chunk(decks: Sequence[Deck]) -> Chunk:
         ok = True
         for section, entries in enumerate((deck.main, deck.extra, deck.side)):
             for passcode, name, count, language, _lines in entries:
-                if name is not None or passcode is None or passcode >= _PASSCODES:
+                if name is not None or passcode is None or passcode >= _PASSCODES or count < 1:
                     ok = False
                     break
                 codes.append(passcode)
@@ -55,4 +56,5 @@ def entries_chunk(decks: Sequence[Deck]) -> Chunk:
         np.array(readable, dtype=np.bool_),
         np.repeat(np.array(languages, dtype=np.uint16), repeats),
         tuple(tags),
+        repeats,
     )

@@ -12,13 +12,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
 import orjson
 from pydantic import ValidationError
 
 from deckcheck.batch.chunk import Chunk, decode
-from deckcheck.batch.columnar import verdict
+from deckcheck.batch.columnar import judge
 from deckcheck.batch.entries import entries_chunk
 from deckcheck.batch.files import Unread
+from deckcheck.batch.findings import array_reports, reportable
 from deckcheck.batch.lines import Quick, fields_errors, id_and_fields, own_fields, quick
 from deckcheck.batch.spec import RecheckSetup
 from deckcheck.batch.summary import Outcome, Summary, verdict_of
@@ -124,11 +126,20 @@ class Rechecker:
         (a deck read whole breaks a rule besides the list's under both lists, or the list's alone)."""
         now, before = contexts
         lists = [now.banlist] if before is None else [now.banlist, before.banlist]
-        verdicts = verdict(chunk, now, lists)
+        judged = judge(chunk, now, lists)
+        verdicts = judged.legal
         sizes = chunk.lengths.reshape(-1, 3).tolist()
         legal_before = None if before is None else verdicts[1].tolist()
         readable = chunk.readable.tolist()
+        rows = np.flatnonzero(reportable(chunk, judged))
+        reported = dict(zip(rows.tolist(), array_reports(chunk, judged, now, rows), strict=True))
         for row, legal in enumerate(verdicts[0].tolist()):
+            if row in reported:  # illegal, and reported from the arrays
+                index, plain = members[row]
+                was_legal = None if legal_before is None else legal_before[row]
+                head = _head(first + index, plain.id, plain.fields)
+                out[index] = self._result(head, None, reported[row], was_legal)
+                continue
             if not legal:
                 yield row, None if legal_before is None or not readable[row] else legal_before[row]
                 continue
@@ -197,10 +208,11 @@ class Rechecker:
         return self._result(_head(number, deck_id, fields), source, report, was_legal)
 
     def _result(
-        self, result: dict[str, Any], deck: Deck, report: Report, was_legal: bool | None
+        self, result: dict[str, Any], deck: Deck | None, report: Report, was_legal: bool | None
     ) -> tuple[bytes, Outcome]:
         """The result line of a report, as /v1/validate gives it, with what the previous list said, after the
-        line's number, id and own fields (`result`)."""
+        line's number, id and own fields (`result`); `deck` gives the entries' source lines (None: a deck that
+        has none, as the plain lines of a recheck)."""
         result |= {
             "legal": report.legal,
             "verdict": verdict_of(report.legal, was_legal),

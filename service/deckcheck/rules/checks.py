@@ -102,7 +102,11 @@ def card_finding(code: str, card: Card, lines: list[Line], allowed: int | None =
 
 def check_sizes(deck: Resolved, context: Context) -> Iterator[Finding]:
     """TR 3 デッキの枚数制限: main 40–60, extra 0–15, side 0–15 (TR 4.14, 4.15)."""
-    counts = deck.sizes
+    return size_findings(deck.sizes)
+
+
+def size_findings(counts: dict[str, int]) -> Iterator[Finding]:
+    """What check_sizes finds in a deck of these section sizes."""
     if counts["main"] < MAIN_MIN:
         yield Finding("main_deck_too_small", "main", (("main",),), ctx={"count": counts["main"], "min": MAIN_MIN})
     if counts["main"] > MAIN_MAX:
@@ -126,10 +130,16 @@ def check_placement(deck: Resolved, context: Context) -> Iterator[Finding]:
     """TR 1 エクストラデッキ: Fusion and Synchro Monsters (and, in their eras, Xyz and Link Monsters) go in the extra
     deck and nothing else does; a Pendulum Monster goes where its base type goes."""
     for card, lines in deck.misplaced.items():
-        if card.extra_deck_type != "none":
-            yield card_finding("extra_deck_card_in_main_deck", card, lines, type=card.extra_deck_type)
-        else:
-            yield card_finding("main_deck_card_in_extra_deck", card, lines)
+        yield placement_finding(card, tuple(line.loc for line in lines), total(lines))
+
+
+def placement_finding(card: Card, locs: tuple[Loc, ...], count: int) -> Finding:
+    """What check_placement finds of `card`, whose `count` copies at `locs` stand where it may not."""
+    section = cast(Section, locs[0][0])
+    if card.extra_deck_type != "none":
+        ctx: dict[str, object] = {"type": card.extra_deck_type}
+        return Finding("extra_deck_card_in_main_deck", section, locs, (_ref(card, count),), ctx)
+    return Finding("main_deck_card_in_extra_deck", section, locs, (_ref(card, count),), {})
 
 
 def check_copies(deck: Resolved, context: Context) -> Iterator[Finding]:

@@ -121,6 +121,12 @@ def full_report(deck: Deck, context: Context) -> Report:
     return _report(deck.counts(), context, ruleset, _findings(lines, roster, context, ruleset), tuple(loose))
 
 
+def report_of(counts: dict[str, int], context: Context, findings: Iterable[Finding]) -> Report:
+    """The report on a deck of these section sizes of which the checks found `findings`, as `full_report` makes it:
+    for findings worked out without resolving the deck (the columnar reports, batch/findings.py)."""
+    return _report(counts, context, ruleset_of(context), findings, ())
+
+
 def legal_report(counts: dict[str, int], context: Context) -> Report:
     """The report on a deck of these section sizes that breaks no rule: what `validate` answers for a deck the fast
     answer (rules/fast.py) or the columnar verdict (batch/columnar.py) found legal, without running the checks."""
