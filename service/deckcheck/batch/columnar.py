@@ -48,6 +48,8 @@ class Judged:
     clean: Bools
     arrays: CardArrays | None
     card: Ints
+    known: Bools  # per copy: a card the deck may hold on the day
+    outside: Bools  # per deck: clean but for copies that are not such cards, each in a language it may stand in
 
 
 def verdict(chunk: Chunk, context: Context, banlists: Sequence[Banlist | None] | None = None) -> list[Bools]:
@@ -66,15 +68,20 @@ def judge(chunk: Chunk, context: Context, banlists: Sequence[Banlist | None] | N
     engine_only = context.roster is not None or (protectors is not None and protectors.used and not protectors.uniform)
     if decks == 0 or engine_only:
         nothing = np.zeros(decks, dtype=np.bool_)
-        return Judged([nothing for _ in lists], nothing, None, np.zeros(0, dtype=np.int64))
+        empty = np.zeros(0, dtype=np.int64)
+        return Judged([nothing for _ in lists], nothing, None, empty, empty.astype(np.bool_), nothing)
     arrays = card_arrays(context.cards, context.date, context.format)
     card, known = card_indexes(chunk.codes, arrays)
     per_deck = chunk.lengths.reshape(decks, 3).sum(axis=1)
     deck = np.repeat(np.arange(decks), per_deck)
-    good = known & _languages_ok(chunk, arrays, card, context)
+    allowed, printed = _languages_ok(chunk, arrays, card, context)
+    good = known & allowed & printed
     clean = chunk.readable & (np.bincount(deck[~good], minlength=decks) == 0)
+    outside = chunk.readable & (np.bincount(deck[~(good | (~known & allowed))], minlength=decks) == 0) & ~clean
     if not (protectors is not None and protectors.used and protectors.opaque_back):
-        clean &= ~_mixed(chunk, context.default_language)  # cards of two languages show it on their backs
+        one = ~_mixed(chunk, context.default_language)  # cards of two languages show it on their backs
+        clean &= one
+        outside &= one
     ok = clean & _sizes_ok(chunk) & _placed(chunk, arrays, card, deck)
     names = _sorted_names(chunk, arrays, card, ok)
     # Sorted rows: a name held more than L times holds one cell equal to the cell L before it.
@@ -89,7 +96,7 @@ def judge(chunk: Chunk, context: Context, banlists: Sequence[Banlist | None] | N
         legal = np.zeros(decks, dtype=np.bool_)
         legal[rows] = ~over
         verdicts.append(legal)
-    return Judged(verdicts, clean, arrays, card)
+    return Judged(verdicts, clean, arrays, card, known, outside)
 
 
 def _sizes_ok(chunk: Chunk) -> Bools:
@@ -107,19 +114,18 @@ def _placed(chunk: Chunk, arrays: CardArrays, card: Ints, deck: Ints) -> Bools:
     return placed
 
 
-def _languages_ok(chunk: Chunk, arrays: CardArrays, card: Ints, context: Context) -> Bools:
-    """Per copy: its language (the context's default where the entry gives none) is one the format allows, and a
-    card in a TCG language was printed in the TCG by the day."""
+def _languages_ok(chunk: Chunk, arrays: CardArrays, card: Ints, context: Context) -> tuple[Bools, Bools]:
+    """Per copy: whether its language (the context's default where the entry gives none) is one the format allows,
+    and whether its card, if the language is a TCG one, was printed in the TCG by the day."""
     allowed = _ALLOWED[context.format]
+    every = np.ones(len(card), dtype=np.bool_)
     if chunk.languages is None:  # every copy in the default language
         tag = context.default_language
-        if tag not in allowed:
-            return np.zeros(len(card), dtype=np.bool_)
-        return arrays.tcg[card] if tag in _TCG else np.ones(len(card), dtype=np.bool_)
+        return (every if tag in allowed else ~every), (arrays.tcg[card] if tag in _TCG else every)
     tags = [tag or context.default_language for tag in chunk.tags]
     tag_ok = np.array([tag in allowed for tag in tags], dtype=np.bool_)[chunk.languages]
     tcg = np.array([tag in _TCG for tag in tags], dtype=np.bool_)[chunk.languages]
-    return tag_ok & (~tcg | arrays.tcg[card])
+    return tag_ok, ~tcg | arrays.tcg[card]
 
 
 def _mixed(chunk: Chunk, default: str) -> Bools:

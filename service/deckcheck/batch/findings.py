@@ -7,10 +7,9 @@ section sizes (TR 3 デッキの枚数制限), placement (TR 1 エクストラ�
 against the list (TR 3 枚数制限のあるカード, PR 3.A.2–4). Their findings are built here from the arrays: the deck's
 entries as the engine numbers them (a ydke link's cards in the order of each card's first copy; a list's entries as
 given), the copies of each name against the list's limits, and the copies standing where their card may not. They
-are made by the engine's own constructors (rules/checks.py: `size_findings`, `placement_finding`, `copy_finding`),
-and the engine orders them and attaches rule, penalty and citation (`report_of`), so a report is the engine's
-whichever path made it. Every other deck goes to the engine. tests/test_columnar_reports.py holds the result lines
-of both paths equal, byte for byte.
+are made by the engine's own constructors (rules/checks.py: `size_findings`, `placement_finding`, `copy_finding`)
+and put in the engine's order (`violation_order`); rendered.py makes them a result line's violations. Every other
+deck goes to the engine. tests/test_columnar_reports.py holds the result lines of both paths equal, byte for byte.
 """
 
 from __future__ import annotations
@@ -26,13 +25,15 @@ from deckcheck.batch.columnar import Judged
 from deckcheck.data import Card, CardIndex
 from deckcheck.data.memo import kept_with
 from deckcheck.limits import MAX_ENTRIES
-from deckcheck.model import SECTIONS, Context, Finding, Loc, Report
-from deckcheck.rules.checks import copy_finding, placement_finding, size_findings
-from deckcheck.rules.engine import report_of
+from deckcheck.model import SECTIONS, Context, Entry, Finding, Loc
+from deckcheck.rules.checks import copy_finding, placement_finding, size_findings, type_finding, unknown_finding
+from deckcheck.rules.engine import ruleset_of, violation_order
+from deckcheck.rules.eras import types_in_force
 from deckcheck.rules.facts import EXTRA, MAIN, CardArrays, name_limits
 
 Bools = npt.NDArray[np.bool_]
 Ints = npt.NDArray[np.int64]
+MAX_SEEN = 100_000  # passcodes no deck may hold whose kind is kept (a deck holds few; hostile input many)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,12 @@ class _Entries:
     index: Ints
     card: Ints
     count: Ints
+    code: npt.NDArray[np.uint32]  # the passcode
+    known: Bools  # a card the deck may hold on the day (else `card` means nothing)
+
+    def only(self, kept: Bools) -> _Entries:
+        """The entries `kept` says."""
+        return _Entries(*(getattr(self, name)[kept] for name in self.__slots__))
 
 
 class _Facts(NamedTuple):
@@ -55,31 +62,69 @@ class _Facts(NamedTuple):
     canonical: Ints
 
 
-def reportable(chunk: Chunk, judged: Judged) -> Bools:
-    """Per deck of the chunk: not certainly legal, and its report can be made from the arrays (a clean deck whose
-    sections are within the bounds every input is held to, so the engine's path reads it without an error)."""
-    within = (chunk.lengths.reshape(chunk.decks, 3) <= MAX_ENTRIES).all(axis=1)
-    found: Bools = judged.clean & within & ~judged.legal[0]
+def reportable(chunk: Chunk, judged: Judged, context: Context) -> Bools:
+    """Per deck of the chunk: not certainly legal, and its report can be made from the arrays: a clean deck, or one
+    clean but for copies of passcodes no card has and of cards of types not in force (not for a card of a type in
+    force that was not printed by the day: its copies count with the others), whose sections are within the bounds
+    every input is held to, so the engine's path reads it without an error."""
+    decks = chunk.decks
+    within = (chunk.lengths.reshape(decks, 3) <= MAX_ENTRIES).all(axis=1) & ~judged.legal[0]
+    outside = judged.outside & within
+    if outside.any():
+        deck = np.repeat(np.arange(decks), chunk.lengths.reshape(decks, 3).sum(axis=1))
+        odd = np.flatnonzero(~judged.known & outside[deck])
+        kinds = _kinds(context.cards, ruleset_of(context).card_types)
+        engine_only = [kinds.get(code) is None for code in chunk.codes[odd].tolist()]
+        outside[deck[odd[np.array(engine_only, dtype=np.bool_)]]] = False
+    found: Bools = (judged.clean & within) | outside
     return found
 
 
-def array_reports(chunk: Chunk, judged: Judged, context: Context, rows: Ints) -> list[Report]:
-    """The engine's report under `context` on each deck of `rows` (decks `reportable` found), in order."""
+@kept_with(maxsize=8)
+def _kinds(cards: CardIndex, types: tuple[str, ...]) -> _Kinds:
+    """What a copy of a passcode no deck may hold on the day is that the arrays can report: a passcode no card has,
+    or a card of a type not in force (a card whose type is in force but was not printed by the day is neither)."""
+    return _Kinds(cards, frozenset(types))
+
+
+class _Kinds:
+    """Passcode -> "unknown" (no card has it), a card of a type not in force, or None (neither); looked up once."""
+
+    def __init__(self, cards: CardIndex, types: frozenset[str]) -> None:
+        self.cards = cards
+        self.types = types
+        self.seen: dict[int, str | Card | None] = {}
+
+    def get(self, passcode: int) -> str | Card | None:
+        kind = self.seen.get(passcode, "")
+        if kind == "":
+            card = self.cards.by_passcode.get(passcode)
+            kind = "unknown" if card is None else None if types_in_force(card, self.types) else card
+            if len(self.seen) < MAX_SEEN:
+                self.seen[passcode] = kind
+        return kind
+
+
+def array_findings(chunk: Chunk, judged: Judged, context: Context, rows: Ints) -> list[list[Finding]]:
+    """What the checks find under `context` in each deck of `rows` (decks `reportable` found), in order, each
+    deck's findings in the order of its report (`violation_order`)."""
     arrays = judged.arrays
     if arrays is None or len(rows) == 0:
         return []
     wanted = np.zeros(chunk.decks, dtype=np.bool_)
     wanted[rows] = True
-    entries = _entries(chunk, judged.card, wanted)
+    entries = _entries(chunk, judged.card, judged.known, wanted)
     facts = _Facts(arrays, *_canonical(arrays, context.cards))
     found: dict[int, list[Finding]] = {}
+    _outside_findings(entries, context, found)
+    entries = entries.only(entries.known)
     _copy_findings(entries, facts, context, found)
     _placement_findings(entries, facts, found)
-    reports = []
+    decks = []
     for row, (main, extra, side) in zip(rows.tolist(), chunk.lengths.reshape(-1, 3)[rows].tolist(), strict=True):
         counts = {"main": main, "extra": extra, "side": side}
-        reports.append(report_of(counts, context, [*size_findings(counts), *found.get(row, ())]))
-    return reports
+        decks.append(sorted([*size_findings(counts), *found.get(row, ())], key=violation_order))
+    return decks
 
 
 @kept_with(maxsize=2)
@@ -92,7 +137,7 @@ def _canonical(arrays: CardArrays, cards: CardIndex) -> tuple[list[Card], Ints]:
     return canonical, np.array(ids, dtype=np.int64)
 
 
-def _entries(chunk: Chunk, card: Ints, wanted: Bools) -> _Entries:
+def _entries(chunk: Chunk, card: Ints, known: Bools, wanted: Bools) -> _Entries:
     """The entries of the decks `wanted`, as the engine numbers them."""
     decks = chunk.decks
     section_of = np.repeat(np.tile(np.arange(3, dtype=np.int64), decks), chunk.lengths)
@@ -118,7 +163,39 @@ def _entries(chunk: Chunk, card: Ints, wanted: Bools) -> _Entries:
     new[1:] = (deck[1:] != deck[:-1]) | (section[1:] != section[:-1])
     starts = np.flatnonzero(new)
     index = np.arange(len(first)) - np.repeat(starts, np.diff(np.append(starts, len(first))))
-    return _Entries(deck, section, index, card[first], count)
+    return _Entries(deck, section, index, card[first], count, chunk.codes[first], known[first])
+
+
+def _outside_findings(entries: _Entries, context: Context, found: dict[int, list[Finding]]) -> None:
+    """check_unknown and check_card_types: each passcode no card has, and each card of a type not in force, with
+    the copies of its entries."""
+    odd = np.flatnonzero(~entries.known)
+    if len(odd) == 0:
+        return
+    kinds = _kinds(context.cards, ruleset_of(context).card_types)
+    groups: dict[tuple[int, int], tuple[str | Card, list[Loc], list[int]]] = {}  # by deck and card, input order
+    rows = zip(
+        entries.deck[odd].tolist(),
+        entries.code[odd].tolist(),
+        entries.section[odd].tolist(),
+        entries.index[odd].tolist(),
+        entries.count[odd].tolist(),
+        strict=True,
+    )
+    for deck, code, section, index, count in rows:
+        kind = kinds.get(code)
+        assert kind is not None  # reportable() left such decks to the engine
+        key = (deck, code if isinstance(kind, str) else kind.passcode)
+        _kind, locs, counts = groups.setdefault(key, (kind, [], []))
+        locs.append((SECTIONS[section], index))
+        counts.append(count)
+    ruleset = ruleset_of(context)
+    for (deck, code), (kind, locs, counts) in groups.items():
+        if isinstance(kind, str):
+            finding = unknown_finding(Entry(code), tuple(locs), sum(counts), "unknown_passcode", context)
+        else:
+            finding = type_finding(kind, tuple(locs), sum(counts), ruleset)
+        found.setdefault(deck, []).append(finding)
 
 
 def _copy_findings(entries: _Entries, facts: _Facts, context: Context, found: dict[int, list[Finding]]) -> None:

@@ -20,8 +20,9 @@ from deckcheck.batch.chunk import Chunk, decode
 from deckcheck.batch.columnar import judge
 from deckcheck.batch.entries import entries_chunk
 from deckcheck.batch.files import Unread
-from deckcheck.batch.findings import array_reports, reportable
+from deckcheck.batch.findings import array_findings, reportable
 from deckcheck.batch.lines import Quick, fields_errors, id_and_fields, own_fields, quick
+from deckcheck.batch.rendered import LIST_CODES, Rendered, Renderer
 from deckcheck.batch.spec import RecheckSetup
 from deckcheck.batch.summary import Outcome, Summary, verdict_of
 from deckcheck.bounds import copies_limit_errors
@@ -38,8 +39,7 @@ MAX_LINE_BYTES = 1024 * 1024
 # An input line: its bytes, None for a line too long to keep, or a deck file that could not be read as text.
 Line = bytes | Unread | None
 Fields = dict[str, Any] | None
-# The rules a list change can newly break: a deck legal before and illegal now breaks one of these.
-_LIST_CODES = frozenset({"forbidden_card", "limited_card_exceeded", "semi_limited_card_exceeded"})
+MAX_RENDERERS = 16  # contexts whose renderings a checker keeps (a batch's lines give protectors and languages)
 
 
 class Rechecker:
@@ -51,6 +51,7 @@ class Rechecker:
         language = DEFAULT_LANGUAGES[setup.format]
         self.context = Context(setup.date, setup.banlist, data.cards, default_language=language, format=setup.format)
         self.before = None if setup.previous is None else replace(self.context, banlist=setup.previous)
+        self._renderers: dict[Context, Renderer] = {}
 
     def _contexts(self, protectors: Protectors | None, language: str | None) -> tuple[Context, Context | None]:
         """The batch's contexts, with a deck's own protectors and default language (a primary subtag) where it
@@ -131,14 +132,17 @@ class Rechecker:
         sizes = chunk.lengths.reshape(-1, 3).tolist()
         legal_before = None if before is None else verdicts[1].tolist()
         readable = chunk.readable.tolist()
-        rows = np.flatnonzero(reportable(chunk, judged))
-        reported = dict(zip(rows.tolist(), array_reports(chunk, judged, now, rows), strict=True))
+        rows = np.flatnonzero(reportable(chunk, judged, now))
+        reported = dict(zip(rows.tolist(), array_findings(chunk, judged, now, rows), strict=True))
+        renderer = self._renderer(now)
         for row, legal in enumerate(verdicts[0].tolist()):
             if row in reported:  # illegal, and reported from the arrays
                 index, plain = members[row]
                 was_legal = None if legal_before is None else legal_before[row]
                 head = _head(first + index, plain.id, plain.fields)
-                out[index] = self._result(head, None, reported[row], was_legal)
+                main, extra, side = sizes[row]
+                counts = {"main": main, "extra": extra, "side": side}
+                out[index] = self._line(head, counts, renderer.render(reported[row]), was_legal)
                 continue
             if not legal:
                 yield row, None if legal_before is None or not readable[row] else legal_before[row]
@@ -208,33 +212,50 @@ class Rechecker:
         return self._result(_head(number, deck_id, fields), source, report, was_legal)
 
     def _result(
-        self, result: dict[str, Any], deck: Deck | None, report: Report, was_legal: bool | None
+        self, result: dict[str, Any], deck: Deck, report: Report, was_legal: bool | None
     ) -> tuple[bytes, Outcome]:
-        """The result line of a report, as /v1/validate gives it, with what the previous list said, after the
-        line's number, id and own fields (`result`); `deck` gives the entries' source lines (None: a deck that
-        has none, as the plain lines of a recheck)."""
-        result |= {
-            "legal": report.legal,
-            "verdict": verdict_of(report.legal, was_legal),
-            "penalty": report.penalty,
-            "counts": report.counts,
-            "violations": violations_json(report, self.setup.lang, deck),
-        }
+        """The result line of the engine's report on `deck`, as /v1/validate gives it, with what the previous list
+        said, after the line's number, id and own fields (`result`)."""
+        violations = violations_json(report, self.setup.lang, deck)
         codes = tuple(v.code for v in report.violations)
-        newly = was_legal is True and not report.legal
+        rendered = Rendered(report.penalty, violations, codes, _causes(report))
+        return self._line(result, report.counts, rendered, was_legal)
+
+    def _line(
+        self, result: dict[str, Any], counts: dict[str, int], rendered: Rendered, was_legal: bool | None
+    ) -> tuple[bytes, Outcome]:
+        """The result line of a deck of these section sizes with these violations (none: a legal deck)."""
+        legal = not rendered.violations
+        result |= {
+            "legal": legal,
+            "verdict": verdict_of(legal, was_legal),
+            "penalty": rendered.penalty,
+            "counts": counts,
+            "violations": rendered.violations,
+        }
+        newly = was_legal is True and not legal
         if was_legal is not None:
             result |= {"legal_before": was_legal, "newly_illegal": newly}
         outcome = Outcome(
-            "legal" if report.legal else "illegal",
+            "legal" if legal else "illegal",
             result["id"],
-            codes,
+            rendered.codes,
             newly_illegal=newly,
-            causes=_causes(report) if newly else (),
-            penalty=report.penalty,
+            causes=rendered.causes if newly else (),
+            penalty=rendered.penalty,
             legal_before=was_legal,
             fields=result.get("fields"),
         )
         return orjson.dumps(result) + b"\n", outcome
+
+    def _renderer(self, context: Context) -> Renderer:
+        """The renderer of findings under `context`, kept for the contexts of the batch (a few at most)."""
+        renderer = self._renderers.get(context)
+        if renderer is None:
+            if len(self._renderers) >= MAX_RENDERERS:
+                self._renderers.clear()
+            renderer = self._renderers[context] = Renderer(context, self.setup.lang)
+        return renderer
 
     def _parse(self, raw: Line) -> tuple[RecheckLine, Fields]:
         """The line read by the models, and its own fields as orjson reads them (as `quick` does)."""
@@ -281,6 +302,4 @@ def _head(number: int, deck_id: Any, fields: Fields) -> dict[str, Any]:
 
 def _causes(report: Report) -> tuple[int, ...]:
     """The cards behind the violations a list change can cause."""
-    return tuple(
-        sorted({c.passcode for v in report.violations if v.code in _LIST_CODES for c in v.cards if c.passcode})
-    )
+    return tuple(sorted({c.passcode for v in report.violations if v.code in LIST_CODES for c in v.cards if c.passcode}))

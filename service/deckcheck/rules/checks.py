@@ -13,6 +13,7 @@ from typing import NamedTuple, cast
 
 from deckcheck.bounds import NameBudget
 from deckcheck.data import MAX_COPIES, Banlist, Card, CardIndex, normalize_name
+from deckcheck.data.search import Hit
 from deckcheck.model import SECTIONS, CardRef, Context, Entry, Finding, Loc, Ruleset, Section
 
 # TR 3 デッキの枚数制限 and TR 1 エクストラデッキ / サイドデッキ.
@@ -123,7 +124,13 @@ def check_card_types(deck: Resolved, context: Context) -> Iterator[Finding]:
     # An official card the card rules do not apply to is one of a type these rules do not know.
     unknown_types = ((line, line.card) for line in deck.lines if line.card is not None and not line.playable)
     for card, group in _by_card(unknown_types).items():
-        yield card_finding("card_type_not_allowed", card, group, type=deck.ruleset.disallowed_type(card))
+        yield type_finding(card, tuple(line.loc for line in group), total(group), deck.ruleset)
+
+
+def type_finding(card: Card, locs: tuple[Loc, ...], count: int, ruleset: Ruleset) -> Finding:
+    """What check_card_types finds of `card`, whose `count` copies at `locs` are of a type `ruleset` does not know."""
+    ctx: dict[str, object] = {"type": ruleset.disallowed_type(card)}
+    return Finding("card_type_not_allowed", cast(Section, locs[0][0]), locs, (_ref(card, count),), ctx)
 
 
 def check_placement(deck: Resolved, context: Context) -> Iterator[Finding]:
@@ -203,23 +210,39 @@ def check_unknown(deck: Resolved, context: Context) -> Iterator[Finding]:
     for group in groups.values():
         entry = group[0].entry
         hits, omitted = budget.suggestions(entry.name, context.cards.search)
-        label = entry.name if entry.name is not None else str(entry.passcode)
-        yield Finding(
-            "unknown_card",
-            group[0].section,
-            tuple(line.loc for line in group),
-            (CardRef(entry.passcode, label, label, total(group)),),
-            {
-                "passcode": entry.passcode,
-                "name": entry.name,
-                "reason": group[0].unknown_reason,
-                "suggestions": [
-                    {"passcode": h.card.passcode, "name_en": h.card.name_en, "name_ja": h.card.name_ja} for h in hits
-                ],
-                "suggestions_omitted": omitted,
-                **(_printings_until(context) if group[0].unknown_reason == "unknown_passcode" else {}),
-            },
-        )
+        locs = tuple(line.loc for line in group)
+        yield unknown_finding(entry, locs, total(group), group[0].unknown_reason, context, hits=hits, omitted=omitted)
+
+
+def unknown_finding(
+    entry: Entry,
+    locs: tuple[Loc, ...],
+    count: int,
+    reason: str | None,
+    context: Context,
+    *,
+    hits: tuple[Hit, ...] = (),
+    omitted: bool = False,
+) -> Finding:
+    """What check_unknown finds of the `count` copies at `locs` of an entry naming no official card, for `reason`,
+    with the closest names (`hits`) or whether the deck's budget of names left it without them (`omitted`)."""
+    label = entry.name if entry.name is not None else str(entry.passcode)
+    return Finding(
+        "unknown_card",
+        cast(Section, locs[0][0]),
+        locs,
+        (CardRef(entry.passcode, label, label, count),),
+        {
+            "passcode": entry.passcode,
+            "name": entry.name,
+            "reason": reason,
+            "suggestions": [
+                {"passcode": h.card.passcode, "name_en": h.card.name_en, "name_ja": h.card.name_ja} for h in hits
+            ],
+            "suggestions_omitted": omitted,
+            **(_printings_until(context) if reason == "unknown_passcode" else {}),
+        },
+    )
 
 
 def _printings_until(context: Context) -> dict[str, str]:

@@ -78,13 +78,15 @@ def _position(loc: Loc) -> tuple[int, int]:
     return _SECTION_RANK[str(loc[0])], int(loc[1]) if len(loc) > 1 else -1
 
 
-def _sort_key(violation: Violation) -> tuple[int, str, tuple[int, int], tuple[int, ...]]:
+def violation_order(violation: Violation | Finding) -> tuple[int, str, tuple[int, int], tuple[int, ...]]:
+    """Where a violation (or the finding it is made of) stands in a report: by section, code, first entry, cards."""
     section = 3 if violation.section is None else _SECTION_RANK[violation.section]
     first = min((_position(loc) for loc in violation.loc), default=(99, 0))
     return section, violation.code, first, tuple(card.passcode or 0 for card in violation.cards)
 
 
-def _violation(finding: Finding, context: Context) -> Violation:
+def violation_of(finding: Finding, context: Context) -> Violation:
+    """The violation a finding is under `context`: its rule, penalty and citation from the registry."""
     rule = RULES[finding.code]
     applies_to = None
     if SEVERITY[rule.penalty] >= SEVERITY["duel_forfeiture"]:
@@ -121,12 +123,6 @@ def full_report(deck: Deck, context: Context) -> Report:
     return _report(deck.counts(), context, ruleset, _findings(lines, roster, context, ruleset), tuple(loose))
 
 
-def report_of(counts: dict[str, int], context: Context, findings: Iterable[Finding]) -> Report:
-    """The report on a deck of these section sizes of which the checks found `findings`, as `full_report` makes it:
-    for findings worked out without resolving the deck (the columnar reports, batch/findings.py)."""
-    return _report(counts, context, ruleset_of(context), findings, ())
-
-
 def legal_report(counts: dict[str, int], context: Context) -> Report:
     """The report on a deck of these section sizes that breaks no rule: what `validate` answers for a deck the fast
     answer (rules/fast.py) or the columnar verdict (batch/columnar.py) found legal, without running the checks."""
@@ -161,7 +157,7 @@ def _report(
     findings: Iterable[Finding],
     read_loosely: tuple[LooseRead, ...],
 ) -> Report:
-    violations = sorted((_violation(f, context) for f in findings), key=_sort_key)
+    violations = sorted((violation_of(f, context) for f in findings), key=violation_order)
     penalty = max((v.penalty for v in violations), key=SEVERITY.__getitem__, default=None)
     return Report(
         legal=not violations,

@@ -20,9 +20,8 @@ def _lines(deck: Deck | None, locs: Iterable[Loc]) -> list[int]:
     return sorted(found)
 
 
-def _violation_json(
-    v: Violation, lang: str, ruleset: Ruleset, deck: Deck | None, roster: Deck | None
-) -> dict[str, Any]:
+def violation_json(v: Violation, lang: str, ruleset: Ruleset, deck: Deck | None, roster: Deck | None) -> dict[str, Any]:
+    """One violation as /v1/validate gives it, its message in `lang`; `deck` and `roster` give the source lines."""
     message, remedy = render(v, lang, ruleset)
     entry_locs = [loc for loc in v.loc if len(loc) == 2]
     roster_locs = [loc[1:] for loc in v.loc if loc[0] == "roster"]
@@ -89,7 +88,7 @@ def loose_read_json(read: LooseRead, lang: str, deck: Deck | None, roster: Deck 
 def violations_json(report: Report, lang: str, deck: Deck | None, roster: Deck | None = None) -> list[dict[str, Any]]:
     """The report's violations as /v1/validate gives them (a recheck line gives these without the event's date,
     list and ruleset, which its summary gives once)."""
-    return [_violation_json(v, lang, report.ruleset, deck, roster) for v in report.violations]
+    return [violation_json(v, lang, report.ruleset, deck, roster) for v in report.violations]
 
 
 def ruleset_json(ruleset: Ruleset, notes: tuple[str, ...], lang: str, banlist: Banlist | None = None) -> dict[str, Any]:
