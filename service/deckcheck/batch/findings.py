@@ -144,11 +144,12 @@ def _entries(chunk: Chunk, card: Ints, known: Bools, wanted: Bools) -> _Entries:
     deck_of = np.repeat(np.arange(decks, dtype=np.int64), chunk.lengths.reshape(decks, 3).sum(axis=1))
     if chunk.entries is None:  # a link's cards: one entry per passcode of a section, at its first copy
         take = np.flatnonzero(wanted[deck_of])
-        keys = (take, chunk.codes[take], section_of[take], deck_of[take])
-        order = np.lexsort(keys)
-        _, code, section, deck = (key[order] for key in keys)
+        # One key per copy: its deck and section, then its passcode; a stable sort keeps each key's copies in order.
+        key = ((deck_of[take] * 4 + section_of[take]) << 32) | chunk.codes[take].astype(np.int64)
+        order = np.argsort(key, kind="stable")
+        key = key[order]
         new = np.ones(len(order), dtype=np.bool_)
-        new[1:] = (deck[1:] != deck[:-1]) | (section[1:] != section[:-1]) | (code[1:] != code[:-1])
+        new[1:] = key[1:] != key[:-1]
         starts = np.flatnonzero(new)
         first, count = take[order][starts], np.diff(np.append(starts, len(order)))
         by_input = np.argsort(first, kind="stable")

@@ -101,6 +101,11 @@ class _NotPlain(Exception):
 
 
 def _plain(value: dict[str, Any]) -> Quick:
+    if len(value) == 2 and "ydke" in value and "id" in value:  # the stored deck: an id and a link, nothing else
+        ydke = value["ydke"]
+        if type(ydke) is not str or len(ydke) > MAX_SOURCE_CHARS:
+            raise _NotPlain
+        return Quick(_id(value["id"]), ydke, None, None)
     fields = own_fields(value)
     if not value.keys().isdisjoint(_MODELS_ONLY) or fields_errors(fields):
         raise _NotPlain

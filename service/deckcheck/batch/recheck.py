@@ -136,33 +136,14 @@ class Rechecker:
         reported = dict(zip(rows.tolist(), array_findings(chunk, judged, now, rows), strict=True))
         renderer = self._renderer(now)
         for row, legal in enumerate(verdicts[0].tolist()):
-            if row in reported:  # illegal, and reported from the arrays
-                index, plain = members[row]
-                was_legal = None if legal_before is None else legal_before[row]
-                head = _head(first + index, plain.id, plain.fields)
-                main, extra, side = sizes[row]
-                counts = {"main": main, "extra": extra, "side": side}
-                out[index] = self._line(head, counts, renderer.render(reported[row]), was_legal)
-                continue
-            if not legal:
+            if not legal and row not in reported:
                 yield row, None if legal_before is None or not readable[row] else legal_before[row]
                 continue
             index, plain = members[row]
+            was_legal = None if legal_before is None else legal_before[row]
             main, extra, side = sizes[row]
-            result = _head(first + index, plain.id, plain.fields)
-            result |= {
-                "legal": True,
-                "verdict": "legal",
-                "penalty": None,
-                "counts": {"main": main, "extra": extra, "side": side},
-                "violations": [],
-            }
-            was_legal = None
-            if legal_before is not None:
-                was_legal = legal_before[row]
-                result |= {"legal_before": was_legal, "newly_illegal": False}
-            outcome = Outcome("legal", plain.id, legal_before=was_legal, fields=plain.fields)
-            out[index] = orjson.dumps(result) + b"\n", outcome
+            rendered = _LEGAL if legal else renderer.render(reported[row])
+            out[index] = _fast_line(first + index, plain, (main, extra, side), rendered, was_legal)
 
     def check(self, number: int, raw: Line) -> tuple[bytes, Outcome]:
         """The result line (with its newline) for input line `number`, and its outcome for the summary, from the
@@ -293,6 +274,53 @@ class _LineError(Exception):
         self.errors = errors
         self.id = deck_id
         self.fields = fields
+
+
+_LEGAL = Rendered(None, [], (), ())
+# A result line's end, by its verdict under the previous list (None: no previous list) and whether newly illegal.
+_TAILS = {
+    (None, False): b"}\n",
+    (True, False): b',"legal_before":true,"newly_illegal":false}\n',
+    (True, True): b',"legal_before":true,"newly_illegal":true}\n',
+    (False, False): b',"legal_before":false,"newly_illegal":false}\n',
+}
+
+
+def _fast_line(
+    number: int, plain: Quick, counts: tuple[int, int, int], rendered: Rendered, was_legal: bool | None
+) -> tuple[bytes, Outcome]:
+    """The result line `Rechecker._line` makes of a plain line's deck, written as bytes: the same bytes orjson
+    writes of the line's dict (tests/test_columnar_reports.py holds them to the engine's)."""
+    legal = not rendered.violations
+    fields = b"" if plain.fields is None else b',"fields":' + orjson.dumps(plain.fields)
+    verdict = verdict_of(legal, was_legal)
+    head = b'{"line":%d,"id":%b%b,"legal":%b,"verdict":"%b","penalty":%b' % (
+        number,
+        orjson.dumps(plain.id),
+        fields,
+        b"true" if legal else b"false",
+        verdict.encode(),
+        b"null" if rendered.penalty is None else b'"%b"' % rendered.penalty.encode(),
+    )
+    main, extra, side = counts
+    body = b',"counts":{"main":%d,"extra":%d,"side":%d},"violations":%b' % (
+        main,
+        extra,
+        side,
+        orjson.dumps(rendered.violations) if rendered.violations else b"[]",
+    )
+    newly = was_legal is True and not legal
+    outcome = Outcome(
+        "legal" if legal else "illegal",
+        plain.id,
+        rendered.codes,
+        newly_illegal=newly,
+        causes=rendered.causes if newly else (),
+        penalty=rendered.penalty,
+        legal_before=was_legal,
+        fields=plain.fields,
+    )
+    return head + body + _TAILS[was_legal, newly], outcome
 
 
 def _head(number: int, deck_id: Any, fields: Fields) -> dict[str, Any]:
