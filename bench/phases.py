@@ -72,6 +72,10 @@ def main(path: str) -> None:
     illegal = [deck for deck in decks if not validate(deck, context).legal]
     setup = RecheckSetup(CHANGE, data.banlists.in_force(CHANGE), data.banlists.get("ocg-2008-03-01"), "en")
     checker = Rechecker(data, setup)
+    after = Context(CHANGE, setup.banlist, data.cards)
+    broken = [not validate(deck, after).legal for deck in decks]  # the decks the list change leaves illegal
+    legal_lines = [line for line, bad in zip(lines, broken, strict=True) if not bad]
+    illegal_lines = [line for line, bad in zip(lines, broken, strict=True) if bad]
     phases: list[tuple[str, Callable[[Sequence[Any]], object], Sequence[Any]]] = [
         ("ydke_copies", _each(ydke_copies), links),
         ("validate, legal", _each(lambda deck: validate(deck, context)), legal),
@@ -79,6 +83,8 @@ def main(path: str) -> None:
         ("validate, mix", _each(lambda deck: validate(deck, context)), decks),
         ("recheck line, two lists", lambda items: [checker.check(i, raw) for i, raw in enumerate(items)], lines),
         ("recheck chunk, two lists", _chunks(checker), lines),
+        ("recheck chunk, legal lines", _chunks(checker), legal_lines),
+        ("recheck chunk, illegal lines", _chunks(checker), illegal_lines),
     ]
     print(orjson.dumps({label: _best(run, items) for label, run, items in phases}).decode())
 
