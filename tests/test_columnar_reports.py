@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from bench.corpus import Corpus
 from deckcheck import Data, validate
-from deckcheck.batch import Rechecker, RecheckSetup, Summary
+from deckcheck.batch import Rechecker, RecheckSetup
 from deckcheck.batch.chunk import decode
 from deckcheck.batch.columnar import judge
 from deckcheck.batch.findings import reportable
@@ -34,6 +34,7 @@ from deckcheck.rules.facts import card_arrays
 from deckcheck.wire.inputs import DEFAULT_LANGUAGES, context_for
 from deckcheck.wire.requests import ValidateRequest
 from tests.cases import CASES
+from tests.test_recheck_columnar import same_as_engine
 
 # The codes the arrays report (unknown_card for passcodes alone); a deck breaking any other rule is the engine's.
 ARRAY_CODES = frozenset(
@@ -154,18 +155,6 @@ def line(rng: random.Random, pool: Pool, number: int) -> bytes:
     return orjson.dumps(body)
 
 
-def _same_as_engine(checker: Rechecker, chunk: list[bytes], first: int = 1) -> bytes:
-    got, summary = checker.check_lines(first, chunk)
-    expected, by_line = [], Summary()
-    for offset, raw in enumerate(chunk):
-        line, outcome = checker.check(first + offset, raw)
-        expected.append(line)
-        by_line.add(outcome)
-    assert got.splitlines() == b"".join(expected).splitlines()
-    assert summary == by_line
-    return got
-
-
 @settings(max_examples=250, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(
     era=st.integers(0, 10**6),
@@ -185,7 +174,9 @@ def test_reports_from_the_arrays_are_the_engines(
     before = [None, *data.banlists.of_format(fmt)]
     setup = RecheckSetup(day, data.banlists.in_force(day, fmt), before[previous % len(before)], lang, fmt)
     rng = random.Random(seed)
-    got = _same_as_engine(Rechecker(data, setup), [line(rng, pools.days[fmt, day], n) for n in range(size)], first)
+    got, _summary = same_as_engine(
+        Rechecker(data, setup), [line(rng, pools.days[fmt, day], n) for n in range(size)], first
+    )
     codes = {v["code"] for line in got.splitlines() for v in orjson.loads(line).get("violations", [])}
     for code in sorted(codes & ARRAY_CODES):
         event(f"reported: {code}")
@@ -210,7 +201,7 @@ def test_the_golden_cases(data: Data) -> None:
         context = context_for(ValidateRequest.model_validate(body), data)
         for lang in ("en", "ja"):
             setup = RecheckSetup(context.date, context.banlist, None, lang, context.format)
-            _same_as_engine(Rechecker(data, setup), [line, line])
+            same_as_engine(Rechecker(data, setup), [line, line])
         checked += 1
     assert checked >= 40
 
@@ -221,7 +212,7 @@ def test_the_staple_corpus_is_reported_from_the_arrays_where_it_can_be(data: Dat
     day = dt.date(2008, 9, 1)
     decks = list(Corpus(data).decks(600))
     setup = RecheckSetup(day, data.banlists.in_force(day), data.banlists.get("ocg-2008-03-01"))
-    _same_as_engine(Rechecker(data, setup), [deck.line() for deck in decks])
+    same_as_engine(Rechecker(data, setup), [deck.line() for deck in decks])
     context = Context(day, setup.banlist, data.cards, default_language=DEFAULT_LANGUAGES["ocg"])
     links = [deck.ydke() for deck in decks]
     chunk = decode(links)

@@ -86,6 +86,20 @@ def lines(draw: st.DrawFn, decks: list[CorpusDeck]) -> bytes | None:
     return draw(st.sampled_from([raw] * 12 + [None, b"", b"{", b"[]", raw[:-1]]))
 
 
+def same_as_engine(checker: Rechecker, chunk: list[bytes | None], first: int = 1) -> tuple[bytes, Summary]:
+    """Assert that `check_lines` answers the chunk with the lines and summary the engine gives line by line; its
+    lines and summary."""
+    got, summary = checker.check_lines(first, chunk)
+    expected, by_line = [], Summary()
+    for offset, raw in enumerate(chunk):
+        line, outcome = checker.check(first + offset, raw)
+        expected.append(line)
+        by_line.add(outcome)
+    assert got.splitlines() == b"".join(expected).splitlines()
+    assert summary == by_line
+    return got, summary
+
+
 @pytest.fixture(scope="module")
 def corpus(data: Data) -> list[CorpusDeck]:
     return list(Corpus(data).decks(300))
@@ -107,15 +121,7 @@ def test_a_chunk_is_the_engines_line_by_line(
     )
     checker = Rechecker(data, setup)
     chunk = case.draw(st.lists(lines(corpus), min_size=4, max_size=60))
-    first = case.draw(st.integers(1, 10**6))
-    got, summary = checker.check_lines(first, chunk)
-    expected, by_line = [], Summary()
-    for offset, raw in enumerate(chunk):
-        line, outcome = checker.check(first + offset, raw)
-        expected.append(line)
-        by_line.add(outcome)
-    assert got.splitlines() == b"".join(expected).splitlines()
-    assert summary == by_line
+    got, summary = same_as_engine(checker, chunk, case.draw(st.integers(1, 10**6)))
     event("legal lines: " + ("5 or more" if summary.legal >= 5 else str(summary.legal)))
     event("lines with own fields: " + str(min(got.count(b'"fields":'), 3)))
 

@@ -34,6 +34,7 @@ from deckcheck.rules.facts import EXTRA, MAIN, CardArrays, name_limits
 Bools = npt.NDArray[np.bool_]
 Ints = npt.NDArray[np.int64]
 MAX_SEEN = 100_000  # passcodes no deck may hold whose kind is kept (a deck holds few; hostile input many)
+MAX_KEPT = 100_000  # findings a Memo keeps; past them it starts again (a recheck's findings repeat far sooner)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,9 +106,29 @@ class _Kinds:
         return kind
 
 
-def array_findings(chunk: Chunk, judged: Judged, context: Context, rows: Ints) -> list[list[Finding]]:
+class Memo:
+    """What the decks of a recheck find again and again, made once under one context: the findings of each set of
+    section sizes, and each copy finding but for its entries, by its cards' copies and the section of its first
+    entry (what copy_finding reads). Findings made from one share their cards and ctx, which renderers key on."""
+
+    def __init__(self) -> None:
+        self.sizes: dict[tuple[int, int, int], tuple[Finding, ...]] = {}
+        self.copies: dict[tuple[tuple[tuple[int, int], ...], int], Finding] = {}
+
+    def size_findings(self, counts: tuple[int, int, int]) -> tuple[Finding, ...]:
+        """size_findings of a deck of these section sizes."""
+        found = self.sizes.get(counts)
+        if found is None:
+            if len(self.sizes) >= MAX_KEPT:
+                self.sizes.clear()
+            main, extra, side = counts
+            found = self.sizes[counts] = tuple(size_findings({"main": main, "extra": extra, "side": side}))
+        return found
+
+
+def array_findings(chunk: Chunk, judged: Judged, context: Context, rows: Ints, memo: Memo) -> list[list[Finding]]:
     """What the checks find under `context` in each deck of `rows` (decks `reportable` found), in order, each
-    deck's findings in the order of its report (`violation_order`)."""
+    deck's findings in the order of its report (`violation_order`); `memo` keeps what the decks find again."""
     arrays = judged.arrays
     if arrays is None or len(rows) == 0:
         return []
@@ -118,12 +139,11 @@ def array_findings(chunk: Chunk, judged: Judged, context: Context, rows: Ints) -
     found: dict[int, list[Finding]] = {}
     _outside_findings(entries, context, found)
     entries = entries.only(entries.known)
-    _copy_findings(entries, facts, context, found)
+    _copy_findings(entries, facts, context, found, memo)
     _placement_findings(entries, facts, found)
     decks = []
-    for row, (main, extra, side) in zip(rows.tolist(), chunk.lengths.reshape(-1, 3)[rows].tolist(), strict=True):
-        counts = {"main": main, "extra": extra, "side": side}
-        decks.append(sorted([*size_findings(counts), *found.get(row, ())], key=violation_order))
+    for row, counts in zip(rows.tolist(), chunk.lengths.reshape(-1, 3)[rows].tolist(), strict=True):
+        decks.append(sorted([*memo.size_findings(tuple(counts)), *found.get(row, ())], key=violation_order))
     return decks
 
 
@@ -199,7 +219,9 @@ def _outside_findings(entries: _Entries, context: Context, found: dict[int, list
         found.setdefault(deck, []).append(finding)
 
 
-def _copy_findings(entries: _Entries, facts: _Facts, context: Context, found: dict[int, list[Finding]]) -> None:
+def _copy_findings(
+    entries: _Entries, facts: _Facts, context: Context, found: dict[int, list[Finding]], memo: Memo
+) -> None:
     """check_copies: each name a deck holds more copies of than three or than the list allows."""
     arrays, cards, canonical = facts
     limits = name_limits(arrays, context.banlist)
@@ -222,8 +244,14 @@ def _copy_findings(entries: _Entries, facts: _Facts, context: Context, found: di
             locs.append((SECTIONS[sections[end]], indexes[end]))
             held[held_cards[end]] = held.get(held_cards[end], 0) + counts[end]
             end += 1
-        copies = tuple((cards[index], number) for index, number in held.items())
-        found.setdefault(deck[at], []).append(copy_finding(copies, tuple(locs), context.banlist, context.cards))
+        key = (tuple(held.items()), sections[at])
+        made = memo.copies.get(key)
+        if made is None:
+            if len(memo.copies) >= MAX_KEPT:
+                memo.copies.clear()
+            copies = tuple((cards[index], number) for index, number in held.items())
+            made = memo.copies[key] = copy_finding(copies, tuple(locs), context.banlist, context.cards)
+        found.setdefault(deck[at], []).append(Finding(made.code, made.section, tuple(locs), made.cards, made.ctx))
         at = end
 
 

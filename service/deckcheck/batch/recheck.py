@@ -22,7 +22,7 @@ from deckcheck.batch.entries import entries_chunk
 from deckcheck.batch.files import Unread
 from deckcheck.batch.findings import array_findings, reportable
 from deckcheck.batch.lines import Quick, fields_errors, id_and_fields, own_fields, quick
-from deckcheck.batch.rendered import LIST_CODES, Rendered, Renderer
+from deckcheck.batch.rendered import LEGAL, LIST_CODES, Renderer, plain_line
 from deckcheck.batch.spec import RecheckSetup
 from deckcheck.batch.summary import Outcome, Summary, verdict_of
 from deckcheck.bounds import copies_limit_errors
@@ -133,8 +133,8 @@ class Rechecker:
         legal_before = None if before is None else verdicts[1].tolist()
         readable = chunk.readable.tolist()
         rows = np.flatnonzero(reportable(chunk, judged, now))
-        reported = dict(zip(rows.tolist(), array_findings(chunk, judged, now, rows), strict=True))
         renderer = self._renderer(now)
+        reported = dict(zip(rows.tolist(), array_findings(chunk, judged, now, rows, renderer.memo), strict=True))
         for row, legal in enumerate(verdicts[0].tolist()):
             if not legal and row not in reported:
                 yield row, None if legal_before is None or not readable[row] else legal_before[row]
@@ -142,8 +142,8 @@ class Rechecker:
             index, plain = members[row]
             was_legal = None if legal_before is None else legal_before[row]
             main, extra, side = sizes[row]
-            rendered = _LEGAL if legal else renderer.render(reported[row])
-            out[index] = _fast_line(first + index, plain, (main, extra, side), rendered, was_legal)
+            rendered = LEGAL if legal else renderer.render(reported[row])
+            out[index] = plain_line(first + index, plain, (main, extra, side), rendered, was_legal)
 
     def check(self, number: int, raw: Line) -> tuple[bytes, Outcome]:
         """The result line (with its newline) for input line `number`, and its outcome for the summary, from the
@@ -197,33 +197,23 @@ class Rechecker:
     ) -> tuple[bytes, Outcome]:
         """The result line of the engine's report on `deck`, as /v1/validate gives it, with what the previous list
         said, after the line's number, id and own fields (`result`)."""
-        violations = violations_json(report, self.setup.lang, deck)
-        codes = tuple(v.code for v in report.violations)
-        rendered = Rendered(report.penalty, violations, codes, _causes(report))
-        return self._line(result, report.counts, rendered, was_legal)
-
-    def _line(
-        self, result: dict[str, Any], counts: dict[str, int], rendered: Rendered, was_legal: bool | None
-    ) -> tuple[bytes, Outcome]:
-        """The result line of a deck of these section sizes with these violations (none: a legal deck)."""
-        legal = not rendered.violations
         result |= {
-            "legal": legal,
-            "verdict": verdict_of(legal, was_legal),
-            "penalty": rendered.penalty,
-            "counts": counts,
-            "violations": rendered.violations,
+            "legal": report.legal,
+            "verdict": verdict_of(report.legal, was_legal),
+            "penalty": report.penalty,
+            "counts": report.counts,
+            "violations": violations_json(report, self.setup.lang, deck),
         }
-        newly = was_legal is True and not legal
+        newly = was_legal is True and not report.legal
         if was_legal is not None:
             result |= {"legal_before": was_legal, "newly_illegal": newly}
         outcome = Outcome(
-            "legal" if legal else "illegal",
+            "legal" if report.legal else "illegal",
             result["id"],
-            rendered.codes,
+            tuple(v.code for v in report.violations),
             newly_illegal=newly,
-            causes=rendered.causes if newly else (),
-            penalty=rendered.penalty,
+            causes=_causes(report) if newly else (),
+            penalty=report.penalty,
             legal_before=was_legal,
             fields=result.get("fields"),
         )
@@ -274,53 +264,6 @@ class _LineError(Exception):
         self.errors = errors
         self.id = deck_id
         self.fields = fields
-
-
-_LEGAL = Rendered(None, [], (), ())
-# A result line's end, by its verdict under the previous list (None: no previous list) and whether newly illegal.
-_TAILS = {
-    (None, False): b"}\n",
-    (True, False): b',"legal_before":true,"newly_illegal":false}\n',
-    (True, True): b',"legal_before":true,"newly_illegal":true}\n',
-    (False, False): b',"legal_before":false,"newly_illegal":false}\n',
-}
-
-
-def _fast_line(
-    number: int, plain: Quick, counts: tuple[int, int, int], rendered: Rendered, was_legal: bool | None
-) -> tuple[bytes, Outcome]:
-    """The result line `Rechecker._line` makes of a plain line's deck, written as bytes: the same bytes orjson
-    writes of the line's dict (tests/test_columnar_reports.py holds them to the engine's)."""
-    legal = not rendered.violations
-    fields = b"" if plain.fields is None else b',"fields":' + orjson.dumps(plain.fields)
-    verdict = verdict_of(legal, was_legal)
-    head = b'{"line":%d,"id":%b%b,"legal":%b,"verdict":"%b","penalty":%b' % (
-        number,
-        orjson.dumps(plain.id),
-        fields,
-        b"true" if legal else b"false",
-        verdict.encode(),
-        b"null" if rendered.penalty is None else b'"%b"' % rendered.penalty.encode(),
-    )
-    main, extra, side = counts
-    body = b',"counts":{"main":%d,"extra":%d,"side":%d},"violations":%b' % (
-        main,
-        extra,
-        side,
-        orjson.dumps(rendered.violations) if rendered.violations else b"[]",
-    )
-    newly = was_legal is True and not legal
-    outcome = Outcome(
-        "legal" if legal else "illegal",
-        plain.id,
-        rendered.codes,
-        newly_illegal=newly,
-        causes=rendered.causes if newly else (),
-        penalty=rendered.penalty,
-        legal_before=was_legal,
-        fields=plain.fields,
-    )
-    return head + body + _TAILS[was_legal, newly], outcome
 
 
 def _head(number: int, deck_id: Any, fields: Fields) -> dict[str, Any]:

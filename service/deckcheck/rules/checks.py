@@ -1,5 +1,5 @@
-"""The deck rules of the 2008 OCG tournament rules, one small function each (the printing rules are in
-rules/printings.py).
+"""The deck rules of the 2008 OCG tournament rules, one small function each (the language rules are in
+rules/languages.py, the printing rules in rules/printings.py).
 
 A check sees the resolved deck lines and the event context and yields what it finds; the engine attaches the
 penalty and citation from the registry. Every check is independent, so a deck gets every violation at once.
@@ -80,11 +80,11 @@ def resolved(lines: Sequence[Line], ruleset: Ruleset) -> Resolved:
 Check = Callable[[Resolved, Context], Iterator[Finding]]
 
 
-def _ref(card: Card, count: int, limit: int | None = None) -> CardRef:
+def card_ref(card: Card, count: int, limit: int | None = None) -> CardRef:
     return CardRef(card.passcode, card.name_en, card.name_ja, count, limit)
 
 
-def _by_card(pairs: Iterable[tuple[Line, Card]]) -> dict[Card, list[Line]]:
+def group_by_card(pairs: Iterable[tuple[Line, Card]]) -> dict[Card, list[Line]]:
     groups: dict[Card, list[Line]] = {}
     for line, card in pairs:
         groups.setdefault(card, []).append(line)
@@ -97,7 +97,7 @@ def total(lines: Iterable[Line]) -> int:
 
 def card_finding(code: str, card: Card, lines: list[Line], allowed: int | None = None, **ctx: object) -> Finding:
     """A finding about one card, pointing at every entry of it; `allowed` is the copies its limit allows."""
-    ref = _ref(card, total(lines), allowed)
+    ref = card_ref(card, total(lines), allowed)
     return Finding(code, lines[0].section, tuple(line.loc for line in lines), (ref,), dict(ctx))
 
 
@@ -123,14 +123,14 @@ def check_card_types(deck: Resolved, context: Context) -> Iterator[Finding]:
     rules/eras.py, fewer) gets card_type_not_allowed and no other card rule."""
     # An official card the card rules do not apply to is one of a type these rules do not know.
     unknown_types = ((line, line.card) for line in deck.lines if line.card is not None and not line.playable)
-    for card, group in _by_card(unknown_types).items():
+    for card, group in group_by_card(unknown_types).items():
         yield type_finding(card, tuple(line.loc for line in group), total(group), deck.ruleset)
 
 
 def type_finding(card: Card, locs: tuple[Loc, ...], count: int, ruleset: Ruleset) -> Finding:
     """What check_card_types finds of `card`, whose `count` copies at `locs` are of a type `ruleset` does not know."""
     ctx: dict[str, object] = {"type": ruleset.disallowed_type(card)}
-    return Finding("card_type_not_allowed", cast(Section, locs[0][0]), locs, (_ref(card, count),), ctx)
+    return Finding("card_type_not_allowed", cast(Section, locs[0][0]), locs, (card_ref(card, count),), ctx)
 
 
 def check_placement(deck: Resolved, context: Context) -> Iterator[Finding]:
@@ -145,8 +145,8 @@ def placement_finding(card: Card, locs: tuple[Loc, ...], count: int) -> Finding:
     section = cast(Section, locs[0][0])
     if card.extra_deck_type != "none":
         ctx: dict[str, object] = {"type": card.extra_deck_type}
-        return Finding("extra_deck_card_in_main_deck", section, locs, (_ref(card, count),), ctx)
-    return Finding("main_deck_card_in_extra_deck", section, locs, (_ref(card, count),), {})
+        return Finding("extra_deck_card_in_main_deck", section, locs, (card_ref(card, count),), ctx)
+    return Finding("main_deck_card_in_extra_deck", section, locs, (card_ref(card, count),), {})
 
 
 def check_copies(deck: Resolved, context: Context) -> Iterator[Finding]:
@@ -187,7 +187,7 @@ def copy_finding(
     rule. Each card of the name is named with its own copies."""
     count = sum(copies for _card, copies in held)
     limit = name_limit(cards.name_id(held[0][0].passcode), banlist)
-    refs = tuple(_ref(card, copies, limit) for card, copies in held)
+    refs = tuple(card_ref(card, copies, limit) for card, copies in held)
     section = cast(Section, locs[0][0])
     if banlist is not None and limit in _LIMIT_CODES:
         ctx: dict[str, object] = {"count": count, "limit": limit, "banlist": banlist.id, "banlist_name": banlist.name}
@@ -254,43 +254,12 @@ def _printings_until(context: Context) -> dict[str, str]:
     return {"printings_complete_until": cards.printings_until.isoformat()}
 
 
-def check_languages(deck: Resolved, context: Context) -> Iterator[Finding]:
-    """TR 1: only cards of the OCG (ja), the TCG (en fr it es pt de) and the Korean OCG (ko) may be used; at a TCG
-    event, TCG cards only."""
-    allowed = deck.ruleset.languages
-    groups: dict[str, list[Line]] = {}
-    for line in deck.lines:
-        if line.language not in allowed:
-            groups.setdefault(line.language, []).append(line)
-    for language, group in sorted(groups.items()):
-        cards = _by_card((line, line.card) for line in group if line.card is not None)
-        refs = tuple(_ref(card, total(card_lines)) for card, card_lines in cards.items())
-        ctx = {"language": language, "count": total(group), "allowed": list(allowed)}
-        yield Finding("language_not_allowed", group[0].section, tuple(line.loc for line in group), refs, ctx)
-
-
-def check_protectors(deck: Resolved, context: Context) -> Iterator[Finding]:
-    """TR 1 ※ and TR 3: opaque protectors when languages are mixed; identical sleeves on every card when used."""
-    protectors = context.protectors
-    per_language = deck.languages
-    if len(per_language) > 1 and not (protectors is not None and protectors.used and protectors.opaque_back):
-        # Most copies first, Japanese before others on a tie: the cards that stand out are the ones to point at.
-        ranked = sorted(per_language, key=lambda lang: (-per_language[lang], lang != "ja", lang))
-        odd = tuple(line.loc for line in deck.lines if line.language != ranked[0])
-        yield Finding("opaque_protectors_required", None, odd, ctx={"languages": sorted(per_language)})
-    if protectors is not None and protectors.used and not protectors.uniform:
-        whole_deck: tuple[Loc, ...] = tuple((section,) for section in SECTIONS if deck.sizes[section])
-        yield Finding("protectors_not_uniform", None, whole_deck)
-
-
 CHECKS: tuple[Check, ...] = (
     check_sizes,
     check_card_types,
     check_placement,
     check_copies,
     check_unknown,
-    check_languages,
-    check_protectors,
 )
 
 # Every code the checks above yield; the catalogue must describe exactly these and the roster's.
@@ -306,8 +275,5 @@ CODES = frozenset(
         "too_many_copies",
         *_LIMIT_CODES.values(),
         "unknown_card",
-        "language_not_allowed",
-        "opaque_protectors_required",
-        "protectors_not_uniform",
     }
 )

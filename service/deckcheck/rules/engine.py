@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from deckcheck.data import Banlist, Card, CardIndex
 from deckcheck.data.memo import kept_with
 from deckcheck.model import SECTIONS, Context, Deck, Entry, Finding, Loc, LooseRead, Report, Ruleset, Violation
-from deckcheck.rules import printings
+from deckcheck.rules import languages, printings
 from deckcheck.rules.checks import CHECKS, Line, resolved
 from deckcheck.rules.eras import ruleset_for, types_in_force
 from deckcheck.rules.fast import legal_counts
@@ -65,7 +65,7 @@ def _resolve(deck: Deck, context: Context, ruleset: Ruleset, loose: list[LooseRe
 
 def _findings(lines: list[Line], roster: list[Line] | None, context: Context, ruleset: Ruleset) -> Iterator[Finding]:
     whole = resolved(lines, ruleset)
-    for check in (*CHECKS, *printings.CHECKS):
+    for check in (*CHECKS, *languages.CHECKS, *printings.CHECKS):
         yield from check(whole, context)
     if roster is not None:
         yield from check_roster(lines, roster, context)

@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Any, NoReturn
 
 from deckcheck.errors import DataError
-from deckcheck.rules import checks, printings, roster
+from deckcheck.rules import checks, languages, printings, roster
 
 CATALOGUE = Path(__file__).with_name("catalogue.toml")
 
@@ -185,5 +185,5 @@ def load_catalogue(path: Path, codes: frozenset[str]) -> Mapping[str, Rule]:
     return MappingProxyType(loaded)
 
 
-CODES = checks.CODES | printings.CODES | roster.CODES
+CODES = checks.CODES | languages.CODES | printings.CODES | roster.CODES
 RULES = load_catalogue(CATALOGUE, CODES)
