@@ -49,6 +49,7 @@ class Judged:
     arrays: CardArrays | None
     card: Ints
     known: Bools  # per copy: a card the deck may hold on the day
+    deck: Ints  # per copy: its deck's row in the chunk
     outside: Bools  # per deck: clean but for copies that are not such cards, each in a language it may stand in
 
 
@@ -69,7 +70,7 @@ def judge(chunk: Chunk, context: Context, banlists: Sequence[Banlist | None] | N
     if decks == 0 or engine_only:
         nothing = np.zeros(decks, dtype=np.bool_)
         empty = np.zeros(0, dtype=np.int64)
-        return Judged([nothing for _ in lists], nothing, None, empty, empty.astype(np.bool_), nothing)
+        return Judged([nothing for _ in lists], nothing, None, empty, empty.astype(np.bool_), empty, nothing)
     arrays = card_arrays(context.cards, context.date, context.format)
     card, known = card_indexes(chunk.codes, arrays)
     per_deck = chunk.lengths.reshape(decks, 3).sum(axis=1)
@@ -96,7 +97,7 @@ def judge(chunk: Chunk, context: Context, banlists: Sequence[Banlist | None] | N
         legal = np.zeros(decks, dtype=np.bool_)
         legal[rows] = ~over
         verdicts.append(legal)
-    return Judged(verdicts, clean, arrays, card, known, outside)
+    return Judged(verdicts, clean, arrays, card, known, deck, outside)
 
 
 def _sizes_ok(chunk: Chunk) -> Bools:

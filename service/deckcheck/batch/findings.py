@@ -72,7 +72,7 @@ def reportable(chunk: Chunk, judged: Judged, context: Context) -> Bools:
     within = (chunk.lengths.reshape(decks, 3) <= MAX_ENTRIES).all(axis=1) & ~judged.legal[0]
     outside = judged.outside & within
     if outside.any():
-        deck = np.repeat(np.arange(decks), chunk.lengths.reshape(decks, 3).sum(axis=1))
+        deck = judged.deck
         odd = np.flatnonzero(~judged.known & outside[deck])
         kinds = _kinds(context.cards, ruleset_of(context).card_types)
         engine_only = [kinds.get(code) is None for code in chunk.codes[odd].tolist()]
@@ -134,7 +134,7 @@ def array_findings(chunk: Chunk, judged: Judged, context: Context, rows: Ints, m
         return []
     wanted = np.zeros(chunk.decks, dtype=np.bool_)
     wanted[rows] = True
-    entries = _entries(chunk, judged.card, judged.known, wanted)
+    entries = _entries(chunk, judged, wanted)
     facts = _Facts(arrays, *_canonical(arrays, context.cards))
     found: dict[int, list[Finding]] = {}
     _outside_findings(entries, context, found)
@@ -157,11 +157,10 @@ def _canonical(arrays: CardArrays, cards: CardIndex) -> tuple[list[Card], Ints]:
     return canonical, np.array(ids, dtype=np.int64)
 
 
-def _entries(chunk: Chunk, card: Ints, known: Bools, wanted: Bools) -> _Entries:
+def _entries(chunk: Chunk, judged: Judged, wanted: Bools) -> _Entries:
     """The entries of the decks `wanted`, as the engine numbers them."""
-    decks = chunk.decks
-    section_of = np.repeat(np.tile(np.arange(3, dtype=np.int64), decks), chunk.lengths)
-    deck_of = np.repeat(np.arange(decks, dtype=np.int64), chunk.lengths.reshape(decks, 3).sum(axis=1))
+    section_of = np.repeat(np.tile(np.arange(3, dtype=np.int64), chunk.decks), chunk.lengths)
+    deck_of = judged.deck
     if chunk.entries is None:  # a link's cards: one entry per passcode of a section, at its first copy
         take = np.flatnonzero(wanted[deck_of])
         # One key per copy: its deck and section, then its passcode; a stable sort keeps each key's copies in order.
@@ -184,7 +183,7 @@ def _entries(chunk: Chunk, card: Ints, known: Bools, wanted: Bools) -> _Entries:
     new[1:] = (deck[1:] != deck[:-1]) | (section[1:] != section[:-1])
     starts = np.flatnonzero(new)
     index = np.arange(len(first)) - np.repeat(starts, np.diff(np.append(starts, len(first))))
-    return _Entries(deck, section, index, card[first], count, chunk.codes[first], known[first])
+    return _Entries(deck, section, index, judged.card[first], count, chunk.codes[first], judged.known[first])
 
 
 def _outside_findings(entries: _Entries, context: Context, found: dict[int, list[Finding]]) -> None:
@@ -194,29 +193,40 @@ def _outside_findings(entries: _Entries, context: Context, found: dict[int, list
     if len(odd) == 0:
         return
     kinds = _kinds(context.cards, ruleset_of(context).card_types)
-    groups: dict[tuple[int, int], tuple[str | Card, list[Loc], list[int]]] = {}  # by deck and card, input order
-    rows = zip(
-        entries.deck[odd].tolist(),
-        entries.code[odd].tolist(),
-        entries.section[odd].tolist(),
-        entries.index[odd].tolist(),
-        entries.count[odd].tolist(),
-        strict=True,
-    )
-    for deck, code, section, index, count in rows:
+    kind_of: dict[int, str | Card] = {}  # by the passcode its findings are grouped under
+    keys = []
+    for code in entries.code[odd].tolist():
         kind = kinds.get(code)
         assert kind is not None  # reportable() left such decks to the engine
-        key = (deck, code if isinstance(kind, str) else kind.passcode)
-        _kind, locs, counts = groups.setdefault(key, (kind, [], []))
+        key = code if isinstance(kind, str) else kind.passcode
+        kind_of[key] = kind
+        keys.append(key)
+    ruleset = ruleset_of(context)
+    for (deck, key), (locs, count) in _grouped(entries, odd, keys).items():
+        kind = kind_of[key]
+        if isinstance(kind, str):
+            finding = unknown_finding(Entry(key), locs, count, "unknown_passcode", context)
+        else:
+            finding = type_finding(kind, locs, count, ruleset)
+        found.setdefault(deck, []).append(finding)
+
+
+def _grouped(entries: _Entries, chosen: Ints, keys: list[int]) -> dict[tuple[int, int], tuple[tuple[Loc, ...], int]]:
+    """The entries `chosen` grouped by deck and their `keys`, in input order: each group's entries and copies."""
+    groups: dict[tuple[int, int], tuple[list[Loc], list[int]]] = {}
+    rows = zip(
+        entries.deck[chosen].tolist(),
+        keys,
+        entries.section[chosen].tolist(),
+        entries.index[chosen].tolist(),
+        entries.count[chosen].tolist(),
+        strict=True,
+    )
+    for deck, key, section, index, count in rows:
+        locs, counts = groups.setdefault((deck, key), ([], []))
         locs.append((SECTIONS[section], index))
         counts.append(count)
-    ruleset = ruleset_of(context)
-    for (deck, code), (kind, locs, counts) in groups.items():
-        if isinstance(kind, str):
-            finding = unknown_finding(Entry(code), tuple(locs), sum(counts), "unknown_passcode", context)
-        else:
-            finding = type_finding(kind, tuple(locs), sum(counts), ruleset)
-        found.setdefault(deck, []).append(finding)
+    return {group: (tuple(locs), sum(counts)) for group, (locs, counts) in groups.items()}
 
 
 def _copy_findings(
@@ -264,18 +274,5 @@ def _placement_findings(entries: _Entries, facts: _Facts, found: dict[int, list[
     chosen = np.flatnonzero(wrong)
     if len(chosen) == 0:
         return
-    misplaced: dict[tuple[int, int], tuple[list[Loc], list[int]]] = {}  # by deck and card, in input order
-    rows = zip(
-        entries.deck[chosen].tolist(),
-        canonical[entries.card[chosen]].tolist(),
-        entries.section[chosen].tolist(),
-        entries.index[chosen].tolist(),
-        entries.count[chosen].tolist(),
-        strict=True,
-    )
-    for deck, card, section, index, count in rows:
-        locs, counts = misplaced.setdefault((deck, card), ([], []))
-        locs.append((SECTIONS[section], index))
-        counts.append(count)
-    for (deck, card), (locs, counts) in misplaced.items():
-        found.setdefault(deck, []).append(placement_finding(cards[card], tuple(locs), sum(counts)))
+    for (deck, card), (locs, count) in _grouped(entries, chosen, canonical[entries.card[chosen]].tolist()).items():
+        found.setdefault(deck, []).append(placement_finding(cards[card], locs, count))

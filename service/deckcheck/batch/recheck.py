@@ -22,7 +22,7 @@ from deckcheck.batch.entries import entries_chunk
 from deckcheck.batch.files import Unread
 from deckcheck.batch.findings import array_findings, reportable
 from deckcheck.batch.lines import Quick, fields_errors, id_and_fields, own_fields, quick
-from deckcheck.batch.rendered import LEGAL, LIST_CODES, Renderer, plain_line
+from deckcheck.batch.rendered import LEGAL, Renderer, causes, plain_line
 from deckcheck.batch.spec import RecheckSetup
 from deckcheck.batch.summary import Outcome, Summary, verdict_of
 from deckcheck.bounds import copies_limit_errors
@@ -212,7 +212,7 @@ class Rechecker:
             result["id"],
             tuple(v.code for v in report.violations),
             newly_illegal=newly,
-            causes=_causes(report) if newly else (),
+            causes=causes(report.violations) if newly else (),
             penalty=report.penalty,
             legal_before=was_legal,
             fields=result.get("fields"),
@@ -269,8 +269,3 @@ class _LineError(Exception):
 def _head(number: int, deck_id: Any, fields: Fields) -> dict[str, Any]:
     """What a result or error line begins with: the line's number, its id, and its own fields where it has any."""
     return {"line": number, "id": deck_id} if fields is None else {"line": number, "id": deck_id, "fields": fields}
-
-
-def _causes(report: Report) -> tuple[int, ...]:
-    """The cards behind the violations a list change can cause."""
-    return tuple(sorted({c.passcode for v in report.violations if v.code in LIST_CODES for c in v.cards if c.passcode}))

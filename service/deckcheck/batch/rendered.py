@@ -20,7 +20,7 @@ import orjson
 from deckcheck.batch.findings import Memo
 from deckcheck.batch.lines import Quick
 from deckcheck.batch.summary import Outcome, verdict_of
-from deckcheck.model import Context, Finding
+from deckcheck.model import Context, Finding, Violation
 from deckcheck.rules.engine import ruleset_of, violation_of
 from deckcheck.rules.registry import SEVERITY
 from deckcheck.wire.reports import violation_json
@@ -28,6 +28,11 @@ from deckcheck.wire.reports import violation_json
 MAX_KEPT = 100_000  # renderings kept; past them the cache starts again (a recheck's findings repeat far sooner)
 # The codes a list change can newly break: the causes a summary names.
 LIST_CODES = frozenset({"forbidden_card", "limited_card_exceeded", "semi_limited_card_exceeded"})
+
+
+def causes(found: Sequence[Finding | Violation]) -> tuple[int, ...]:
+    """The cards behind the violations (or findings) a list change can cause, in passcode order."""
+    return tuple(sorted({card.passcode for f in found if f.code in LIST_CODES for card in f.cards if card.passcode}))
 
 
 class Rendered(NamedTuple):
@@ -64,9 +69,7 @@ class Renderer:
             violations.append(shown)
             if penalty is None or SEVERITY[fine] > SEVERITY[penalty]:
                 penalty = fine
-        codes = tuple(finding.code for finding in findings)
-        cards = {card.passcode for f in findings if f.code in LIST_CODES for card in f.cards if card.passcode}
-        return Rendered(penalty, violations, codes, tuple(sorted(cards)))
+        return Rendered(penalty, violations, tuple(finding.code for finding in findings), causes(findings))
 
     def _rendered(self, finding: Finding) -> tuple[dict[str, Any], str]:
         same = self.by_ctx.get(id(finding.ctx))
