@@ -25,6 +25,7 @@ CORE = (
     "model",
     "errors",
     "config",
+    "origins",
     "limits",
     "bounds",
     "encoding",

@@ -3,7 +3,6 @@ work out of the box. The README's configuration table lists every one."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -11,6 +10,7 @@ from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from deckcheck.data import DEFAULT_DATA_DIR, Cadence, DataSource
+from deckcheck.origins import parse_origins
 
 Seconds = Annotated[float, Field(gt=0, le=3600)]
 _MIB = 1024 * 1024
@@ -76,8 +76,9 @@ class Settings(BaseSettings):
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     """The least severe log messages written."""
     cors_origins: Annotated[tuple[str, ...], NoDecode] = ("*",)
-    """Origins whose pages may call the API from a browser, as a JSON list or separated by commas; ["*"]: any (the
-    API has no cookies or credentials); [] or nothing: none."""
+    """Origins whose pages may call the API from a browser, as a JSON list or separated by commas, each read as the
+    scheme://host[:port] a browser sends (deckcheck/origins.py); ["*"]: any (the API has no cookies or credentials);
+    [] or nothing: none."""
     cors_max_age: Annotated[int, Field(ge=0, le=86_400)] = 600
     """Seconds a browser may keep a preflight answer."""
     cache_max_age: Annotated[int, Field(ge=0, le=31_536_000)] = 3600
@@ -85,15 +86,8 @@ class Settings(BaseSettings):
 
     @field_validator("cors_origins", mode="before")
     @classmethod
-    def _origins(cls, origins: object) -> object:
-        if not isinstance(origins, str):
-            return origins
-        if origins.lstrip().startswith("["):
-            try:
-                return json.loads(origins)
-            except ValueError:
-                raise ValueError("not a JSON list of origins") from None
-        return [origin.strip() for origin in origins.split(",") if origin.strip()]
+    def _origins(cls, origins: object) -> tuple[str, ...]:
+        return parse_origins(origins)
 
     @field_validator("ocg_list_months", mode="before")
     @classmethod
