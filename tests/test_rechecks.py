@@ -15,6 +15,7 @@ from bench.corpus import Corpus, CorpusDeck
 from deckcheck import Data
 from deckcheck.api import create_app
 from deckcheck.limits import KEPT_NEWLY_ILLEGAL_IDS
+from tests.cases import MAIN_40
 from tests.golden import run_case
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository, with cards/ and banlists/
@@ -193,6 +194,39 @@ def test_recheck_without_previous_and_with_an_inline_list(client: httpx.Client, 
     holding = [r for r, deck in zip(results, corpus, strict=False) if 46986414 in deck.main + deck.side]
     assert holding
     assert all(any(v["code"] == "forbidden_card" for v in r["violations"]) for r in holding)
+
+
+def test_inline_lists_in_headers_are_read_as_utf8(client: httpx.Client) -> None:
+    """Japanese in an inline list's header, sent as UTF-8 bytes as browsers' fetch and most clients send it, is read
+    as the client wrote it: the list's name and its cards by name (Starlette alone reads a header as latin-1)."""
+    banlist = {"name": "禁止リスト案", "forbidden": ["強欲な壺"]}
+    previous = {"name": "前のリスト", "limited": ["強欲な壺"]}
+    headers = {b"Deckcheck-Banlist": orjson.dumps(banlist), b"Deckcheck-Previous": orjson.dumps(previous)}
+    line = orjson.dumps({"id": "d1", "main": [*MAIN_40, {"passcode": 55144522}]}) + b"\n"
+    response = client.post("/v1/rechecks?date=2008-06-01", content=line, headers={**headers, b"Accept-Language": b"ja"})
+    assert response.status_code == 200, response.text
+    result, closing = _lines(response.content)
+    forbidden = [v for v in result["violations"] if v["code"] == "forbidden_card"]
+    assert [v["message"] for v in forbidden] == ["「強欲な壺」は禁止リスト案で禁止カードです。"]
+    assert (result["legal_before"], result["newly_illegal"]) == (True, True)  # one copy: the limit the list before
+    assert (closing["summary"]["banlist"]["name"], closing["summary"]["previous"]["name"]) == (
+        "禁止リスト案",
+        "前のリスト",
+    )
+
+
+@pytest.mark.parametrize("header", ["Deckcheck-Banlist", "Deckcheck-Previous"])
+def test_an_inline_list_header_that_is_no_utf8_is_refused(client: httpx.Client, header: str) -> None:
+    cut = orjson.dumps({"name": "禁止リスト案"})[:13]  # {"name":" and 禁, then the first of the three bytes of 止
+    response = client.post("/v1/rechecks?date=2008-06-01", content=b"", headers={header.encode(): cut + b'"}'})
+    assert response.status_code == 422
+    assert response.json()["errors"] == [
+        {
+            "loc": ["header", header.lower()],
+            "msg": "not UTF-8 text (at byte 12, counting from 0): send the list as UTF-8, or as JSON escaped to ASCII",
+            "type": "header_not_utf8",
+        }
+    ]
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import StreamingResponse
 from starlette.types import Message, Receive, Scope, Send
 
+from deckcheck.api.headers import UTF8
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.middleware.admission import Admission
 from deckcheck.api.middleware.limits import BodyStalled
@@ -48,6 +49,7 @@ ListHeader = Annotated[
         description="The list, as the query parameter of the same name takes it, for a list too long for a URL.",
         examples=['{"name": "House list", "forbidden": [55144522], "limited": [], "semi_limited": []}'],
     ),
+    UTF8,
 ]
 
 
