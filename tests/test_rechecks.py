@@ -197,8 +197,8 @@ def test_recheck_without_previous_and_with_an_inline_list(client: httpx.Client, 
 
 
 def test_inline_lists_in_headers_are_read_as_utf8(client: httpx.Client) -> None:
-    """Japanese in an inline list's header, sent as UTF-8 bytes as browsers' fetch and most clients send it, is read
-    as the client wrote it: the list's name and its cards by name (Starlette alone reads a header as latin-1)."""
+    """Japanese in an inline list's header, sent as UTF-8 bytes as curl sends it, is read as the client wrote it:
+    the list's name and its cards by name (Starlette alone reads a header as latin-1)."""
     banlist = {"name": "禁止リスト案", "forbidden": ["強欲な壺"]}
     previous = {"name": "前のリスト", "limited": ["強欲な壺"]}
     headers = {b"Deckcheck-Banlist": orjson.dumps(banlist), b"Deckcheck-Previous": orjson.dumps(previous)}

@@ -1,7 +1,8 @@
 """Request headers whose values are text beyond ASCII: an inline list in Deckcheck-Banlist or Deckcheck-Previous
 names cards and itself in Japanese. HTTP carries a header's value as bytes, and Starlette reads them as latin-1
-(a character a byte); a browser's fetch, curl and most clients send the UTF-8 of what they were given, so such a
-value is read back as the UTF-8 its bytes are, and bytes that are no UTF-8 are refused rather than guessed at."""
+(a character a byte). curl, Go's net/http and a client handed bytes send the UTF-8 of the text (a browser's fetch
+refuses such a header outright; the Python client escapes it to ASCII JSON, which reads the same either way), so
+such a value is read back as the UTF-8 its bytes are, and bytes that are no UTF-8 are refused, not guessed at."""
 
 from __future__ import annotations
 
