@@ -68,6 +68,7 @@ def test_the_exit_codes_are_named_once() -> None:
         "EXIT_OK": ["cli/output.py"],
         "EXIT_ILLEGAL": ["cli/output.py"],
         "EXIT_ERROR": ["cli/output.py"],
+        "EXIT_FAILED": ["cli/output.py"],
         "EXIT_CLOSED_PIPE": ["cli/output.py"],
     }
 

@@ -10,12 +10,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import dask
 import orjson
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from dask.distributed import Client
+from dask.distributed import Client, LocalCluster
 
 from bench.corpus import Corpus
 from deckcheck import Data
@@ -23,7 +24,7 @@ from deckcheck.batch import BatchSpec
 from deckcheck.batch.cluster import DataMismatch, Job, connect, plan, recheck_on_dask
 from deckcheck.batch.partition import RESULTS, checker_for, recheck_partition, results_schema
 from deckcheck.cli import run
-from deckcheck.cli.output import EXIT_ERROR
+from deckcheck.cli.output import EXIT_ERROR, EXIT_FAILED
 
 DECKS = 20_000
 RECHECK = ["recheck", "--date", "2008-09-01", "--previous", "ocg-2008-03-01"]
@@ -251,3 +252,38 @@ def test_the_readme_spark_schema_is_the_results_schema() -> None:
     spark |= {f"array<{name}>": pa.list_(arrow) for name, arrow in list(spark.items())}
     fields = [column.split(" ", 1) for column in ddl.split(", ")]
     assert pa.schema([pa.field(name, spark[kind]) for name, kind in fields]) == results_schema(pa.string())
+
+
+def test_a_partition_whose_workers_keep_dying_ends_the_recheck_in_words(tmp_path: Path) -> None:
+    """A row group too large for a worker's memory: each worker that reads it passes its limit and is restarted by
+    its nanny, until Dask gives the partition up (here after two, KilledWorker). The recheck ends with its own exit
+    status and says which partition and why, and leaves neither results nor a summary, the partitions that were
+    done included (it ended in KilledWorker's traceback, status 1, with partial results files)."""
+    store = tmp_path / "store"
+    store.mkdir()
+    pq.write_table(pa.table({"id": ["a", "b", "c"], "ydke": ["ydke://!!!"] * 3}), store / "a.parquet")
+    # 2,000 rows of one 600 KB text: 40 KB in the file (a dictionary of one value), 1.2 GB once read.
+    text = pa.DictionaryArray.from_arrays(pa.array([0] * 2000, pa.int32()), pa.array(["x" * 600_000]))
+    huge = pa.table({"id": [f"d{n}" for n in range(2000)], "text": text})
+    pq.write_table(huge, store / "b.parquet", store_schema=False)  # read back as plain strings
+    out, stderr = tmp_path / "out", io.StringIO()
+    with (
+        dask.config.set({"distributed.scheduler.allowed-failures": 1}),
+        LocalCluster(  # type: ignore[no-untyped-call]  # distributed's constructors carry no types
+            n_workers=2, threads_per_worker=1, memory_limit="500MB", dashboard_address=":0"
+        ) as cluster,
+    ):
+        code = run(
+            [*RECHECK, "--dask", cluster.scheduler_address, "--out", str(out), str(store)], io.StringIO(), stderr
+        )
+    assert code == EXIT_FAILED
+    assert re.fullmatch(
+        re.escape(f"deckcheck: partition 2 of 2 (file://{store / 'b.parquet'}, row group 1 of 1; lines 4 to 2003)")
+        + r" could not be checked: the 2 workers that ran it died \(the last tcp://127\.0\.0\.1:\d+\)\. "
+        + re.escape(
+            "A worker dies when it passes its memory limit, runs its machine out of memory or is killed: its log "
+            f"says which. Nothing is written to {out}: no results, no summary.\n"
+        ),
+        stderr.getvalue(),
+    ), stderr.getvalue()
+    assert sorted(out.rglob("*")) == []

@@ -7,7 +7,9 @@ A partition is a row group of a Parquet file or a block of about BLOCK_BYTES of 
 Lines are numbered across the whole store in the order of the sources (a folder's files sorted by name), as a local
 run numbers them: Parquet row groups know their rows from the file's footer; NDJSON blocks are counted first, by
 the workers. Every partition is read and written in chunks, so a worker holds one chunk of results at a time (and
-one block of an NDJSON file). Needs the `dask` extra.
+one block of an NDJSON file). Each partition's file is written under `_unfinished/` and moved beside the others
+only once every partition is done; a recheck that fails leaves no results file at all (nor a summary). Needs the
+`dask` extra.
 """
 
 from __future__ import annotations
@@ -16,12 +18,12 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Literal
+from typing import Any, Literal
 
 import fsspec
 import pyarrow as pa
 import pyarrow.parquet as pq
-from dask.distributed import Client, LocalCluster
+from dask.distributed import Client, Future, KilledWorker, LocalCluster
 from fsspec.utils import read_block
 
 from deckcheck.batch.partition import (
@@ -41,6 +43,7 @@ BLOCK_BYTES = 32 * 1024 * 1024
 PARQUET_SUFFIXES = (".parquet", ".pq")
 NDJSON_SUFFIXES = (".ndjson", ".jsonl")
 ResultsFormat = Literal["parquet", "ndjson"]
+UNFINISHED = "_unfinished"  # the folder of results files until every partition's is done (readers skip _ names)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +70,25 @@ class Job:
 
 class DataMismatch(RuntimeError):
     """A worker holds other card data or lists than the client: its verdicts would not be the client's."""
+
+
+class PartitionLost(RuntimeError):
+    """Every worker that ran a partition died running it (Dask's KilledWorker), so the recheck cannot be ended."""
+
+    def __init__(self, parts: Sequence[Part], index: int, lines: range | None, lost: KilledWorker) -> None:
+        part = parts[index]
+        if part.row_group is None:
+            where = f"{part.url}, bytes {part.offset:,} to {part.offset + part.length - 1:,}"
+        else:
+            groups = sum(other.url == part.url for other in parts)
+            where = f"{part.url}, row group {part.row_group + 1} of {groups}"
+        if lines is not None:
+            where += f"; lines {lines.start} to {lines.stop - 1}" if lines else "; no lines"
+        super().__init__(
+            f"partition {index + 1} of {len(parts)} ({where}) could not be checked: the {lost.allowed_failures + 1} "
+            f"workers that ran it died (the last {lost.last_worker.address}). A worker dies when it passes its "
+            "memory limit, runs its machine out of memory or is killed: its log says which"
+        )
 
 
 @contextmanager
@@ -102,19 +124,51 @@ def recheck_on_dask(client: Client, sources: Sequence[str], job: Job) -> Summary
     """Recheck every deck of `sources` on the cluster, write one results file per partition under `job.out`
     (part-00000.parquet …) and return the merged summary."""
     parts = plan(sources, job.block_bytes)
-    counts = client.gather(client.map(count_rows, parts, pure=False))
+    counts = _gathered(client, client.map(count_rows, parts, pure=False), parts)
     firsts = list(accumulate(counts, initial=1))[: len(parts)]
     fs, folder = fsspec.core.url_to_fs(job.out)
     if fs.exists(folder) and fs.ls(folder):
         raise ValueError(f"{job.out} holds files already: the results go to a new or empty folder")
-    fs.makedirs(folder, exist_ok=True)
+    folder = folder.rstrip("/")
+    fs.makedirs(f"{folder}/{UNFINISHED}", exist_ok=True)
     width = max(5, len(str(len(parts) - 1)))  # names that sort in the order of the partitions
     names = [f"part-{index:0{width}d}.{job.results}" for index in range(len(parts))]
-    futures = client.map(check_part, parts, firsts, names, job=job, pure=False)
-    merged = Summary()
-    for summary in client.gather(futures):  # in the order of the partitions
-        merged.merge(summary)
+    lines = [range(first, first + count) for first, count in zip(firsts, counts, strict=True)]
+    moved: list[str] = []
+    try:
+        merged = Summary()
+        for summary in _gathered(
+            client, client.map(check_part, parts, firsts, names, job=job, pure=False), parts, lines
+        ):
+            merged.merge(summary)  # in the order of the partitions
+        for name in names:
+            fs.mv(f"{folder}/{UNFINISHED}/{name}", f"{folder}/{name}")
+            moved.append(f"{folder}/{name}")
+    except BaseException:
+        for path in moved:  # a part of the results is no result
+            fs.rm(path)
+        raise
+    finally:
+        # A worker still writing a file of a recheck that failed writes it nowhere once its folder is gone (on a
+        # local disk; an object store may yet get a straggler's file under _unfinished/, which readers skip).
+        if fs.exists(f"{folder}/{UNFINISHED}"):
+            fs.rm(f"{folder}/{UNFINISHED}", recursive=True)
     return merged
+
+
+def _gathered(
+    client: Client, futures: list[Future[Any]], parts: list[Part], lines: list[range] | None = None
+) -> list[Any]:
+    """The results of one task per partition, in order; at the first failure the tasks not yet run are dropped,
+    and a partition whose every worker died is a PartitionLost."""
+    try:
+        return list(client.gather(futures))
+    except BaseException as exc:
+        client.cancel(futures)
+        if isinstance(exc, KilledWorker):
+            index = [future.key for future in futures].index(exc.task)
+            raise PartitionLost(parts, index, None if lines is None else lines[index], exc) from exc
+        raise
 
 
 def not_legal_lines(out: str, results: ResultsFormat) -> Iterator[bytes]:
@@ -171,15 +225,15 @@ def count_rows(part: Part) -> int:
 
 
 def check_part(part: Part, first: int, name: str, *, job: Job) -> Summary:
-    """Recheck one partition in a worker, write its results file `name` (with the schema of the results even when
-    the partition holds no deck), and return its summary."""
+    """Recheck one partition in a worker, write its results file `name` under the results' UNFINISHED folder (with
+    the schema of the results even when the partition holds no deck), and return its summary."""
     digest = data_for(job.source).digest
     if digest != job.digest:
         raise DataMismatch(f"a worker judges by data {digest[:16]}, the client by {job.digest[:16]}")
     checker = checker_for(job.spec, job.source)
     fs, folder = fsspec.core.url_to_fs(job.out)
     summary = Summary()
-    with _reading(part) as (id_type, source), fs.open(f"{folder.rstrip('/')}/{name}", "wb") as sink:
+    with _reading(part) as (id_type, source), fs.open(f"{folder.rstrip('/')}/{UNFINISHED}/{name}", "wb") as sink:
         writer = pq.ParquetWriter(sink, results_schema(id_type)) if job.results == "parquet" else None
         try:
             for chunk_first, rows in _chunks(part, source, first):

@@ -1,6 +1,7 @@
 """`deckcheck recheck --dask ADDRESS`: a store of decks rechecked on a Dask cluster (batch/cluster.py), the results
 written as one file per partition under --out, the summary line beside them as `_summary.json`, and with --report
-the CSV of the decks to contact, read back from the results."""
+the CSV of the decks to contact, read back from the results. A recheck the cluster cannot end (a partition every
+worker that ran it died running) writes nothing and exits EXIT_FAILED."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import orjson
 
 from deckcheck.batch import BatchSpec, Rechecker, Summary
 from deckcheck.cli.contacts import ContactList
+from deckcheck.cli.output import EXIT_ERROR, EXIT_FAILED
 from deckcheck.config import Settings
 from deckcheck.data import DEFAULT_DATA_DIR
 from deckcheck.errors import DataError, RequestError
@@ -19,20 +21,22 @@ from deckcheck.errors import DataError, RequestError
 
 def run_on_dask(
     args: argparse.Namespace, settings: Settings, checker: Rechecker, spec: BatchSpec, stderr: IO[str]
-) -> Summary | None:
-    """Carry out the recheck on the cluster; its summary, or None once the reason it could not be is printed."""
+) -> Summary | int:
+    """Carry out the recheck on the cluster; its summary, or the exit status once the reason it could not be is
+    printed."""
     if args.out is None:
         print(
             "deckcheck: --dask writes the results to a folder: give --out FOLDER (a path or an fsspec URL)", file=stderr
         )
-        return None
+        return EXIT_ERROR
     if args.workers is not None:
         print("deckcheck: --workers sets processes here; with --dask, the cluster's workers check", file=stderr)
-        return None
+        return EXIT_ERROR
     try:
         from deckcheck.batch.cluster import (  # noqa: PLC0415
             DataMismatch,
             Job,
+            PartitionLost,
             connect,
             not_legal_lines,
             recheck_on_dask,
@@ -40,7 +44,7 @@ def run_on_dask(
         )
     except ImportError as exc:
         print(f"deckcheck: --dask needs the dask extra (pip install 'deckcheck[dask]'): {exc}", file=stderr)
-        return None
+        return EXIT_ERROR
     data = checker.data
     own = None if settings.data_dir == DEFAULT_DATA_DIR and settings.updates_dir is None else settings.data_source()
     job = Job(spec, args.out, data.digest, args.results_format or "parquet", own)
@@ -53,9 +57,12 @@ def run_on_dask(
                 for line in not_legal_lines(args.out, job.results):
                     contacts.add(line)
                 contacts.write()
+    except PartitionLost as exc:
+        print(f"deckcheck: {exc}. Nothing is written to {args.out}: no results, no summary.", file=stderr)
+        return EXIT_FAILED
     except (OSError, ValueError, TypeError, DataMismatch, DataError, RequestError) as exc:
         # A worker's failure too: other data than the command's, a list its data lack, a column of no deck.
         print(f"deckcheck: {exc}", file=stderr)
-        return None
+        return EXIT_ERROR
     print(f"deckcheck: results in {args.out}, summary in {where}", file=stderr)
     return summary

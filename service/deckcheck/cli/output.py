@@ -16,8 +16,9 @@ from rich.text import Text
 
 from deckcheck.rules.judging import TEXTS
 
-# The exit status of every command: 0 done (and every deck legal), 1 some deck illegal, 2 a usage or input error.
-EXIT_OK, EXIT_ILLEGAL, EXIT_ERROR = 0, 1, 2
+# The exit status of every command: 0 done (and every deck legal), 1 some deck illegal, 2 a usage or input error,
+# 3 a recheck that could not be carried to its end (on Dask, a partition every worker that ran it died running).
+EXIT_OK, EXIT_ILLEGAL, EXIT_ERROR, EXIT_FAILED = 0, 1, 2, 3
 # The exit status of a command whose output pipe was closed early: what a shell reports for a process SIGPIPE ended
 # (128 + 13), as it does for cat, grep or git in `… | head -1`, and apart from this command's 0, 1 and 2.
 EXIT_CLOSED_PIPE = 141

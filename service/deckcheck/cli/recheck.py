@@ -47,8 +47,8 @@ def run_recheck(args: argparse.Namespace, settings: Settings, data: Data, stdout
     if args.dask is not None:
         started = time.monotonic()
         summary = run_on_dask(args, settings, checker, spec, stderr)
-        if summary is None:
-            return EXIT_ERROR
+        if isinstance(summary, int):
+            return summary
         return finish(summary, checker, args, stderr, time.monotonic() - started)
     paths = [Path(p) for p in args.paths]
     missing = [str(p) for p in paths if not p.exists()]
