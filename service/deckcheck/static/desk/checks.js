@@ -6,7 +6,7 @@
 import {$, DeskError, postJson} from "./common.js";
 import {lang, t} from "./words.js";
 import {eventFields} from "./settings.js";
-import {DECK_FIELDS, deckOnly, isDeckLink, readDeck, readFile, readQrPicture} from "./reading.js";
+import {DECK_FIELDS, deckOnly, fileKind, isDeckLink, readDeck, readFile, readQrPicture} from "./reading.js";
 import {closeVerdict, render, returnFocusTo, showChecking, showError, showNotice, verdictOpen} from "./verdict.js";
 import {attachDeck, record} from "./queue.js";
 
@@ -39,7 +39,7 @@ async function validate(body, signal) {
     throw new DeskError(t("unreachable", url.href));
   }
   const json = await answer.json().catch(() => null);
-  if (answer.ok && json) return json;
+  if (answer.ok && Array.isArray(json?.violations)) return json; // a report, not a page or a value a proxy sent
   if (json?.detail) {
     // A problem+json refusal: its detail, then each field error, with its line where it has one. With two lists
     // (a roster check), each error names the list it is in, and its line is marked on that list alone.
@@ -56,13 +56,14 @@ async function validate(body, signal) {
   throw new DeskError(t("bad_answer", answer.status));
 }
 
-/** Check the deck in #scan or #submission. From #scan only a ydke link is a deck: a code that is anything else
- * (a web address, a player's ID) is said to hold none, and nothing is sent. */
-export async function checkSubmission(from) {
+/** Check the deck in #scan or #submission, of the `kind` of file it came from (see readDeck). From #scan only a
+ * ydke link is a deck: a code that is anything else (a web address, a player's ID) is said to hold none, and nothing
+ * is sent. */
+export async function checkSubmission(from, kind = null) {
   const input = from === "scan" ? $("scan") : $("submission");
   await run(input, () => {
     if (from === "scan" && input.value.trim() && !isDeckLink(input.value)) throw noDeck(input.value);
-    return submitted(readDeck(input.value));
+    return submitted(readDeck(input.value, kind));
   });
 }
 
@@ -74,8 +75,8 @@ const submitted = (deck) => ({kind: "submission", body: {...deck.fields, ...even
  * (a deck's request fields and text) read from the paper itself. */
 export async function checkRoster(sheet = null) {
   await run($("roster-presented"), () => {
-    const registered = sheet ?? readDeck($("roster-registered").value);
-    const presented = readDeck($("roster-presented").value);
+    const registered = sheet ?? rosterDeck($("roster-registered"));
+    const presented = rosterDeck($("roster-presented"));
     const body = {
       ...presented.fields,
       ...eventFields(),
@@ -85,6 +86,18 @@ export async function checkRoster(sheet = null) {
     };
     return {kind: "roster", body, source: presented.source, rosterSource: registered.source};
   });
+}
+
+/** The deck in a roster field, of the `kind` of file it came from (see readDeck); what is wrong with it is said
+ * of its list. */
+function rosterDeck(field, kind = null) {
+  try {
+    return readDeck(field.value, kind);
+  } catch (error) {
+    if (!(error instanceof DeskError)) throw error;
+    const list = t(field === $("roster-registered") ? "in_registered" : "in_presented");
+    throw new DeskError(t("in_list", list, error.message), error.details);
+  }
 }
 
 /** Check a deck read from a paper list (its request fields and the text shown for it) as the submitted deck, or,
@@ -98,7 +111,8 @@ const noDeck = (code) => new DeskError(t("no_deck"), [t("code_holds", code.trim(
 
 /** Make the request `prepare` describes, show the verdict (or the error) and record it. One check runs at a time:
  * one asked for meanwhile is refused in words, its deck left in its field for Enter to check once the verdict is
- * shown, so that a verdict never stands over a deck submitted after it. */
+ * shown, so that a verdict never stands over a deck submitted after it. Whatever fails, from reading the deck to
+ * drawing the verdict, is shown in words, and the page is ready for the next check. */
 async function run(input, prepare) {
   if (running) {
     refused = () => run(input, prepare);
@@ -110,17 +124,12 @@ async function run(input, prepare) {
   // Everything the check stands on is read now, the player with the rest: a name typed while the request is in
   // flight is the next player's.
   const check = {player: $("player").value.trim()};
-  try {
-    Object.assign(check, prepare());
-  } catch (error) {
-    show(error, check);
-    return;
-  }
   const controller = new AbortController();
   running = controller;
-  showChecking(check);
   $("status").textContent = t("checking");
   try {
+    Object.assign(check, prepare());
+    showChecking(check);
     check.report = await validate(check.body, controller.signal);
     check.time = new Date().toISOString();
     const entry = record(check);
@@ -148,9 +157,10 @@ async function keepDeckLink(entry, body) {
   }
 }
 
-/** Show what went wrong with `check`, with the lines it names in each list. */
+/** Show what went wrong with `check`, with the lines it names in each list; an error the page did not foresee (a
+ * fault of its own) in its words, over the error's own. */
 function show(error, check) {
-  const problem = error instanceof DeskError ? error : new DeskError(String(error));
+  const problem = error instanceof DeskError ? error : new DeskError(t("page_error"), [String(error)]);
   const {source, rosterSource, player} = check;
   showError(problem.message, problem.details, {source, lines: problem.lines, rosterSource,
     rosterLines: problem.rosterLines, player});
@@ -187,11 +197,13 @@ export async function scanPicture(file) {
   await checkScanned(await readQrPicture(file));
 }
 
-/** A picture is read for its QR code; a list goes into `target`, and is checked if that is #submission. */
+/** A picture is read for its QR code; a list goes into `target`, and is checked if that is #submission. A list
+ * dropped on a roster field is checked only with the roster, but what is wrong with its shape is said at once. */
 export async function openFile(file, target) {
   if (file.type.startsWith("image/")) return scanPicture(file);
   target.value = await readFile(file);
-  if (target === $("submission")) await checkSubmission("submission");
+  if (target === $("submission")) await checkSubmission("submission", fileKind(file));
+  else rosterDeck(target, fileKind(file));
 }
 
 /** Run `task`; an error it throws is shown in words, and closing it gives the focus to `input`. */

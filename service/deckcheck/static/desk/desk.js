@@ -5,10 +5,11 @@
 // This module wires the page's elements to the others, which the browser loads by their relative imports (there
 // is no build step): common.js (elements, storage keys, errors, dates), words.js (the page's words in both
 // languages), settings.js (the event's settings and lists), reading.js (a deck in any form, files, QR codes and
-// the camera), checks.js (the checks sent to the API), verdict.js (the verdict), queue.js (the checks made),
-// catalogue.js (what each code is, in words), paper.js (a paper list photographed or opened, and read by the API),
-// review.js (what it read, reviewed before the check) and picture.js (its picture), sheet.js (the registration
-// sheet printed), and for judges clock.js (the round clock and time-limit rulings) and assessor.js (penalties).
+// the camera), shape.js (what is wrong with the shape of a JSON deck or a ydke link, in words), checks.js (the
+// checks sent to the API), verdict.js (the verdict), queue.js (the checks made), catalogue.js (what each code is, in
+// words), paper.js (a paper list photographed or opened, and read by the API), review.js (what it read, reviewed
+// before the check) and picture.js (its picture), sheet.js (the registration sheet printed), and for judges
+// clock.js (the round clock and time-limit rulings) and assessor.js (penalties).
 
 import {$} from "./common.js";
 import {applyWords, switchLanguage, t} from "./words.js";

@@ -3,6 +3,7 @@
 
 import {$, DeskError} from "./common.js";
 import {t} from "./words.js";
+import {jsonDeck, ydkeLink} from "./shape.js";
 
 const JSQR_URL = "/static/vendor/jsqr-1.4.0/jsQR.js";
 const MAX_FILE_BYTES = 1024 * 1024; // the service's body limit
@@ -14,39 +15,61 @@ export const DECK_FIELDS = ["main", "extra", "side", "ydk", "ydke", "text"]; // 
  * web address, a player's ID card) would otherwise go to the service as a text list, and come back 違反. */
 export const isDeckLink = (code) => /^ydke:\/\//i.test(code.trim());
 
-/** The request fields of a deck in any accepted form, and the text its line numbers refer to. */
-export function readDeck(raw) {
+/** The request fields of a deck in any accepted form, and the text its line numbers refer to. `kind` is the kind of
+ * file it came from where that says its form ("json", "ydke"); else the form is told from the text. A deck of a shape
+ * the service does not take is refused in words. */
+export function readDeck(raw, kind = null) {
   const text = raw.replace(/^\ufeff/, "");
   const trimmed = text.trim();
   if (!trimmed) throw new DeskError(t("empty"));
-  if (/^ydke:\/\//i.test(trimmed)) return {fields: {ydke: trimmed}, source: trimmed};
-  if (trimmed.startsWith("{")) {
-    let object;
-    try {
-      object = JSON.parse(trimmed);
-    } catch (error) {
-      throw new DeskError(t("bad_json", error.message));
-    }
+  if (kind === "ydke" || isDeckLink(trimmed)) {
+    return {fields: {ydke: ydkeLink(trimmed, t("place_ydke_file"))}, source: trimmed};
+  }
+  // JSON: a .json file's, a text in { }, or a text in [ ] that reads as JSON (a list's heading may be in brackets).
+  const mustBeJson = kind === "json" || trimmed.startsWith("{");
+  const json = mustBeJson || trimmed.startsWith("[") ? parsedJson(trimmed, mustBeJson) : undefined;
+  if (json !== undefined) {
+    const fields = jsonDeck(json);
     // A JSON request: its own fields. Lines in an answer refer to its ydk or text, if it has one.
-    return {fields: object, source: object.ydk ?? object.text ?? trimmed};
+    return {fields, source: fields.ydk ?? fields.text ?? trimmed};
   }
   if (/^\s*(#main|#extra|!side)\s*$/im.test(text)) return {fields: {ydk: text}, source: text};
   return {fields: {text}, source: text};
+}
+
+/** The value of the JSON `text`; where it is no JSON, a DeskError if it `must` be, else undefined. */
+function parsedJson(text, must) {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    if (must) throw new DeskError(t("bad_json"), [error.message]);
+    return undefined;
+  }
 }
 
 /** Only the deck of a request's fields (the roster takes nothing else). */
 export const deckOnly = (fields) =>
   Object.fromEntries(Object.entries(fields).filter(([key]) => DECK_FIELDS.includes(key)));
 
-/** A file's text: UTF-8, else Shift_JIS (lists saved by Japanese Windows software). */
+/** The kind of deck file `file` is, where that says the form of the deck in it: "json", "ydke", or null. */
+export function fileKind(file) {
+  if (/\.json$/i.test(file.name) || file.type === "application/json") return "json";
+  return /\.ydke$/i.test(file.name) ? "ydke" : null;
+}
+
+/** A file's text: UTF-8, else Shift_JIS (lists saved by Japanese Windows software); a file that holds a NUL (a
+ * picture, an archive, a PDF) is none. */
 export async function readFile(file) {
   if (file.size > MAX_FILE_BYTES) throw new DeskError(t("too_big"));
   const bytes = await file.arrayBuffer();
+  let text;
   try {
-    return new TextDecoder("utf-8", {fatal: true}).decode(bytes);
+    text = new TextDecoder("utf-8", {fatal: true}).decode(bytes);
   } catch {
-    return new TextDecoder("shift_jis").decode(bytes);
+    text = new TextDecoder("shift_jis").decode(bytes);
   }
+  if (text.includes("\0")) throw new DeskError(t("not_text"));
+  return text;
 }
 
 // ---- QR codes: from a picture or the camera ----
