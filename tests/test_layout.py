@@ -28,6 +28,7 @@ CORE = (
     "origins",
     "limits",
     "bounds",
+    "bounded",
     "encoding",
     "versions",
     "paper",

@@ -1,7 +1,8 @@
 """Stored decks as NDJSON lines: NDJSON files, single deck files (.ydk .ydke .txt .json) and folders of them.
 
 A deck file is read as the desk reads it (UTF-8, else Shift_JIS as Windows writes it, CP932), and its line carries
-the encoding it was read in as its own field `encoding`, which its result echoes.
+the encoding it was read in as its own field `encoding`, which its result echoes. It becomes one line, so a file past
+what a line may hold is an error line read no further than that.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from typing import Any, NamedTuple
 
 import orjson
 
+from deckcheck.bounded import TooLarge, read_bounded
 from deckcheck.encoding import NotText, decoded_text
 from deckcheck.formats import DECK_SUFFIXES, deck_file_format
 
+MAX_LINE_BYTES = 1024 * 1024  # the most one recheck line may hold (a longer one is an error line)
 NDJSON_SUFFIXES = frozenset({".ndjson", ".jsonl"})
 _BATCH_WIDE = frozenset({"date", "format", "banlist", "roster", "duel", "phase"})
 
@@ -46,7 +49,9 @@ def _wanted(path: Path) -> bool:
 def _deck_file_line(path: Path) -> bytes | Unread:
     """One deck file as an NDJSON line whose id is the file's path."""
     try:
-        text, encoding = decoded_text(path.read_bytes())
+        text, encoding = decoded_text(read_bounded(path, MAX_LINE_BYTES, "a recheck line may hold"))
+    except TooLarge as exc:
+        return Unread(str(path), [{"loc": [], "msg": f"the file holds {exc}", "type": "file_too_large"}])
     except NotText as exc:
         return Unread(str(path), [{"loc": [], "msg": str(exc), "type": "not_text"}])
     fmt = deck_file_format(path, text)

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from deckcheck.batch.chunk import Chunk, decode
 from deckcheck.batch.columnar import judge
 from deckcheck.batch.entries import entries_chunk
-from deckcheck.batch.files import Unread
+from deckcheck.batch.files import MAX_LINE_BYTES, Unread
 from deckcheck.batch.findings import array_findings, reportable
 from deckcheck.batch.lines import Quick, fields_errors, id_and_fields, own_fields, quick
 from deckcheck.batch.rendered import LEGAL, Renderer, causes, plain_line
@@ -35,7 +35,6 @@ from deckcheck.wire.inputs import DEFAULT_LANGUAGES, deck_from, limit_errors, re
 from deckcheck.wire.reports import violations_json
 from deckcheck.wire.requests import RecheckLine
 
-MAX_LINE_BYTES = 1024 * 1024
 # An input line: its bytes, None for a line too long to keep, or a deck file that could not be read as text.
 Line = bytes | Unread | None
 Fields = dict[str, Any] | None

@@ -10,7 +10,10 @@ from typing import IO, Any
 
 import orjson
 
+from deckcheck.bounded import TooLarge
+from deckcheck.cli.decks import read_file
 from deckcheck.cli.output import EXIT_ERROR, EXIT_OK, table, words
+from deckcheck.config import Settings
 from deckcheck.data import (
     STATUS_NAMES,
     Banlist,
@@ -42,12 +45,12 @@ def add_banlist_parser(commands: Any) -> None:
     diff.add_argument("--json", action="store_true", help="print JSON for machines")
 
 
-def run_banlist(args: argparse.Namespace, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
+def run_banlist(args: argparse.Namespace, settings: Settings, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
     """Carry out `deckcheck banlist …`; return the exit code."""
     try:
         if args.action == "export":
             return _export(args, data, stdout)
-        return _diff(args, data, stdout)
+        return _diff(args, data, settings.max_body_bytes, stdout)
     except ListError as exc:
         print(f"deckcheck: {exc}", file=stderr)
         return EXIT_ERROR
@@ -67,8 +70,8 @@ def _export(args: argparse.Namespace, data: Data, stdout: IO[str]) -> int:
     return EXIT_OK
 
 
-def _diff(args: argparse.Namespace, data: Data, stdout: IO[str]) -> int:
-    old, new = _named(args.a, data), _named(args.b, data)
+def _diff(args: argparse.Namespace, data: Data, limit: int, stdout: IO[str]) -> int:
+    old, new = _named(args.a, data, limit), _named(args.b, data, limit)
     rows = [
         (data.cards.by_passcode[passcode].name(args.lang), passcode, STATUS_NAMES[was], STATUS_NAMES[now])
         for passcode, was, now in differences(old, new, data.cards)
@@ -104,8 +107,9 @@ def _bundled(list_id: str, data: Data) -> Banlist:
     return found
 
 
-def _named(spec: str, data: Data) -> Banlist:
-    """A bundled list by id, else the list an lflist.conf file holds (FILE#NAME picks one of several)."""
+def _named(spec: str, data: Data, limit: int) -> Banlist:
+    """A bundled list by id, else the list an lflist.conf file of at most `limit` bytes holds (FILE#NAME picks one
+    of several)."""
     found = data.banlists.get(spec)
     if found is not None:
         return found
@@ -113,8 +117,8 @@ def _named(spec: str, data: Data) -> Banlist:
     if not Path(path).is_file():
         raise ListError(f"{spec!r} is neither a bundled list id nor an lflist.conf file")
     try:
-        read = read_lflist(Path(path).read_text(encoding="utf-8-sig"), data.cards, name or None)
-    except (OSError, UnicodeDecodeError) as exc:
+        read = read_lflist(read_file(Path(path), limit).decode("utf-8-sig"), data.cards, name or None)
+    except (OSError, UnicodeDecodeError, TooLarge) as exc:
         raise ListError(f"{path}: {exc}") from None
     except LflistError as exc:
         problems = "; ".join(("" if p.line is None else f"line {p.line}: ") + p.msg for p in exc.problems[:20])

@@ -22,13 +22,14 @@ from deckcheck.data.imports import (
     cards_writes,
     cdb_rows,
     csv_rows,
+    is_cdb,
     list_change,
     list_name,
     read_list,
     removal,
 )
 from deckcheck.data.status import data_status
-from deckcheck.data.updates import Change, commit, record, trial
+from deckcheck.data.updates import Change, commit, file_sha256, record, sha256, trial
 from deckcheck.errors import DataError, SourceError
 from deckcheck.versions import data_version
 from deckcheck.wire.inputs import today
@@ -146,7 +147,7 @@ def _plan(args: argparse.Namespace, argv: list[str], target: DataSource, folder:
         new = make_banlist("new", title, args.format.upper(), dates=(args.start, None), limits=limits, cards=data.cards)
         if before is not None:
             print_changes(before, new, data.cards, args.lang, out)
-        change = Change({path: body}, (), record("add-list", argv, name, raw, files=[path]))
+        change = Change({path: body}, (), record("add-list", argv, name, sha256(raw), files=[path]))
     else:
         change = _cards(args, argv, folder, (beneath or data), out)
     if args.dry_run:
@@ -156,8 +157,8 @@ def _plan(args: argparse.Namespace, argv: list[str], target: DataSource, folder:
 
 
 def _cards(args: argparse.Namespace, argv: list[str], folder: Path, beneath: Data, out: IO[str]) -> Change:
-    raw = args.source.read_bytes() if args.source.is_file() else b""
-    if raw.startswith(b"SQLite format 3\0"):
+    # Each reader refuses a file past its bound by its size, before reading it.
+    if is_cdb(args.source):
         dates = {"ocg": args.ocg_date, "tcg": args.tcg_date}
         if args.ocg_date is None and args.tcg_date is None:
             raise SourceError(args.source.name, ["a cdb carries no printing dates: give --ocg-date or --tcg-date"])
@@ -183,7 +184,8 @@ def _cards(args: argparse.Namespace, argv: list[str], folder: Path, beneath: Dat
     for path, left in plan.superseded.items():
         print(words(lang, "data_superseded", path=path, left=len(left)), file=out)
     writes = cards_writes(plan)
-    return Change(writes, (), record("add-cards", argv, args.source.name, raw, files=[*writes]))
+    digest = file_sha256(args.source)  # read a block at a time, never whole
+    return Change(writes, (), record("add-cards", argv, args.source.name, digest, files=[*writes]))
 
 
 def _status(args: argparse.Namespace, source: DataSource, out: IO[str]) -> int:

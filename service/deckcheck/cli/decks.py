@@ -13,7 +13,9 @@ from typing import IO, Any
 import orjson
 from pydantic import ValidationError
 
+from deckcheck.bounded import TooLarge, read_bounded
 from deckcheck.cli.output import EXIT_ERROR, EXIT_OK
+from deckcheck.config import Settings
 from deckcheck.data import Data
 from deckcheck.encoding import Encoding, NotText, decoded_text
 from deckcheck.errors import RequestError
@@ -22,31 +24,39 @@ from deckcheck.wire.inputs import deck_from, written
 from deckcheck.wire.requests import DeckIn, ValidateRequest
 
 # What reading a deck (and the event its request names) may raise; `why` says each in one line.
-READ_ERRORS = (OSError, NotText, orjson.JSONDecodeError, TypeError, ValidationError, RequestError)
+READ_ERRORS = (OSError, TooLarge, NotText, orjson.JSONDecodeError, TypeError, ValidationError, RequestError)
 # The images `deckcheck qr --out` writes, by the name's suffix.
 QR_IMAGES: dict[str, QrImage] = {".svg": "svg", ".png": "png"}
 
 
-def deck_request(source: str, overrides: dict[str, Any]) -> tuple[ValidateRequest, Encoding | None]:
-    """The validate request a file (or a ydke link) stands for, with `overrides` (the command line's date and list)
-    in place of the file's own; and the encoding the file was read in (None for a link)."""
-    fields, encoding = _fields(source)
+def read_file(path: Path, limit: int) -> bytes:
+    """A deck or list file the command reads whole, of at most `limit` bytes (DECKCHECK_MAX_BODY_BYTES, the most a
+    request body may hold), else TooLarge before any of it is read."""
+    return read_bounded(path, limit, "DECKCHECK_MAX_BODY_BYTES allows")
+
+
+def deck_request(source: str, overrides: dict[str, Any], limit: int) -> tuple[ValidateRequest, Encoding | None]:
+    """The validate request a file (of at most `limit` bytes, or a ydke link) stands for, with `overrides` (the
+    command line's date and list) in place of the file's own; and the encoding the file was read in (None for a
+    link)."""
+    fields, encoding = _fields(source, limit)
     return ValidateRequest.model_validate_json(orjson.dumps({**fields, **overrides})), encoding
 
 
-def deck_alone(source: str) -> DeckIn:
-    """The deck a file (or a ydke link) gives, without the event: of a JSON request, only its deck's fields."""
-    deck = {name: value for name, value in _fields(source)[0].items() if name in DeckIn.model_fields}
+def deck_alone(source: str, limit: int) -> DeckIn:
+    """The deck a file (of at most `limit` bytes, or a ydke link) gives, without the event: of a JSON request, only
+    its deck's fields."""
+    deck = {name: value for name, value in _fields(source, limit)[0].items() if name in DeckIn.model_fields}
     return DeckIn.model_validate_json(orjson.dumps(deck))
 
 
-def _fields(source: str) -> tuple[dict[str, Any], Encoding | None]:
+def _fields(source: str, limit: int) -> tuple[dict[str, Any], Encoding | None]:
     """What a file (or a ydke link) holds, as a request's fields: a JSON file's own (a TypeError when it holds no
     object), else the deck in its form; and the encoding the file was read in."""
     if source.startswith("ydke://"):
         return {"ydke": source}, None
     path = Path(source)
-    text, encoding = decoded_text(path.read_bytes())
+    text, encoding = decoded_text(read_file(path, limit))
     fmt = deck_file_format(path, text)
     if fmt == "json":
         return {**orjson.loads(text)}, encoding
@@ -89,13 +99,13 @@ def _image_path(text: str) -> Path:
     return Path(text)
 
 
-def run_qr(args: argparse.Namespace, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
+def run_qr(args: argparse.Namespace, settings: Settings, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
     """Carry out `deckcheck qr`; return the exit code (2 for a deck that cannot be read, names a card that is no
     official card's, or is too large for a QR code)."""
     out: Path | None = args.out
     image: QrImage = "svg" if out is None else QR_IMAGES[out.suffix.lower()]
     try:
-        deck = deck_from(deck_alone(args.file), data)
+        deck = deck_from(deck_alone(args.file, settings.max_body_bytes), data)
         drawn = written(deck, data.cards, partial(write_qr, deck, data.cards, image))
         if out is None:
             stdout.write(drawn.decode("utf-8"))

@@ -12,7 +12,6 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
-from functools import partial
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -20,9 +19,10 @@ import orjson
 import uvicorn
 
 from deckcheck.batch import default_workers, validate_all
-from deckcheck.cli.banlist import add_banlist_parser, run_banlist
+from deckcheck.bounded import TooLarge
+from deckcheck.cli.banlist import ListError, add_banlist_parser, run_banlist
 from deckcheck.cli.data import add_data_parser, run_data
-from deckcheck.cli.decks import READ_ERRORS, add_qr_parser, deck_request, run_qr, why
+from deckcheck.cli.decks import READ_ERRORS, add_qr_parser, deck_request, read_file, run_qr, why
 from deckcheck.cli.output import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, exit_quietly_on_closed_pipe, words
 from deckcheck.cli.recheck import run_recheck
 from deckcheck.cli.sheet import add_sheet_parser, run_sheet
@@ -151,8 +151,6 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
             raise _Usage("deckcheck: --list names a list of an --lflist file; give the file too")
         if getattr(args, "lflist", None) is not None and args.banlist is not None:
             raise _Usage("deckcheck: give the list once: --banlist or --lflist")
-        if getattr(args, "lflist", None) is not None:
-            args.banlist = _lflist_spec(args.lflist, args.list)  # read once, for every deck
     except _Usage as exc:
         print(exc, file=stderr)
         return EXIT_ERROR
@@ -160,6 +158,8 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
         return EXIT_OK if exc.code in (0, None) else EXIT_ERROR
     try:
         settings = load_settings()
+        if getattr(args, "lflist", None) is not None:  # read once, for every deck
+            args.banlist = _lflist_spec(args.lflist, args.list, settings.max_body_bytes)
         if args.command == "data":  # it reads the data itself: broken ones are what `data check` reports
             return run_data(args, list(argv)[1:], settings, stdout, stderr)
         # Broken data stop every command here, with one line; serve loads them once, into the app it serves (with
@@ -173,24 +173,20 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
             app = "deckcheck.app:app"
         else:
             data = settings.data_source().load()
-    except (ConfigError, DataError) as exc:
+    except (ConfigError, DataError, ListError) as exc:
         print(f"deckcheck: {exc}", file=stderr)
         return EXIT_ERROR
     if args.command == "serve":
         _serve(app, settings, args)
         return EXIT_OK
-    runners: dict[str, Callable[[argparse.Namespace, Data, IO[str], IO[str]], int]] = {
+    runners: dict[str, Callable[[argparse.Namespace, Settings, Data, IO[str], IO[str]], int]] = {
         "validate": _validate,
         "banlist": run_banlist,
         "qr": run_qr,
         "sheet": run_sheet,
-        "recheck": partial(_recheck, settings),
+        "recheck": run_recheck,
     }
-    return runners[args.command](args, data, stdout, stderr)
-
-
-def _recheck(settings: Settings, args: argparse.Namespace, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
-    return run_recheck(args, settings, data, stdout, stderr)
+    return runners[args.command](args, settings, data, stdout, stderr)
 
 
 def _serve(app: FastAPI | str, settings: Settings, args: argparse.Namespace) -> None:
@@ -216,18 +212,19 @@ def main() -> None:
     exit_quietly_on_closed_pipe(lambda: run(sys.argv[1:], sys.stdout, sys.stderr))
 
 
-def _lflist_spec(path: Path, name: str | None) -> str:
-    """An --lflist file as the inline list --banlist takes: `{"lflist": text, "list": name}`."""
+def _lflist_spec(path: Path, name: str | None, limit: int) -> str:
+    """An --lflist file (of at most `limit` bytes) as the inline list --banlist takes: `{"lflist": text, "list":
+    name}`."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise _Usage(f"deckcheck: {path}: {exc}") from None
+        text = read_file(path, limit).decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError, TooLarge) as exc:
+        raise ListError(f"{path}: {exc}") from None
     return orjson.dumps({"lflist": text, "list": name}).decode()
 
 
-def _request(source: str, args: argparse.Namespace) -> tuple[ValidateRequest, Encoding | None]:
-    """The validate request a file (or a ydke link) stands for, with the command line's date and list; and the
-    encoding the file was read in."""
+def _request(source: str, args: argparse.Namespace, limit: int) -> tuple[ValidateRequest, Encoding | None]:
+    """The validate request a file (of at most `limit` bytes, or a ydke link) stands for, with the command line's
+    date and list; and the encoding the file was read in."""
     overrides: dict[str, Any] = {}
     if args.date is not None:
         overrides["date"] = args.date.isoformat()
@@ -235,15 +232,15 @@ def _request(source: str, args: argparse.Namespace) -> tuple[ValidateRequest, En
         overrides["format"] = args.format
     if args.banlist is not None:
         overrides["banlist"] = orjson.loads(args.banlist) if args.banlist.lstrip().startswith("{") else args.banlist
-    return deck_request(source, overrides)
+    return deck_request(source, overrides, limit)
 
 
-def _validate(args: argparse.Namespace, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
+def _validate(args: argparse.Namespace, settings: Settings, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
     read: list[tuple[str, Encoding | None, Deck, Context]] = []
     failed = False
     for source in args.files:
         try:
-            body, encoding = _request(source, args)
+            body, encoding = _request(source, args, settings.max_body_bytes)
             read.append((source, encoding, deck_from(body, data), context_for(body, data)))
         except READ_ERRORS as exc:
             print(f"deckcheck: {source}: {why(exc)}", file=stderr)

@@ -11,6 +11,7 @@ from typing import IO, Any
 
 from deckcheck.cli.decks import READ_ERRORS, deck_alone, why
 from deckcheck.cli.output import EXIT_ERROR, EXIT_OK
+from deckcheck.config import Settings
 from deckcheck.data import Data
 from deckcheck.formats import DeckTooLargeForQr
 from deckcheck.paper.sheet import DeckTooLargeForSheet, SheetFields, sheet_pdf
@@ -39,7 +40,7 @@ def _pdf_path(text: str) -> Path:
     return Path(text)
 
 
-def run_sheet(args: argparse.Namespace, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
+def run_sheet(args: argparse.Namespace, settings: Settings, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
     """Carry out `deckcheck sheet`; return the exit code (2 for a deck that cannot be read, names a card that is no
     official card's, or is too large for a sheet)."""
     out: Path = args.out or Path("deck-sheet.pdf")
@@ -47,7 +48,7 @@ def run_sheet(args: argparse.Namespace, data: Data, stdout: IO[str], stderr: IO[
         args.player, args.furigana, args.player_id, args.event, args.event_date, args.event_format, args.paper
     )
     try:
-        deck = deck_from(deck_alone(args.file), data)
+        deck = deck_from(deck_alone(args.file, settings.max_body_bytes), data)
         write = partial(sheet_pdf, deck, data.cards, args.names, fields, data_version(data))
         out.write_bytes(written(deck, data.cards, write))
     except READ_ERRORS as exc:

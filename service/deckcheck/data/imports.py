@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from deckcheck.bounded import TooLarge, read_bounded
 from deckcheck.data.banlists import STATUS_LIMITS, Banlists, build_limits
 from deckcheck.data.cards import UPDATE_CARD_COLUMNS, CardIndex, read_card_file
 from deckcheck.data.cdb import CdbCard, read_cdb
@@ -179,22 +180,35 @@ def removal(folder: Path, what: str) -> tuple[dict[str, bytes], tuple[str, ...]]
     raise SourceError(what, [f"{folder} holds no list or card {what}"])
 
 
-_MAX_SOURCE_BYTES = 64 * 1024 * 1024
+_MAX_SOURCE_BYTES = 64 * 1024 * 1024  # larger than any list or card file (a cards.cdb has its own bound)
+_SOURCE_BOUND = "a list or card source may hold (64 MiB)"
+_SQLITE = b"SQLite format 3\0"  # how an SQLite database, as a cards.cdb, begins
+
+
+def is_cdb(path: Path) -> bool:
+    """Whether the file at `path` is an SQLite database, by its first bytes; False for one that cannot be read (the
+    reader of a CSV then says why)."""
+    try:
+        with path.open("rb") as f:
+            return f.read(len(_SQLITE)) == _SQLITE
+    except OSError:
+        return False
 
 
 def _bounded(path: Path) -> None:
-    """Refuse a source that cannot be read or is larger than any list or card file."""
+    """Refuse a source that cannot be read or is larger than any list or card file, by its size."""
     try:
         size = path.stat().st_size
     except OSError as exc:
         raise SourceError(path.name, [f"cannot be read: {exc.strerror or exc}"]) from None
     if size > _MAX_SOURCE_BYTES:
-        raise SourceError(path.name, [f"larger than {_MAX_SOURCE_BYTES // 1024 // 1024} MiB"])
+        raise SourceError(path.name, [str(TooLarge(size, _MAX_SOURCE_BYTES, _SOURCE_BOUND))])
 
 
 def _read(path: Path) -> bytes:
-    _bounded(path)
     try:
-        return path.read_bytes()
+        return read_bounded(path, _MAX_SOURCE_BYTES, _SOURCE_BOUND)
     except OSError as exc:
         raise SourceError(path.name, [f"cannot be read: {exc.strerror or exc}"]) from None
+    except TooLarge as exc:
+        raise SourceError(path.name, [str(exc)]) from None

@@ -98,12 +98,20 @@ def sha256(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-def record(action: str, argv: Sequence[str], source: str | None, raw: bytes | None, **more: Any) -> dict[str, Any]:
-    """The record of one import: what was done, the command, the source file's name and SHA-256, and when."""
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of the file at `path`, read a block at a time (a cards.cdb may be large), as the record keeps
+    it."""
+    with path.open("rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+def record(action: str, argv: Sequence[str], source: str | None, digest: str | None, **more: Any) -> dict[str, Any]:
+    """The record of one import: what was done, the command, the source file's name and SHA-256 (`digest`), and
+    when."""
     now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
     found: dict[str, Any] = {"time": now, "action": action, "command": ["deckcheck", "data", *argv]}
-    if source is not None and raw is not None:
-        found |= {"source": source, "sha256": sha256(raw)}
+    if source is not None and digest is not None:
+        found |= {"source": source, "sha256": digest}
     return found | more
 
 
