@@ -1,5 +1,6 @@
-"""Admission and readiness in-process: a full queue refuses at once, a client that left is not worked for, and a
-stop signal makes the server not ready while the server's own handler still runs."""
+"""Admission and readiness in-process: a full queue refuses at once, by the request's head alone; a check that
+waited past the deadline is refused, not run; a client that left is not worked for; and a stop signal makes the
+server not ready while the server's own handler still runs."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ import threading
 from types import FrameType
 
 import anyio
+import orjson
 import pytest
+from starlette.types import Message, Receive, Scope, Send
 
 from deckcheck.api.health import Lifecycle
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.middleware.admission import Admission, ClientGone, Overloaded
+from deckcheck.api.middleware.gate import Gate, Gated
 
 
 class _Gone:
@@ -22,40 +26,68 @@ class _Gone:
         return True
 
 
+class _Here:
+    """Stands in for a request whose client waits for its answer."""
+
+    async def is_disconnected(self) -> bool:
+        return False
+
+
 def test_a_full_queue_refuses_at_once_and_frees_when_the_checks_end() -> None:
-    admission = Admission(threads=1, waiting=1, rechecks=1, metrics=Metrics("v", "0"))
+    admission = Admission(threads=1, waiting=1, rechecks=1, metrics=Metrics("v", "0"), queue_seconds=60)
     release = threading.Event()
     results: list[bool] = []
 
     async def run() -> None:
         async with anyio.create_task_group() as group:
             for _ in range(2):
-                group.start_soon(_run_and_record, admission, release, results)
+                group.start_soon(_check_and_record, admission, release, results)
             while admission.admitted < 2:
                 await anyio.sleep(0.01)
             assert admission.saturated
             with pytest.raises(Overloaded):
-                admission.admit()
+                admission.enter()
             release.set()
         assert not admission.saturated
-        admission.admit()
+        admission.enter()
 
     anyio.run(run)
     assert results == [True, True]
     assert admission.metrics.registry.get_sample_value("deckcheck_admission_rejections_total") == 1
 
 
-async def _run_and_record(admission: Admission, release: threading.Event, results: list[bool]) -> None:
-    results.append(await admission.run(None, release.wait))
+async def _check_and_record(admission: Admission, release: threading.Event, results: list[bool]) -> None:
+    results.append(await admission.check(_Here(), release.wait))  # type: ignore[arg-type]
+
+
+def test_a_check_that_waited_past_the_deadline_is_refused_and_never_run() -> None:
+    admission = Admission(threads=1, waiting=1, rechecks=1, metrics=Metrics("v", "0"), queue_seconds=0.2)
+    release = threading.Event()
+    ran: list[int] = []
+
+    async def run() -> None:
+        async with anyio.create_task_group() as group:
+            group.start_soon(_check_and_record, admission, release, [])
+            while admission.metrics.registry.get_sample_value("deckcheck_checks_admitted") != 1:
+                await anyio.sleep(0.01)
+            with pytest.raises(Overloaded) as refused:
+                await admission.check(_Here(), lambda: ran.append(1))  # type: ignore[arg-type]
+            release.set()
+        assert refused.value.waited == 0.2
+
+    anyio.run(run)
+    assert ran == []
+    assert admission.admitted == 0
+    assert admission.metrics.registry.get_sample_value("deckcheck_admission_rejections_total") == 1
 
 
 def test_work_for_a_client_that_left_while_waiting_is_not_run() -> None:
-    admission = Admission(threads=1, waiting=1, rechecks=1, metrics=Metrics("v", "0"))
+    admission = Admission(threads=1, waiting=1, rechecks=1, metrics=Metrics("v", "0"), queue_seconds=60)
     ran: list[int] = []
 
     async def run() -> None:
         with pytest.raises(ClientGone):
-            await admission.run(_Gone(), lambda: ran.append(1))  # type: ignore[arg-type]
+            await admission.check(_Gone(), lambda: ran.append(1))  # type: ignore[arg-type]
 
     anyio.run(run)
     assert ran == []
@@ -81,3 +113,34 @@ def test_a_stop_signal_marks_the_server_draining_and_reaches_the_server() -> Non
         anyio.run(run)
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def test_the_gate_refuses_by_the_head_without_reading_the_body() -> None:
+    admission = Admission(threads=1, waiting=0, rechecks=1, metrics=Metrics("v", "0"), queue_seconds=60)
+    admission.enter()  # the one thread taken
+    reached: list[str] = []
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        reached.append(scope["path"])
+
+    async def receive() -> Message:
+        raise AssertionError("a refused request's body was read")
+
+    sent: list[Message] = []
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    gate = Gate(app, {("POST", "/v1/validate"): Gated(admission.enter, admission.leave)}, retry_after=3, pause=0)
+    scope = {"type": "http", "method": "POST", "path": "/v1/validate", "headers": []}
+    anyio.run(gate, scope, receive, send)
+    anyio.run(gate, scope | {"path": "/healthz"}, receive, send)  # not gated: passes untouched
+    assert reached == ["/healthz"]
+    assert sent[0]["status"] == 503
+    assert (b"retry-after", b"3") in sent[0]["headers"]
+    problem = orjson.loads(sent[1]["body"])
+    assert (problem["type"], problem["detail"]) == (
+        "urn:deckcheck:problem:overloaded",
+        "Every check thread is busy and the queue is full; try again in 3 s.",
+    )
+    assert admission.admitted == 1  # the refused request was never counted in

@@ -101,11 +101,14 @@ def _json_deck(deck: Deck) -> dict[str, list[dict[str, Any]]]:
     return {section: [entry(e) for e in deck.section(section)] for section in SECTIONS}
 
 
+PARSE_PATH, CONVERT_PATH = "/v1/decks/parse", "/v1/decks/convert"
+
+
 def build_decks_router(admission: Admission) -> APIRouter:
     """The deck-format routes, over the data each request arrived to."""
     router = APIRouter(tags=["decks"])
 
-    @router.post("/v1/decks/parse", response_model=ParseResponse, responses=CHECK_PROBLEMS, operation_id="parseDeck")
+    @router.post(PARSE_PATH, response_model=ParseResponse, responses=CHECK_PROBLEMS, operation_id="parseDeck")
     async def parse_deck(request: Request, body: DeckIn) -> Response:
         """Read a deck in any form and return every entry resolved, with the entries that name no card."""
         data = served(request).data
@@ -119,10 +122,10 @@ def build_decks_router(admission: Admission) -> APIRouter:
             result["read_loosely"] = _read_loosely(entries, deck)
             return result
 
-        return json_response(await admission.check(request, parse))
+        return json_response(await admission.run(request, parse))
 
     @router.post(
-        "/v1/decks/convert",
+        CONVERT_PATH,
         response_model=ConvertResponse,
         responses={**CONVERT_PROBLEMS, **_CONVERTED},
         operation_id="convertDeck",
@@ -141,13 +144,13 @@ def build_decks_router(admission: Admission) -> APIRouter:
         data = served(request).data
         if body.to == "sheet":
             lang = body.names if "names" in body.model_fields_set else pick_language(accept_language)
-            pdf = await admission.check(request, partial(_sheet, body, data, lang))
+            pdf = await admission.run(request, partial(_sheet, body, data, lang))
             headers = {"Content-Disposition": 'inline; filename="deck-sheet.pdf"', "Content-Language": lang}
             return Response(pdf, media_type="application/pdf", headers=headers)
         if body.to != "qr":
-            return json_response(await admission.check(request, partial(_convert, body, data)))
+            return json_response(await admission.run(request, partial(_convert, body, data)))
         image = _image(accept)
-        drawn = await admission.check(request, partial(_qr, body, data, image))
+        drawn = await admission.run(request, partial(_qr, body, data, image))
         headers = {"Content-Disposition": f'inline; filename="deck.{image}"', "Vary": "Accept"}
         return Response(drawn, media_type=QR_MEDIA_TYPES[image], headers=headers)
 

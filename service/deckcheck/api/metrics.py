@@ -53,7 +53,7 @@ class Metrics:
         )
         self.rejected = Counter(
             "deckcheck_admission_rejections",
-            "Requests refused with 503: every check thread busy, the queue full.",
+            "Requests refused with 503: every thread busy and the queue full, or waited past the queue's deadline.",
             registry=self.registry,
         )
         self.checks = Gauge(

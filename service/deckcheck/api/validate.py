@@ -24,12 +24,15 @@ from deckcheck.wire.requests import ValidateRequest
 _BY_LANGUAGE = ("Accept-Language",)
 
 
+VALIDATE_PATH = "/v1/validate"
+
+
 def build_router(admission: Admission, metrics: Metrics) -> APIRouter:
     """The validation and catalogue routes, over the data each request arrived to."""
     router = APIRouter()
 
     @router.post(
-        "/v1/validate",
+        VALIDATE_PATH,
         response_model=ValidateResponse,
         responses=CHECK_PROBLEMS,
         tags=["validate"],
@@ -52,7 +55,7 @@ def build_router(admission: Admission, metrics: Metrics) -> APIRouter:
                 mark_escalations(answer["violations"], {str(code): n for code, n in body.prior.items()}, lang)
             return answer, report
 
-        answer, report = await admission.check(request, check)
+        answer, report = await admission.run(request, check)
         metrics.count_codes(Counter(v.code for v in report.violations))
         return json_response(answer, lang)
 

@@ -1,6 +1,13 @@
-"""Admission: the CPU-bound checks run on a few threads behind a bounded queue, so the event loop stays free for
-/healthz and /readyz, and a flood of requests is refused at once (503 with Retry-After) instead of queueing without
-end."""
+"""Admission: the CPU-bound work runs on a few threads behind a bounded queue, so the event loop stays free for
+/healthz and /readyz. A request is admitted or refused by its head alone (api/middleware/gate.py), before its body is
+read, so a refusal costs microseconds; once admitted it waits for a thread at most `queue_seconds`, and is refused
+rather than run after its client has stopped waiting.
+
+The queue is FIFO with that deadline. It is bounded in length, so its standing delay at full load is small (128
+legal checks wait about 60 ms on two threads) and first come, first served is fair to clients that wait their turn;
+LIFO would serve the newest retry ahead of them, and CoDel's adaptive target adds nothing a fixed bound on length
+and wait does not, for work of a few milliseconds. The deadline matters for the long requests (a text list of
+mistyped names, a sheet)."""
 
 from __future__ import annotations
 
@@ -16,63 +23,85 @@ T = TypeVar("T")
 
 
 class Overloaded(Exception):
-    """Every check thread is busy and the queue is full."""
+    """Every thread is busy and the queue is full, or the work waited longer than its client would."""
+
+    def __init__(self, waited: float | None = None) -> None:
+        super().__init__()
+        self.waited = waited  # seconds waited in the queue before the refusal; None: refused on arrival
 
 
 class ClientGone(Exception):
-    """The client went away while its check waited for a thread: the check is not run."""
+    """The client went away while its work waited for a thread: the work is not run."""
 
 
 class Pool:
-    """At most `threads` works run at once on threads of their own and at most `waiting` more wait; past that, refuse
-    (Overloaded). Reading paper runs here, so OCR never holds a check thread."""
+    """At most `threads` works run at once on threads of their own and at most `waiting` more are admitted to wait;
+    past that, refuse (Overloaded). A work admitted waits for a thread at most `queue_seconds`.
 
-    def __init__(self, threads: int, waiting: int, metrics: Metrics) -> None:
-        self.limiter = anyio.CapacityLimiter(threads)
-        self.threads = anyio.CapacityLimiter(threads)
-        self.capacity = threads + waiting
-        self.admitted = 0
-        self.metrics = metrics
+    Each work is handed to its thread by the event loop, one at a time. A pool whose threads took their next work
+    themselves kept more checks running under a flood, but they then held the GIL back to back and the loop waited
+    for it: /healthz took 55 ms at the median under a normal full load, against 3 ms so (README, Overload)."""
 
-    async def run(self, request: Request, work: Callable[[], T]) -> T:
-        """Run `work` once a thread is free, or refuse it at once; skip it when the client left while it waited."""
-        if self.admitted >= self.capacity:
-            self.metrics.rejected.inc()
-            raise Overloaded
-        self.admitted += 1
-        try:
-            async with self.limiter:
-                if await request.is_disconnected():
-                    raise ClientGone
-                return await anyio.to_thread.run_sync(work, limiter=self.threads)
-        finally:
-            self.admitted -= 1
-
-
-class Admission:
-    """At most `threads` checks run at once and at most `waiting` more wait for a thread; past that, refuse. At most
-    `rechecks` rechecks run at once; each queues its chunks as checks."""
-
-    def __init__(self, threads: int, waiting: int, rechecks: int, metrics: Metrics) -> None:
+    def __init__(self, threads: int, waiting: int, metrics: Metrics, queue_seconds: float) -> None:
         self.limiter = anyio.CapacityLimiter(threads)
         # The threads themselves: a holder of one of the limiter's tokens never waits for one of these.
         self.threads = anyio.CapacityLimiter(threads)
         self.capacity = threads + waiting
-        self.admitted = 0  # only the event loop's thread reads and writes these counts
-        self.max_rechecks = rechecks
-        self.rechecks = 0
+        self.admitted = 0  # only the event loop's thread reads and writes the counts
+        self.queue_seconds = queue_seconds
         self.metrics = metrics
 
     @property
     def saturated(self) -> bool:
-        """Whether a new check would be refused now."""
+        """Whether a new work would be refused now."""
         return self.admitted >= self.capacity
 
-    def admit(self) -> None:
-        """Refuse a new request (Overloaded) when the queue is full."""
+    def enter(self) -> None:
+        """Count a request in, or refuse it (Overloaded) when the queue is full; every entry must `leave`."""
         if self.saturated:
             self.metrics.rejected.inc()
             raise Overloaded
+        self.admitted += 1
+
+    def leave(self) -> None:
+        """A request counted in has ended."""
+        self.admitted -= 1
+
+    async def run(self, request: Request | None, work: Callable[[], T]) -> T:
+        """Run `work` of a request already counted in, on a thread once one is free; refuse it (Overloaded) when it
+        waited longer than `queue_seconds`; skip it when `request`'s client has left."""
+        self.metrics.checks.inc()
+        try:
+            with anyio.move_on_after(self.queue_seconds) as waiting:
+                await self.limiter.acquire()
+            if waiting.cancelled_caught:
+                self.metrics.rejected.inc()
+                raise Overloaded(self.queue_seconds)
+            try:
+                if request is not None and await request.is_disconnected():
+                    raise ClientGone
+                return await anyio.to_thread.run_sync(work, limiter=self.threads)
+            finally:
+                self.limiter.release()
+        finally:
+            self.metrics.checks.dec()
+
+    async def check(self, request: Request, work: Callable[[], T]) -> T:
+        """Count a request in (or refuse it) and run its work: for a route the gate does not admit by its head."""
+        self.enter()
+        try:
+            return await self.run(request, work)
+        finally:
+            self.leave()
+
+
+class Admission(Pool):
+    """The check threads, and at most `rechecks` rechecks at once; each recheck queues its chunks as checks."""
+
+    def __init__(self, threads: int, waiting: int, rechecks: int, metrics: Metrics, queue_seconds: float) -> None:
+        super().__init__(threads, waiting, metrics, queue_seconds)
+        self.max_rechecks = rechecks
+        self.rechecks = 0
 
     def open_recheck(self) -> None:
         """Count a new recheck in, or refuse it (Overloaded) when the most rechecks run or the checks are saturated;
@@ -86,20 +115,14 @@ class Admission:
         """A recheck has ended."""
         self.rechecks -= 1
 
-    async def run(self, request: Request | None, work: Callable[[], T]) -> T:
-        """Run `work` on a check thread once one is free; skip it when `request`'s client left while it waited."""
+    async def run_chunk(self, work: Callable[[], T]) -> T:
+        """Run a recheck's chunk as a check: counted in the queue while it waits, never refused for being full (the
+        recheck was admitted whole), nor for its wait."""
         self.admitted += 1
         self.metrics.checks.inc()
         try:
             async with self.limiter:
-                if request is not None and await request.is_disconnected():
-                    raise ClientGone
                 return await anyio.to_thread.run_sync(work, limiter=self.threads)
         finally:
             self.admitted -= 1
             self.metrics.checks.dec()
-
-    async def check(self, request: Request, work: Callable[[], T]) -> T:
-        """Admit a request's check, or refuse it at once, then run it."""
-        self.admit()
-        return await self.run(request, work)
