@@ -347,8 +347,10 @@ class Mocked:
         return next(self.answers)
 
     def run(self, call: Callable[[Any], Any], **options: Any) -> Any:
-        """`call` on a new client (for the async one, what `call` returns is awaited)."""
+        """`call` on a new client (for the async one, what `call` returns is awaited); its waits are not spread
+        unless `options` give a `jitter`."""
         transport = httpx.MockTransport(self._handle)
+        options = {"jitter": lambda: 0.0} | options
         if self.kind == "Client":
             with Client(MOCK_URL, transport=transport, sleep=self.waits.append, **options) as client:
                 return call(client)
@@ -380,7 +382,7 @@ def test_a_503_past_the_retries_raises_with_its_problem(kind: str) -> None:
     assert caught.value.status == 503
     assert caught.value.problem == Problem.model_validate(OVERLOADED)
     assert [request.content for request in mock.requests] == [b'{"ydke":"ydke://!!"}'] * 3  # the same body again
-    assert mock.waits == [1, 1]
+    assert mock.waits == [1, 2]  # doubled while the service stays busy
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -392,6 +394,14 @@ def test_the_waits_follow_retry_after_within_the_cap(kind: str) -> None:
         mock = Mocked(kind, *map(_overloaded, asked), httpx.Response(200, json=HEALTH))
         mock.run(lambda client: client.health(), retries=6, max_retry_wait=cap)
         assert mock.waits == waits
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_waits_are_spread_above_what_retry_after_asks(kind: str) -> None:
+    draws = iter([0.0, 0.5, 0.999, 0.25])
+    mock = Mocked(kind, *[_overloaded("1")] * 4, httpx.Response(200, json=HEALTH))
+    mock.run(lambda client: client.health(), retries=4, jitter=lambda: next(draws))
+    assert mock.waits == [1.0, 3.0, 7.996, 10.0]  # 1 s asked, times 2**n, plus that times the draw
 
 
 @pytest.mark.parametrize("kind", KINDS)

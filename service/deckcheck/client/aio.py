@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from types import TracebackType
 from typing import Any, TypeVar
@@ -62,13 +63,14 @@ class AsyncClient:
         transport: httpx.AsyncBaseTransport | None = None,
         http: httpx.AsyncClient | None = None,
         sleep: Callable[[float], Awaitable[object]] = anyio.sleep,
+        jitter: Callable[[], float] = random.random,
     ) -> None:
         if http is not None and transport is not None:
             raise ValueError("give a transport or an httpx client, not both")
         self.base_url = base_url.rstrip("/")
         self._timeout = timeout
         self._headers = dict(headers or {})
-        self._retries = Retries(retries, max_retry_wait)
+        self._retries = Retries(retries, max_retry_wait, jitter)
         self._sleep = sleep
         self._owned = http is None
         self._http = httpx.AsyncClient(transport=transport) if http is None else http

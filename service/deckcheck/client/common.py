@@ -11,6 +11,7 @@ import datetime as dt
 import email.utils
 import functools
 import json
+import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
@@ -69,18 +70,23 @@ RETRIED = frozenset({429, 503})
 
 @dataclass(frozen=True, slots=True)
 class Retries:
-    """Retry an answer of RETRIED up to `retries` times, waiting the seconds its Retry-After asks for (or 1, 2,
-    4 ... s when it names none), never more than `max_wait`."""
+    """Retry an answer of RETRIED up to `retries` times. Before retry n (from 0) wait the seconds its Retry-After
+    asks for (or 1 s when it names none) times 2**n, and as much again times a draw of `jitter` (0 to 1): never
+    less than the service asked, growing while it stays busy, and spread so that clients refused together do not
+    come back together. Never more than `max_wait`."""
 
     retries: int
     max_wait: float
+    jitter: Callable[[], float] = random.random
 
     def delay(self, response: httpx.Response, attempt: int) -> float | None:
         """Seconds to wait before retrying after `response` to retry number `attempt` (from 0); None: no retry."""
         if response.status_code not in RETRIED or attempt >= self.retries:
             return None
         asked = _seconds(response.headers.get("retry-after", ""))
-        return min(DEFAULT_WAIT * 2**attempt if asked is None else asked, self.max_wait)
+        backoff = (DEFAULT_WAIT if asked is None else asked) * 2.0**attempt
+        spread: float = self.jitter()
+        return min(backoff * (1 + spread), self.max_wait)
 
 
 def _seconds(retry_after: str) -> float | None:

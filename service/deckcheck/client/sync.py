@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import TracebackType
@@ -51,11 +52,12 @@ class Client:
 
     Every method returns the service's own answer models (`deckcheck.wire.answers`), and raises `DeckcheckError`
     for an error answer; connection failures and timeouts are httpx's own exceptions. A 503 (every check thread
-    busy) or a 429 (the proxy's flood guard) is retried up to `retries` times, after the seconds its Retry-After
-    asks for, at most `max_retry_wait` each (`sleep` waits them). `timeout` (seconds, or an `httpx.Timeout`) and
-    `headers` apply to every request. Requests go through an httpx client made here (over `transport`, if given,
-    e.g. an `httpx.MockTransport`), or through `http`, a client of the caller's, which `close()` leaves open. Use it
-    as a context manager, or call `close()`.
+    busy) or a 429 (the proxy's flood guard) is retried up to `retries` times, after at least the seconds its
+    Retry-After asks for, doubled at each retry and spread by a draw of `jitter` (0 to 1) so that clients refused
+    together come back apart, at most `max_retry_wait` each (`sleep` waits them). `timeout` (seconds, or an
+    `httpx.Timeout`) and `headers` apply to every request. Requests go through an httpx client made here (over
+    `transport`, if given, e.g. an `httpx.MockTransport`), or through `http`, a client of the caller's, which
+    `close()` leaves open. Use it as a context manager, or call `close()`.
     """
 
     def __init__(
@@ -69,13 +71,14 @@ class Client:
         transport: httpx.BaseTransport | None = None,
         http: httpx.Client | None = None,
         sleep: Callable[[float], object] = time.sleep,
+        jitter: Callable[[], float] = random.random,
     ) -> None:
         if http is not None and transport is not None:
             raise ValueError("give a transport or an httpx client, not both")
         self.base_url = base_url.rstrip("/")
         self._timeout = timeout
         self._headers = dict(headers or {})
-        self._retries = Retries(retries, max_retry_wait)
+        self._retries = Retries(retries, max_retry_wait, jitter)
         self._sleep = sleep
         self._owned = http is None
         self._http = httpx.Client(transport=transport) if http is None else http
