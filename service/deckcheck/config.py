@@ -43,6 +43,9 @@ class Settings(BaseSettings):
     body_timeout: Seconds = 10.0
     """Seconds a request body may pause before the answer is 408; a body other than a recheck's must also arrive
     within three times this in all."""
+    body_min_rate: Annotated[float, Field(ge=1, le=1024 * _MIB)] = 512.0
+    """Bytes a second a recheck's body must arrive at, past its first body timeout, counting only the time spent
+    waiting for it; slower, the recheck ends with an error line."""
     max_paper_bytes: Annotated[int, Field(ge=1024, le=256 * _MIB)] = 20 * _MIB
     """Largest photo, scan or PDF POST /v1/decks/read takes, in bytes; past it, 413."""
     paper_threads: Annotated[int, Field(ge=1, le=64)] = 1
@@ -54,17 +57,31 @@ class Settings(BaseSettings):
     check_threads: Annotated[int, Field(ge=1, le=64)] = 2
     """Checks that run at once in one process."""
     max_waiting: Annotated[int, Field(ge=0, le=10_000)] = 128
-    """Checks that may wait for a free thread; past that, requests are refused with 503."""
+    """Checks that may wait for a free thread; past that, requests are refused with 503 by their head alone, before
+    their bodies are read."""
+    queue_seconds: Seconds = 10.0
+    """Seconds an admitted check or paper may wait for a thread; past them it is refused with 503, not run after its
+    client has likely stopped waiting."""
     max_rechecks: Annotated[int, Field(ge=1, le=1000)] = 4
     """Rechecks that may run at once in one process; past that, new ones are refused with 503."""
     max_held_bytes: Annotated[int, Field(ge=_MIB, le=1024 * 1024 * _MIB)] = 2 * 1024 * _MIB
     """Result bytes one recheck may keep on disk with Deckcheck-Hold-Results: 1; past it, 413."""
     retry_after: Annotated[int, Field(ge=1, le=3600)] = 1
     """Seconds a 503 asks the client to wait (Retry-After)."""
+    refusal_pause: Annotated[float, Field(ge=0, le=60)] = 1.0
+    """Seconds a request refused for a full queue waits for its 503: a client that retries at once is held to this
+    pace; 0: refuse at once."""
     max_head_bytes: Annotated[int, Field(ge=8 * 1024, le=_MIB)] = 64 * 1024
     """Largest request head (request line and headers) in bytes; past it, 431."""
-    max_connections: Annotated[int, Field(ge=1, le=100_000)] = 1000
-    """Connections and requests the server holds at once; past that, uvicorn answers 503 at once."""
+    max_connections: Annotated[int, Field(ge=2, le=100_000)] = 1000
+    """Connections the server holds open; a new one past this closes the longest idle (as nginx reuses its idle
+    keep-alive connections), and requests in progress past it are answered 503 at once."""
+    head_timeout: Seconds = 5.0
+    """Seconds a connection may take to send a whole request head, from its first byte or its opening; past them it
+    is closed (408 if part of a head came)."""
+    send_timeout: Seconds = 30.0
+    """Seconds a client may read nothing of an answer that waits for it; past them the connection is dropped, and
+    the request behind it (a recheck's slot) freed."""
     keep_alive_timeout: Annotated[int, Field(ge=1, le=3600)] = 5
     """Seconds an idle keep-alive connection is held open."""
     drain_seconds: Annotated[float, Field(ge=0, le=3600)] = 0.0

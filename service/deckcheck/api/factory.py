@@ -14,21 +14,23 @@ from fastapi.responses import Response
 from deckcheck import __version__
 from deckcheck.api.banlists import build_banlists_router
 from deckcheck.api.cards import build_cards_router
-from deckcheck.api.decks import build_decks_router
+from deckcheck.api.decks import CONVERT_PATH, PARSE_PATH, build_decks_router
 from deckcheck.api.health import Lifecycle, build_health_router
 from deckcheck.api.judge import build_judge_router
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.middleware.admission import Admission, ClientGone, Overloaded, Pool
+from deckcheck.api.middleware.gate import Gate, Gated, refusal
+from deckcheck.api.middleware.head import HeadAsGet
 from deckcheck.api.middleware.limits import RequestLimits
 from deckcheck.api.middleware.observe import CLIENT_GONE, Observe
 from deckcheck.api.openapi import install_openapi
 from deckcheck.api.pages import build_pages_router
 from deckcheck.api.paper import READ_PATH, build_paper_router
-from deckcheck.api.problems import install_error_handlers, problem
+from deckcheck.api.problems import install_error_handlers
 from deckcheck.api.queries import refuse_unknown_query
-from deckcheck.api.rechecks import build_rechecks_router
+from deckcheck.api.rechecks import RECHECK_PATH, build_rechecks_router
 from deckcheck.api.served import DataStore, fingerprint
-from deckcheck.api.validate import build_router
+from deckcheck.api.validate import VALIDATE_PATH, build_router
 from deckcheck.config import Settings, load_settings
 from deckcheck.versions import data_version
 
@@ -58,7 +60,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     data = source.load()
     metrics = Metrics(data_version(data), __version__)
     store = DataStore(source, data, metrics, settings.cache_max_age, seen)
-    admission = Admission(settings.check_threads, settings.max_waiting, settings.max_rechecks, metrics)
+    admission = Admission(
+        settings.check_threads, settings.max_waiting, settings.max_rechecks, metrics, settings.queue_seconds
+    )
+    paper = Pool(settings.paper_threads, settings.paper_waiting, metrics, settings.queue_seconds)
     lifecycle = Lifecycle(settings.drain_seconds)
 
     @asynccontextmanager
@@ -85,9 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         build_health_router(admission, metrics, lifecycle, retry_after=settings.retry_after),
         build_router(admission, metrics),
         build_decks_router(admission),
-        build_paper_router(
-            Pool(settings.paper_threads, settings.paper_waiting, metrics), settings.paper_seconds, metrics
-        ),
+        build_paper_router(paper, settings.paper_seconds, metrics),
         build_cards_router(admission),
         build_banlists_router(),
         build_rechecks_router(admission, metrics, settings.max_held_bytes),
@@ -102,9 +105,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         max_head=settings.max_head_bytes,
         limit=settings.max_body_bytes,
         timeout=settings.body_timeout,
-        streaming_paths=frozenset({"/v1/rechecks"}),
+        streaming_paths=frozenset({RECHECK_PATH}),
+        min_rate=settings.body_min_rate,
         path_limits={READ_PATH: settings.max_paper_bytes},
     )
+    # Outside the limits: a request is admitted or refused by its head, before its body is read.
+    checks = Gated(admission.enter, admission.leave)
+    gated = {("POST", path): checks for path in (VALIDATE_PATH, PARSE_PATH, CONVERT_PATH)}
+    gated[("POST", READ_PATH)] = Gated(paper.enter, paper.leave)
+    gated[("POST", RECHECK_PATH)] = Gated(admission.open_recheck, admission.close_recheck, close=True)
+    app.add_middleware(Gate, routes=gated, retry_after=settings.retry_after, pause=settings.refusal_pause)
+    app.add_middleware(HeadAsGet)
     app.add_middleware(Observe, metrics=metrics, access_log=settings.access_log, store=store)
     # Outermost, so that every answer a browser gets, a refusal included, can be read by the page that asked.
     # A preflight is answered here, before the access log.
@@ -121,8 +132,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 def _overloaded(retry_after: int) -> Callable[[Request, Exception], Awaitable[Response]]:
     async def on_overloaded(request: Request, exc: Exception) -> Response:
-        detail = f"Every check thread is busy and the queue is full; try again in {retry_after} s."
-        return problem(503, detail, kind="overloaded", headers={"Retry-After": str(retry_after)})
+        assert isinstance(exc, Overloaded)
+        return refusal(retry_after, exc.waited)
 
     return on_overloaded
 

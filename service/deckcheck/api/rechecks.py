@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from functools import partial
 from typing import Annotated, Literal
 
@@ -13,7 +14,8 @@ from starlette.types import Message, Receive, Scope, Send
 from deckcheck.api.headers import UTF8
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.middleware.admission import Admission
-from deckcheck.api.middleware.limits import BodyStalled
+from deckcheck.api.middleware.limits import BodyStalled, BodyTooSlow
+from deckcheck.api.middleware.observe import CUT
 from deckcheck.api.problems import problem
 from deckcheck.api.recheck_io import Disconnected, Held, HeldTooLarge, ndjson_batches
 from deckcheck.api.responses import RECHECK_PROBLEMS, AcceptLanguage, pick_language
@@ -56,10 +58,12 @@ ListHeader = Annotated[
 class _RecheckResponse(StreamingResponse):
     """Reads the NDJSON body itself while it answers, so each result leaves as soon as its line is checked; or, when
     the request asks (Deckcheck-Hold-Results: 1), once the whole body has been read. The recheck was admitted
-    before this answer was made; it is closed when the answer ends, however it ends."""
+    by its head, before its body was read (api/middleware/gate.py), and is counted out when the answer ends."""
 
     def __init__(self, checker: Rechecker, admission: Admission, metrics: Metrics, held: Held | None) -> None:
-        super().__init__(iter(()), media_type="application/x-ndjson")
+        # The connection closes after the answer: a body the answer stopped reading (cut, or too slow) is never left
+        # half-sent on a connection that would be used again.
+        super().__init__(iter(()), media_type="application/x-ndjson", headers={"Connection": "close"})
         self.checker = checker
         self.admission = admission
         self.metrics = metrics
@@ -69,7 +73,6 @@ class _RecheckResponse(StreamingResponse):
         try:
             await self._answer(scope, receive, send)
         finally:
-            self.admission.close_recheck()
             if self.held is not None:
                 self.held.close()
 
@@ -81,7 +84,7 @@ class _RecheckResponse(StreamingResponse):
         try:
             async for first, batch in ndjson_batches(receive):
                 # Admitted at the start, the recheck then queues each chunk like any check: never refused midway.
-                out, part = await self.admission.run(None, partial(self.checker.check_lines, first, batch))
+                out, part = await self.admission.run_chunk(partial(self.checker.check_lines, first, batch))
                 self._count(part)
                 summary.merge(part)
                 if self.held is None:
@@ -97,17 +100,18 @@ class _RecheckResponse(StreamingResponse):
             answer = problem(413, detail, [error], "results-too-large", {"Connection": "close"})
             await answer(scope, receive, send)
             return
-        except BodyStalled:
+        except BodyStalled as stalled:
             if self.held is not None:  # nothing sent yet: a plain 408, as for any other route
                 raise
-            # The answer has begun: the last line says why it ends without a summary.
-            stalled = {
-                "line": None,
-                "id": None,
-                "error": {"msg": "the request body stopped arriving", "type": "body_timeout"},
-            }
-            await send({"type": "http.response.body", "body": orjson.dumps(stalled) + b"\n", "more_body": False})
+            slow = isinstance(stalled, BodyTooSlow)
+            kind, why = ("body_too_slow", "arrived too slowly") if slow else ("body_timeout", "stopped arriving")
+            await _cut(scope, send, kind, f"the request body {why}")
             return
+        except asyncio.CancelledError:  # the shutdown timeout has passed: say so, if the answer has begun
+            scope[CUT] = "shutdown"
+            if self.held is None:  # a client that reads nothing holds this up only until the process ends
+                await _cut(scope, send, "shutdown", "the server shut down before this recheck ended")
+            raise
         closing = orjson.dumps(summary.as_json(self.checker.setup, self.checker.data)) + b"\n"
         if self.held is None:
             await send({"type": "http.response.body", "body": closing, "more_body": False})
@@ -121,9 +125,19 @@ class _RecheckResponse(StreamingResponse):
                 self.metrics.recheck_lines.labels(outcome).inc(lines)
 
 
+async def _cut(scope: Scope, send: Send, kind: str, msg: str) -> None:
+    """End a begun answer with a last line that says why it has no summary; the access log says it was cut."""
+    scope[CUT] = kind
+    line = {"line": None, "id": None, "error": {"msg": msg, "type": kind}}
+    await send({"type": "http.response.body", "body": orjson.dumps(line) + b"\n", "more_body": False})
+
+
 FormatParam = Annotated[
     Format, Query(description="ocg (the default) or tcg: the lists, printings and languages.", examples=["ocg"])
 ]
+
+
+RECHECK_PATH = "/v1/rechecks"
 
 
 def build_rechecks_router(admission: Admission, metrics: Metrics, max_held_bytes: int) -> APIRouter:
@@ -131,7 +145,7 @@ def build_rechecks_router(admission: Admission, metrics: Metrics, max_held_bytes
     router = APIRouter(tags=["rechecks"])
 
     @router.post(
-        "/v1/rechecks",
+        RECHECK_PATH,
         operation_id="recheckDecks",
         responses={
             **RECHECK_PROBLEMS,
@@ -169,7 +183,6 @@ def build_rechecks_router(admission: Admission, metrics: Metrics, max_held_bytes
         data = served(request).data
         lists = (banlist or deckcheck_banlist, previous or deckcheck_previous)
         setup = BatchSpec(day, *lists, pick_language(accept_language), format).setup(data, ("query",))
-        admission.open_recheck()
         held = Held(max_held_bytes) if deckcheck_hold_results == "1" else None
         return _RecheckResponse(Rechecker(data, setup), admission, metrics, held)
 

@@ -1,11 +1,24 @@
 """Serving the app with uvicorn: connection timeouts and limits from the settings, JSON access logs, and request
-heads the server cannot read answered in problem+json like every other error."""
+heads the server cannot read answered in problem+json like every other error.
+
+uvicorn leaves three kinds of client to the proxy in front, and the service is often run with none (a desk laptop,
+a small site), so its protocol here handles them itself, as nginx does:
+- a connection that sends no whole request head within DECKCHECK_HEAD_TIMEOUT seconds is closed (nginx's
+  client_header_timeout), with a 408 when part of a head came;
+- a new connection past DECKCHECK_MAX_CONNECTIONS closes the one idle longest (nginx reuses idle keep-alive
+  connections so): idle connections never deny service to a new one, /healthz's included;
+- a connection whose client reads nothing of its answer for DECKCHECK_SEND_TIMEOUT seconds is dropped (nginx's
+  send_timeout), so the request behind it, a recheck's slot above all, is freed.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import uuid
+from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import h11
@@ -19,9 +32,120 @@ from deckcheck.api.problems import PROBLEM_JSON, problem_body
 from deckcheck.config import Settings
 
 
+def _raw_problem(status: int, reason: str, detail: str, kind: str) -> bytes:
+    """A whole problem+json answer that closes the connection, written before any request head was read."""
+    request_id = uuid.uuid4().hex
+    body = problem_body(status, detail, kind=kind, request_id=request_id)
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\ncontent-type: {PROBLEM_JSON}\r\ncontent-length: {len(body)}\r\n"
+        f"x-request-id: {request_id}\r\nconnection: close\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+class Idle:
+    """One server's connections waiting for a request head, the one idle longest first, and how many of them are
+    closing to make room for new ones (they count among the server's connections until they are gone)."""
+
+    def __init__(self) -> None:
+        self.waiting: dict[ProblemH11Protocol, None] = {}
+        self.closing: set[ProblemH11Protocol] = set()
+
+    def make_room(self, connections: int, most: int) -> None:
+        """Close the longest idle connections until `connections`, less those closing, is under `most`."""
+        while connections - len(self.closing) >= most and self.waiting:
+            victim = next(iter(self.waiting))
+            del self.waiting[victim]
+            self.closing.add(victim)
+            victim.timeout_keep_alive_handler()  # closes it, as an idle keep-alive connection is closed
+
+    def forget(self, connection: ProblemH11Protocol) -> None:
+        """A connection has gone."""
+        self.waiting.pop(connection, None)
+        self.closing.discard(connection)
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """What one server holds its connections to, and its record of idle ones."""
+
+    head_timeout: float
+    send_timeout: float
+    max_connections: int
+    idle: Idle = field(default_factory=Idle)
+
+
 class ProblemH11Protocol(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol, answering a head it cannot read with problem+json: 431 when it is larger than
-    the limit (DECKCHECK_MAX_HEAD_BYTES), else 400."""
+    """uvicorn's HTTP/1.1 protocol, answering a head it cannot read with problem+json (431 when it is larger than
+    the limit, DECKCHECK_MAX_HEAD_BYTES, else 400), and holding slow, silent and idle connections to the bounds of
+    the settings (the module's docstring)."""
+
+    def __init__(self, *args: Any, bounds: Bounds, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.bounds = bounds
+        self.idle = bounds.idle
+        self.head_timer: asyncio.TimerHandle | None = None
+        self.send_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """Take the connection, closing the longest idle ones when there are too many, and time its head."""
+        super().connection_made(transport)
+        self.idle.make_room(len(self.connections), self.bounds.max_connections)
+        self.idle.waiting[self] = None
+        self.head_timer = self.loop.call_later(self.bounds.head_timeout, self._head_timed_out)
+
+    def data_received(self, data: bytes) -> None:
+        """Read as uvicorn does; a head begun after a keep-alive pause is timed from its first byte."""
+        super().data_received(data)
+        waiting = self.conn.their_state is h11.IDLE and self.conn.our_state is h11.IDLE
+        if not waiting:
+            self.idle.waiting.pop(self, None)
+            self._cancel_head_timer()
+        elif self.head_timer is None and not self.transport.is_closing():
+            self.head_timer = self.loop.call_later(self.bounds.head_timeout, self._head_timed_out)
+
+    def on_response_complete(self) -> None:
+        """Idle again once an answer is sent: the keep-alive timeout runs, and the connection may be reused."""
+        super().on_response_complete()
+        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+            self.idle.waiting[self] = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Forget the connection and its timers."""
+        self.idle.forget(self)
+        self._cancel_head_timer()
+        self._cancel_send_timer()
+        super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        """The client has stopped reading for now: drop it if it reads nothing for the send timeout."""
+        super().pause_writing()
+        if self.send_timer is None:
+            self.send_timer = self.loop.call_later(self.bounds.send_timeout, self.transport.abort)
+
+    def resume_writing(self) -> None:
+        """The client reads again."""
+        super().resume_writing()
+        self._cancel_send_timer()
+
+    def _head_timed_out(self) -> None:
+        self.head_timer = None
+        if self.transport.is_closing():
+            return
+        if self.conn.trailing_data[0]:  # part of a head came: say why the connection ends
+            detail = f"The request head did not arrive whole within {self.bounds.head_timeout:g} seconds."
+            self.transport.write(_raw_problem(408, "Request Timeout", detail, "head-timeout"))
+        self.transport.close()
+
+    def _cancel_head_timer(self) -> None:
+        if self.head_timer is not None:
+            self.head_timer.cancel()
+            self.head_timer = None
+
+    def _cancel_send_timer(self) -> None:
+        if self.send_timer is not None:
+            self.send_timer.cancel()
+            self.send_timer = None
 
     def send_400_response(self, msg: str) -> None:
         """Answer a request head that cannot be read, then close the connection."""
@@ -63,7 +187,10 @@ def log_config() -> dict[str, Any]:
 def server_options(settings: Settings) -> dict[str, Any]:
     """The uvicorn options `deckcheck serve` runs the app with (beside host, port and workers)."""
     return {
-        "http": ProblemH11Protocol,
+        # A partial of the class, not a class made for the settings: `--workers` pickles it to each process.
+        "http": partial(
+            ProblemH11Protocol, bounds=Bounds(settings.head_timeout, settings.send_timeout, settings.max_connections)
+        ),
         "h11_max_incomplete_event_size": settings.max_head_bytes,
         "limit_concurrency": settings.max_connections,
         "timeout_keep_alive": settings.keep_alive_timeout,

@@ -3,6 +3,7 @@ stops arriving."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 
 import anyio
@@ -23,8 +24,17 @@ def head_too_large(limit: int) -> str:
     return f"The request head is larger than {limit} bytes; send large lists in the request body."
 
 
+def too_slow(min_rate: float) -> str:
+    """What an answer to a streaming body that arrives too slowly says."""
+    return f"The request body arrived slower than {min_rate:g} bytes a second."
+
+
 class BodyStalled(Exception):
     """The request body stopped arriving for longer than the body timeout."""
+
+
+class BodyTooSlow(BodyStalled):
+    """A streaming body arrives slower than the least rate, on average over the time spent waiting for it."""
 
 
 class _TooLarge(Exception):
@@ -35,19 +45,28 @@ class _TooLarge(Exception):
         self.drain = drain
 
 
-def timed(receive: Receive, timeout: float) -> Receive:
-    """`receive`, raising BodyStalled when a part of the body takes longer than `timeout` seconds to come."""
+def timed(receive: Receive, timeout: float, min_rate: float | None = None) -> Receive:
+    """`receive`, raising BodyStalled when a part of the body takes longer than `timeout` seconds to come; with
+    `min_rate`, BodyTooSlow too when the time spent waiting for the body passes `timeout` plus a second for every
+    `min_rate` bytes received (Apache's mod_reqtimeout MinRate). Only the waits count: a recheck that reads its body
+    slowly because its checks queue is not the client's fault."""
     done = False
+    waited = 0.0
+    received = 0
 
     async def receive_timed() -> Message:
-        nonlocal done
+        nonlocal done, waited, received
         if done:  # after the body, receive waits for the client to leave: no timeout on that
             return await receive()
+        allowed = timeout if min_rate is None else min(timeout, timeout + received / min_rate - waited)
+        began = time.monotonic()
         try:
-            with anyio.fail_after(timeout):
+            with anyio.fail_after(max(allowed, 0.0)):
                 message = await receive()
         except TimeoutError:
-            raise BodyStalled from None
+            raise (BodyStalled if allowed == timeout else BodyTooSlow) from None
+        waited += time.monotonic() - began
+        received += len(message.get("body", b""))
         done = message["type"] != "http.request" or not message.get("more_body", False)
         return message
 
@@ -77,6 +96,7 @@ class RequestLimits:
         limit: int,
         timeout: float,
         streaming_paths: frozenset[str],
+        min_rate: float,
         path_limits: Mapping[str, int] | None = None,
     ) -> None:
         self.app = app
@@ -84,6 +104,7 @@ class RequestLimits:
         self.limit = limit
         self.timeout = timeout
         self.streaming_paths = streaming_paths
+        self.min_rate = min_rate  # bytes a second a streaming body must keep to, on average
         self.path_limits = dict(path_limits or {})  # routes whose bodies may be larger (or must be smaller)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -94,13 +115,13 @@ class RequestLimits:
             detail = head_too_large(self.max_head)
             await problem(431, detail, kind="head-too-large", headers={"Connection": "close"})(scope, receive, send)
             return
-        receive = timed(receive, self.timeout)
         if scope["path"] in self.streaming_paths:
             try:
-                await self.app(scope, receive, send)
-            except BodyStalled:  # raised only while no answer has begun
-                await self._stalled(scope, receive, send)
+                await self.app(scope, timed(receive, self.timeout, self.min_rate), send)
+            except BodyStalled as stalled:  # raised only while no answer has begun
+                await self._stalled(scope, receive, send, stalled)
             return
+        receive = timed(receive, self.timeout)
         headers = dict(scope["headers"])
         if b"content-length" not in headers and b"transfer-encoding" not in headers:
             await self.app(scope, receive, send)  # no body: nothing to read ahead
@@ -175,10 +196,16 @@ class RequestLimits:
         error = {"loc": ["body"], "msg": detail, "type": "body_too_large"}
         await problem(413, detail, [error], "body-too-large", {"Connection": "close"})(scope, receive, send)
 
-    async def _stalled(self, scope: Scope, receive: Receive, send: Send) -> None:
-        detail = (
-            f"The request body stopped arriving for {self.timeout:g} seconds, or took longer than "
-            f"{self.timeout * WHOLE_BODY_TIMEOUTS:g} seconds in all."
-        )
-        error = {"loc": ["body"], "msg": detail, "type": "body_timeout"}
+    async def _stalled(self, scope: Scope, receive: Receive, send: Send, why: BodyStalled | None = None) -> None:
+        if isinstance(why, BodyTooSlow):
+            detail, kind = too_slow(self.min_rate), "body_too_slow"
+        else:
+            detail, kind = (
+                (
+                    f"The request body stopped arriving for {self.timeout:g} seconds, or took longer than "
+                    f"{self.timeout * WHOLE_BODY_TIMEOUTS:g} seconds in all."
+                ),
+                "body_timeout",
+            )
+        error = {"loc": ["body"], "msg": detail, "type": kind}
         await problem(408, detail, [error], "body-timeout", {"Connection": "close"})(scope, receive, send)

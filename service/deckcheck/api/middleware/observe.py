@@ -22,6 +22,8 @@ _REQUEST_ID = re.compile(rb"[A-Za-z0-9._:/+=@-]{1,128}")
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 # The status logged for a request whose client went away before any answer (as nginx logs it).
 CLIENT_GONE = 499
+# The scope key under which a streamed answer ended early says why (a recheck's last line gives the same reason).
+CUT = "deckcheck.cut"
 ACCESS_LOG = logging.getLogger("deckcheck.access")
 _ERRORS = logging.getLogger("deckcheck.error")
 
@@ -93,4 +95,6 @@ class Observe:
                 "bytes": sent,
                 "ms": round(seconds * 1000, 2),
             }
+            if CUT in scope:
+                line["cut"] = scope[CUT]
             ACCESS_LOG.info(orjson.dumps(line).decode())
