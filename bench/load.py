@@ -174,8 +174,16 @@ def pct(values: list[float], q: float) -> float:
     return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-def phase(server: Server, label: str, work: list[tuple[str, bytes]], seconds: float, connections: int) -> float:
-    """Run one phase, print its figures; return its 2xx requests/s."""
+@dataclass
+class Figures:
+    """One phase's figures: 2xx answers a second and /healthz's 99th percentile in milliseconds."""
+
+    rate: float
+    healthz_p99: float
+
+
+def phase(server: Server, label: str, work: list[tuple[str, bytes]], seconds: float, connections: int) -> Figures:
+    """Run one phase, print its figures and return them."""
     receive, send = mp.get_context("fork").Pipe(duplex=False)
     start = time.monotonic() + 0.3
     prober = mp.get_context("fork").Process(target=probe, args=(server.port, start, start + seconds, send))
@@ -215,7 +223,7 @@ def phase(server: Server, label: str, work: list[tuple[str, bytes]], seconds: fl
     )
     print(f"  CPU: server {served:.1f} s ({served / elapsed:.2f} cores), ", end="")
     print(f"load generator and prober {own_cpu:.1f} s ({own_cpu / elapsed:.2f} cores)")
-    return rate
+    return Figures(rate, pct(health, 0.99))
 
 
 def main() -> None:
@@ -244,8 +252,8 @@ def main() -> None:
         print(f"bodies: {', '.join(f'{len(v):,} {k}' for k, v in kinds.items())}; samples answer as expected")
         warm = encoded["legal"] + encoded["illegal"]
         phase(server, "warm-up (not a figure)", warm, min(3.0, args.seconds), args.connections)
-        legal = phase(server, "legal", encoded["legal"], args.seconds, args.connections)
-        mixed_rate = phase(server, "mixed", mixed, args.seconds, args.connections)
+        legal = phase(server, "legal", encoded["legal"], args.seconds, args.connections).rate
+        mixed_rate = phase(server, "mixed", mixed, args.seconds, args.connections).rate
         print(f"ratio mixed/legal requests/s: {mixed_rate / legal:.2f} (target ≥ {TARGET_RATIO})")
         if server.errors():
             print("server log errors:", *server.errors()[:10], sep="\n  ")

@@ -61,7 +61,7 @@ def beside_reads(server: Server, work: list[tuple[str, bytes]], seconds: float, 
     for thread in threads:
         thread.start()
     time.sleep(2)  # the readers under way
-    rate = phase(server, f"legal, beside {readers} paper readers", work, seconds, 50)
+    rate = phase(server, f"legal, beside {readers} paper readers", work, seconds, 50).rate
     stop.set()
     for thread in threads:
         thread.join()
@@ -81,7 +81,7 @@ def main() -> None:
         head = f"POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nContent-Type: application/json\r\n"
         work = [("legal", f"{head}Content-Length: {len(b)}\r\n\r\n".encode() + b) for b in legal]
         phase(server, "warm-up (not a figure)", work, 3.0, 50)
-        alone = phase(server, "legal, alone", work, args.seconds, 50)
+        alone = phase(server, "legal, alone", work, args.seconds, 50).rate
         beside, reads = beside_reads(server, work, args.seconds, args.readers)
         print(f"ratio beside/alone requests/s: {beside / alone:.2f}; {reads / args.seconds:.2f} papers read a second")
         if server.errors():
