@@ -131,10 +131,12 @@ def test_the_gate_refuses_by_the_head_without_reading_the_body() -> None:
     async def send(message: Message) -> None:
         sent.append(message)
 
-    gate = Gate(app, {("POST", "/v1/validate"): Gated(admission.enter, admission.leave)}, retry_after=3, pause=0)
-    scope = {"type": "http", "method": "POST", "path": "/v1/validate", "headers": []}
+    gated = Gated("/v1/validate", admission.enter, admission.leave)
+    gate = Gate(app, {("POST", "/v1/validate"): gated}, retry_after=3, pause=0)
+    scope: Scope = {"type": "http", "method": "POST", "path": "/v1/validate", "headers": []}
     anyio.run(gate, scope, receive, send)
-    anyio.run(gate, scope | {"path": "/healthz"}, receive, send)  # not gated: passes untouched
+    assert scope["route"].path == "/v1/validate"  # what the access log and the metrics name it by
+    anyio.run(gate, {**scope, "path": "/healthz"}, receive, send)  # not gated: passes untouched
     assert reached == ["/healthz"]
     assert sent[0]["status"] == 503
     assert (b"retry-after", b"3") in sent[0]["headers"]

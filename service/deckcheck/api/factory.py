@@ -44,6 +44,7 @@ REQUEST_HEADERS = [
     "Deckcheck-Previous",
     "Deckcheck-Hold-Results",
 ]
+CHECK_PATHS = (VALIDATE_PATH, PARSE_PATH, CONVERT_PATH)  # the routes whose work runs on the check threads
 EXPOSED_HEADERS = ["ETag", "Link", "Retry-After", "X-Request-ID", "Deckcheck-Data-Version"]
 
 
@@ -110,10 +111,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         path_limits={READ_PATH: settings.max_paper_bytes},
     )
     # Outside the limits: a request is admitted or refused by its head, before its body is read.
-    checks = Gated(admission.enter, admission.leave)
-    gated = {("POST", path): checks for path in (VALIDATE_PATH, PARSE_PATH, CONVERT_PATH)}
-    gated[("POST", READ_PATH)] = Gated(paper.enter, paper.leave)
-    gated[("POST", RECHECK_PATH)] = Gated(admission.open_recheck, admission.close_recheck, close=True)
+    gated = {("POST", path): Gated(path, admission.enter, admission.leave) for path in CHECK_PATHS}
+    gated[("POST", READ_PATH)] = Gated(READ_PATH, paper.enter, paper.leave)
+    gated[("POST", RECHECK_PATH)] = Gated(RECHECK_PATH, admission.open_recheck, admission.close_recheck, close=True)
     app.add_middleware(Gate, routes=gated, retry_after=settings.retry_after, pause=settings.refusal_pause)
     app.add_middleware(HeadAsGet)
     app.add_middleware(Observe, metrics=metrics, access_log=settings.access_log, store=store)

@@ -91,7 +91,8 @@ class _RecheckResponse(StreamingResponse):
                     await send({"type": "http.response.body", "body": out, "more_body": True})
                 else:
                     self.held.write(out)
-        except Disconnected:
+        except Disconnected:  # the client left, or was dropped for reading nothing (DECKCHECK_SEND_TIMEOUT)
+            scope[CUT] = "client_gone"
             return
         except HeldTooLarge:
             assert self.held is not None

@@ -30,9 +30,11 @@ def refusal(retry_after: int, waited: float | None = None, *, close: bool = Fals
 
 @dataclass(frozen=True)
 class Gated:
-    """A route behind the gate: how a request is counted into its pool (raising Overloaded when it is full) and out
-    again, and whether a refusal closes the connection (a recheck's body may be long)."""
+    """A route behind the gate: its path (what the access log and the metrics name a refusal by), how a request is
+    counted into its pool (raising Overloaded when it is full) and out again, and whether a refusal closes the
+    connection (a recheck's body may be long)."""
 
+    path: str
     enter: Callable[[], None]
     leave: Callable[[], None]
     close: bool = False
@@ -61,6 +63,7 @@ class Gate:
         try:
             gated.enter()
         except Overloaded:
+            scope.setdefault("route", gated)  # never routed, it is still counted under its route
             await anyio.sleep(self.pause)
             await refusal(self.retry_after, close=gated.close)(scope, receive, send)
             return
