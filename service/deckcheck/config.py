@@ -69,8 +69,8 @@ class Settings(BaseSettings):
     retry_after: Annotated[int, Field(ge=1, le=3600)] = 1
     """Seconds a 503 asks the client to wait (Retry-After)."""
     refusal_pause: Annotated[float, Field(ge=0, le=60)] = 1.0
-    """Seconds a request refused for a full queue waits for its 503: a client that retries at once is held to this
-    pace; 0: refuse at once."""
+    """Seconds a request refused for a full queue waits for its 503, spread over half to one and a half of them: a
+    client that retries at once is held to this pace; 0: refuse at once."""
     max_head_bytes: Annotated[int, Field(ge=8 * 1024, le=_MIB)] = 64 * 1024
     """Largest request head (request line and headers) in bytes; past it, 431."""
     max_connections: Annotated[int, Field(ge=2, le=100_000)] = 1000

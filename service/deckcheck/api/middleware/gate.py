@@ -4,6 +4,7 @@ cost a body's reading and validation before (issue 8's note)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -64,7 +65,8 @@ class Gate:
             gated.enter()
         except Overloaded:
             scope.setdefault("route", gated)  # never routed, it is still counted under its route
-            await anyio.sleep(self.pause)
+            # Spread over half to one and a half pauses: clients refused together would come back together.
+            await anyio.sleep(self.pause * (0.5 + random.random()))
             await refusal(self.retry_after, close=gated.close)(scope, receive, send)
             return
         try:
