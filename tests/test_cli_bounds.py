@@ -147,3 +147,21 @@ def test_a_pipe_is_read_no_further_than_the_bound(tmp_path: Path) -> None:
     code, err, peak = _measured(["validate", "/dev/stdin"], tmp_path, given=b"3 Kuriboh\n" * 20 * 1024 * 1024)
     assert (code, err) == (EXIT_ERROR, f"deckcheck: /dev/stdin: more than {BODY}\n")
     assert peak < 200 * 1024 * 1024  # of the 200 MiB sent
+
+
+def test_a_recheck_line_past_its_bound_is_read_past_not_held(tmp_path: Path) -> None:
+    decks = tmp_path / "decks.ndjson"
+    with decks.open("wb") as f:
+        f.write(b'{"id": "a", "ydke": "ydke://!!!"}\n{"id": "long", "text": "')
+        f.truncate(GIB)  # a line of 1 GiB, without an end
+        f.seek(GIB)
+        f.write(b'"}\n{"id": "b", "ydke": "ydke://!!!"}\n')
+    out = tmp_path / "results.ndjson"
+    code, err, peak = _measured(["recheck", str(decks), "--date", "2008-06-01", "--out", str(out)], tmp_path)
+    assert code == EXIT_ERROR, err  # an error line
+    lines = [orjson.loads(line) for line in out.read_bytes().splitlines()]
+    assert [line.get("id") for line in lines[:3]] == ["a", None, "b"]
+    too_long = {"loc": [], "msg": "line longer than 1048576 bytes", "type": "line_too_long"}
+    assert lines[1] == {"line": 2, "id": None, "error": {"msg": too_long["msg"], "errors": [too_long]}}
+    assert lines[3]["summary"]["lines"] == 3
+    assert peak < GIB // 4  # it held 2.2 GB when a line was read whole

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 import orjson
 
@@ -18,6 +18,7 @@ from deckcheck.encoding import NotText, decoded_text
 from deckcheck.formats import DECK_SUFFIXES, deck_file_format
 
 MAX_LINE_BYTES = 1024 * 1024  # the most one recheck line may hold (a longer one is an error line)
+_SKIPPED = 64 * 1024  # bytes read at a time past the end of a line too long
 NDJSON_SUFFIXES = frozenset({".ndjson", ".jsonl"})
 _BATCH_WIDE = frozenset({"date", "format", "banlist", "roster", "duel", "phase"})
 
@@ -36,10 +37,22 @@ def deck_lines(paths: Iterable[Path]) -> Iterator[bytes | Unread]:
             yield from deck_lines(sorted(p for p in path.rglob("*") if p.is_file() and _wanted(p)))
         elif path.suffix.lower() in NDJSON_SUFFIXES:
             with path.open("rb") as f:
-                for raw in f:
-                    yield raw.rstrip(b"\r\n")
+                yield from _ndjson_lines(f)
         else:
             yield _deck_file_line(path)
+
+
+def _ndjson_lines(f: BinaryIO) -> Iterator[bytes]:
+    """Each line of an NDJSON file without its end, read no further than MAX_LINE_BYTES: of a longer line only its
+    first MAX_LINE_BYTES + 2 bytes are kept, which make its error line (line_too_long), and the rest is read past a
+    block at a time, as /v1/rechecks reads it (a 1 GiB line held 2.2 GB when lines were read whole)."""
+    while raw := f.readline(MAX_LINE_BYTES + 2):  # room for the line's end, \r\n
+        if raw.endswith(b"\n") or len(raw) < MAX_LINE_BYTES + 2:
+            yield raw.rstrip(b"\r\n")
+            continue
+        while (rest := f.readline(_SKIPPED)) and not rest.endswith(b"\n"):
+            pass
+        yield raw  # longer than a line may hold, whatever its end: it makes the line's error line
 
 
 def _wanted(path: Path) -> bool:
