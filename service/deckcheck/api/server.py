@@ -19,6 +19,7 @@ import signal
 import uuid
 from dataclasses import dataclass, field
 from functools import partial
+from http import HTTPStatus
 from typing import Any
 
 import h11
@@ -32,13 +33,14 @@ from deckcheck.api.problems import PROBLEM_JSON, problem_body
 from deckcheck.config import Settings
 
 
-def _raw_problem(status: int, reason: str, detail: str, kind: str) -> bytes:
-    """A whole problem+json answer that closes the connection, written before any request head was read."""
+def _raw_problem(status: int, detail: str, kind: str) -> bytes:
+    """A whole problem+json answer that closes the connection, written where no request could be read (a head that
+    is malformed, too large or too slow), so with a request id of its own."""
     request_id = uuid.uuid4().hex
     body = problem_body(status, detail, kind=kind, request_id=request_id)
     head = (
-        f"HTTP/1.1 {status} {reason}\r\ncontent-type: {PROBLEM_JSON}\r\ncontent-length: {len(body)}\r\n"
-        f"x-request-id: {request_id}\r\nconnection: close\r\n\r\n"
+        f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\ncontent-type: {PROBLEM_JSON}\r\n"
+        f"content-length: {len(body)}\r\nx-request-id: {request_id}\r\nconnection: close\r\n\r\n"
     )
     return head.encode() + body
 
@@ -83,15 +85,14 @@ class ProblemH11Protocol(H11Protocol):
     def __init__(self, *args: Any, bounds: Bounds, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.bounds = bounds
-        self.idle = bounds.idle
         self.head_timer: asyncio.TimerHandle | None = None
         self.send_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Take the connection, closing the longest idle ones when there are too many, and time its head."""
         super().connection_made(transport)
-        self.idle.make_room(len(self.connections), self.bounds.max_connections)
-        self.idle.waiting[self] = None
+        self.bounds.idle.make_room(len(self.connections), self.bounds.max_connections)
+        self.bounds.idle.waiting[self] = None
         self.head_timer = self.loop.call_later(self.bounds.head_timeout, self._head_timed_out)
 
     def data_received(self, data: bytes) -> None:
@@ -99,7 +100,7 @@ class ProblemH11Protocol(H11Protocol):
         super().data_received(data)
         waiting = self.conn.their_state is h11.IDLE and self.conn.our_state is h11.IDLE
         if not waiting:
-            self.idle.waiting.pop(self, None)
+            self.bounds.idle.waiting.pop(self, None)
             self._cancel_head_timer()
         elif self.head_timer is None and not self.transport.is_closing():
             self.head_timer = self.loop.call_later(self.bounds.head_timeout, self._head_timed_out)
@@ -108,11 +109,11 @@ class ProblemH11Protocol(H11Protocol):
         """Idle again once an answer is sent: the keep-alive timeout runs, and the connection may be reused."""
         super().on_response_complete()
         if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
-            self.idle.waiting[self] = None
+            self.bounds.idle.waiting[self] = None
 
     def connection_lost(self, exc: Exception | None) -> None:
         """Forget the connection and its timers."""
-        self.idle.forget(self)
+        self.bounds.idle.forget(self)
         self._cancel_head_timer()
         self._cancel_send_timer()
         super().connection_lost(exc)
@@ -134,7 +135,7 @@ class ProblemH11Protocol(H11Protocol):
             return
         if self.conn.trailing_data[0]:  # part of a head came: say why the connection ends
             detail = f"The request head did not arrive whole within {self.bounds.head_timeout:g} seconds."
-            self.transport.write(_raw_problem(408, "Request Timeout", detail, "head-timeout"))
+            self.transport.write(_raw_problem(408, detail, "head-timeout"))
         self.transport.close()
 
     def _cancel_head_timer(self) -> None:
@@ -150,20 +151,11 @@ class ProblemH11Protocol(H11Protocol):
     def send_400_response(self, msg: str) -> None:
         """Answer a request head that cannot be read, then close the connection."""
         limit = self.config.h11_max_incomplete_event_size or 0  # server_options always sets it
-        request_id = uuid.uuid4().hex  # the head could not be read, so neither could a request id in it
         if len(self.conn.trailing_data[0]) > limit:
             status, detail, kind = 431, head_too_large(limit), "head-too-large"
         else:
             status, detail, kind = 400, "The request head is not HTTP/1.1 the server can read.", "malformed-head"
-        body = problem_body(status, detail, kind=kind, request_id=request_id)
-        headers = [
-            (b"x-request-id", request_id.encode()),
-            (b"content-type", PROBLEM_JSON.encode()),
-            (b"content-length", str(len(body)).encode()),
-            (b"connection", b"close"),
-        ]
-        for event in (h11.Response(status_code=status, headers=headers), h11.Data(data=body), h11.EndOfMessage()):
-            self.transport.write(self.conn.send(event))
+        self.transport.write(_raw_problem(status, detail, kind))
         self.transport.close()
 
 
