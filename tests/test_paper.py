@@ -42,7 +42,7 @@ def _png(pdf: bytes, dpi: int) -> Image.Image:
     done = subprocess.run(
         ["pdftoppm", "-r", str(dpi), "-gray", "-png", "-"], input=pdf, capture_output=True, check=True
     )
-    return Image.open(io.BytesIO(done.stdout))
+    return Image.open(io.BytesIO(done.stdout)).convert("L")  # poppler's grey PNG opens as RGB: white is 255 in L
 
 
 def _bytes(image: Image.Image, kind: str = "PNG", **options: Any) -> bytes:
