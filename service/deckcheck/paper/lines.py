@@ -24,6 +24,8 @@ from deckcheck.paper.words import SHEET_WORDS
 # Shapes OCR takes for each other, folded to one for step 3 (after the loose key's own folds).
 _DIGITS = "0123456789"
 _COUNT_NOISE = " ()[]:|枚" + _DIGITS  # what a heading's count may stand in after NFKC (⑨ is 9 by then)
+_COUNT_TAIL = 4  # the most characters a heading's count is read as (`(15)`, `15枚`, `9@枚`)
+_COUNT_MARKS = frozenset(_DIGITS + "枚Oo")  # of which one at least: a digit, 枚, or a 0 read as a letter
 _TIMES_READ = "メ※ｘXx"  # what OCR reads a times sign × before a count as
 _WIDE = ("CJK", "HIRAGANA", "KATAKANA", "FULLWIDTH", "IDEOGRAPHIC", "KATAKANA-HIRAGANA")
 
@@ -85,23 +87,33 @@ SHEET_KEYS = _sheet_words()
 
 
 def _heading_like(text: str) -> Section | None:
-    """The section a heading OCR misread opens (`宅ツジスターカード(19)`, `ンスターカード 42枚`, `サイドデッキ⑨)`): a
-    line that ends in its count, however misread (digits, brackets, 枚 and what OCR makes of them), before which
-    stands a heading's word but for a third of its letters."""
+    """The section a heading OCR misread opens (`宅ツジスターカード(19)`, `ンスターカード 42枚`, `サイドデッキ⑨)`,
+    `サイドデッキO枚`, `エクストラデッキ6@枚`): a line that ends in its count, however misread (digits, brackets, 枚 and
+    what OCR makes of them; at most _COUNT_TAIL characters, one of them a digit, 枚 or a 0 read as a letter), before
+    which stands a heading's word but for a third of its letters."""
+    folded = unicodedata.normalize("NFKC", text).rstrip()
+    found = {_heading_of(folded[:-cut]) for cut in range(1, _COUNT_TAIL + 1) if _COUNT_MARKS & set(folded[-cut:])}
+    found.discard(None)
+    return found.pop() if len(found) == 1 else None
+
+
+def _heading_of(head: str) -> Section | None:
+    """The section whose heading `head` is but for a third of its letters, where no other section's heading is as
+    near (`メインデッキ` is two letters from `サイドデッキ`, none from itself)."""
     from rapidfuzz.distance import Levenshtein  # noqa: PLC0415
 
-    folded = unicodedata.normalize("NFKC", text)
-    head = folded.rstrip(_COUNT_NOISE)
-    if head == folded or not any(char.isdigit() for char in folded[len(head) :]):
+    key = loose_key(head.rstrip(_COUNT_NOISE))
+    if not key:
         return None
-    key = loose_key(head)
     near = [
         (Levenshtein.distance(key, word), section)
         for word, section in _heading_keys().items()
         if abs(len(word) - len(key)) <= len(word) // 3
     ]
     close = [(distance, section) for distance, section in near if distance <= max(1, len(key) // 3)]
-    return min(close)[1] if close and len({section for _d, section in close}) == 1 else None
+    nearest = min((distance for distance, _section in close), default=None)
+    sections = {section for distance, section in close if distance == nearest}
+    return sections.pop() if len(sections) == 1 else None
 
 
 def _heading_keys() -> dict[str, Section]:
@@ -137,27 +149,29 @@ def _said(line: TextLine, cards: CardIndex) -> tuple[str, Section | tuple[int, s
 
 def _recounted(line: TextLine, cards: CardIndex, second: Second) -> TextLine:
     """The line with a count the Japanese model misread or lost read again as digits, where the words after it name
-    a card: a first word of one or two letters that are no digits (`の迷犬マロン` for `3 迷犬マロン`); or, on a line
-    that holds no digit at all, whatever its name reads as, the room just before its first word (a `1` Tesseract
-    dropped), where a count stands only if read with high confidence."""
-    first = line.words[0]
-    if first.text[:1].isdigit():
+    a card: a first word of one or two letters that are no digits (`の迷犬マロン` for `3 迷犬マロン`) read as digits;
+    else, on a line that holds no digit or whose words are a card's name whole (`7 Completed`, `Hero's Rule 2`), the
+    one glyph shaped as a digit in the room just before the name (a `1` Tesseract dropped, or read as the `ュー` of
+    `ューヴォルカニック・ハンマー`: Second.glyph_before), read with confidence."""
+    first, name = line.words[0], line.words
+    whole = cards.find_name(joined(word.text for word in line.words)) is not None
+    if first.text[:1].isdigit() and not whole:
         return line
     if len(line.words) > 1 and len(first.text) <= 2 and _names_card(line.words[1:], cards):
         number, confidence = second.digits(first)
         if number.isdigit() and len(number) <= 2:
             count = Word(number, first.left, first.top, first.right, first.bottom, confidence)
             return TextLine((count, *line.words[1:]), line.box)
-    height = first.bottom - first.top
-    no_digit = not any(char.isdigit() for word in line.words for char in word.text)
-    if not no_digit or first.left < 1.5 * height:
+        name = line.words[1:]
+    elif not whole and any(char.isdigit() for word in line.words for char in word.text):
         return line
-    right = first.left - round(0.1 * height)
-    room = Word("", right - round(1.2 * height), first.top, right, first.bottom, 0.0)
-    number, confidence = second.digits(room, pad_right=False)  # one digit: a second is the name's first letter
-    if not number.isdigit() or len(number) > 1 or confidence < HIGH_CONFIDENCE:
+    glyph = second.glyph_before(name[0])
+    if glyph is None:
         return line
-    return TextLine((Word(number, room.left, room.top, room.right, room.bottom, confidence), *line.words), line.box)
+    number, confidence = second.digits(glyph, pad_right=False)
+    if not number.isdigit() or len(number) > 1 or confidence < LOW_CONFIDENCE:
+        return line
+    return TextLine((Word(number, glyph.left, glyph.top, glyph.right, glyph.bottom, confidence), *name), line.box)
 
 
 def _names_card(words: tuple[Word, ...], cards: CardIndex) -> bool:
@@ -226,7 +240,8 @@ def read_lines(lines: list[TextLine], page: int, cards: CardIndex, section: Sect
             headings.append((line.box, text, len(read)))
             continue
         key = loose_key(text)
-        if said is None or not key or key.isdigit() or key.startswith(SHEET_KEYS):
+        digits = key.isdigit() and said is not None and cards.find_name(said[1]) is None  # a page's number; not `3 ７`
+        if said is None or not key or digits or key.startswith(SHEET_KEYS):
             ignored.append(Ignored(page, line.box, text))
             continue
         card_line, score = _card_line(line, said, text, cards)

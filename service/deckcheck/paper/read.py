@@ -88,12 +88,13 @@ def read_paper(content: bytes, cards: CardIndex, seconds: float) -> Reading:
         left = deadline - time.monotonic()
         if left <= 0:
             raise PaperError("read_timeout", "the time to read this file ran out", 504)
+        second = ocr.Second(prepared, deadline)
         words = ocr.words(prepared, int(left * 1000))
-        printed = ocr.lines(words, prepared)
+        printed = ocr.lines(words + second.dropped(words), prepared)
         if len(printed) > MAX_LINES:
             message = f"page {number} holds {len(printed)} lines of text; a deck list has at most {MAX_LINES}"
             raise PaperError("too_many_lines", message)
-        page = read_lines(printed, number, cards, section, ocr.Second(prepared, deadline))
+        page = read_lines(printed, number, cards, section, second)
         headings += [Heading(number, box, text, printed_total(text), len(read) + n) for box, text, n in page.headings]
         read += page.lines
         ignored += page.ignored
