@@ -25,7 +25,8 @@ from deckcheck.paper.words import SHEET_WORDS
 _DIGITS = "0123456789"
 _COUNT_NOISE = " ()[]:|枚" + _DIGITS  # what a heading's count may stand in after NFKC (⑨ is 9 by then)
 _COUNT_TAIL = 4  # the most characters a heading's count is read as (`(15)`, `15枚`, `9@枚`)
-_COUNT_MARKS = frozenset(_DIGITS + "枚Oo")  # of which one at least: a digit, 枚, or a 0 read as a letter
+_COUNT_READ = frozenset(_COUNT_NOISE + "Oo@")  # what they may all be: a 0 read as a letter, a mark before 枚
+_COUNT_MARKS = frozenset(_DIGITS + "枚()")  # of which one at least: a digit, 枚 or a bracket (not a name's last `o`)
 _TIMES_READ = "メ※ｘXx"  # what OCR reads a times sign × before a count as
 _WIDE = ("CJK", "HIRAGANA", "KATAKANA", "FULLWIDTH", "IDEOGRAPHIC", "KATAKANA-HIRAGANA")
 
@@ -89,10 +90,11 @@ SHEET_KEYS = _sheet_words()
 def _heading_like(text: str) -> Section | None:
     """The section a heading OCR misread opens (`宅ツジスターカード(19)`, `ンスターカード 42枚`, `サイドデッキ⑨)`,
     `サイドデッキO枚`, `エクストラデッキ6@枚`): a line that ends in its count, however misread (digits, brackets, 枚 and
-    what OCR makes of them; at most _COUNT_TAIL characters, one of them a digit, 枚 or a 0 read as a letter), before
+    what OCR makes of them, a 0 read as O; at most _COUNT_TAIL characters, one of them a digit, 枚 or a bracket), before
     which stands a heading's word but for a third of its letters."""
     folded = unicodedata.normalize("NFKC", text).rstrip()
-    found = {_heading_of(folded[:-cut]) for cut in range(1, _COUNT_TAIL + 1) if _COUNT_MARKS & set(folded[-cut:])}
+    tails = [cut for cut in range(1, _COUNT_TAIL + 1) if set(folded[-cut:]) <= _COUNT_READ]
+    found = {_heading_of(folded[:-cut]) for cut in tails if _COUNT_MARKS & set(folded[-cut:])}
     found.discard(None)
     return found.pop() if len(found) == 1 else None
 
@@ -152,7 +154,7 @@ def _recounted(line: TextLine, cards: CardIndex, second: Second) -> TextLine:
     a card: a first word of one or two letters that are no digits (`の迷犬マロン` for `3 迷犬マロン`) read as digits;
     else, on a line that holds no digit or whose words are a card's name whole (`7 Completed`, `Hero's Rule 2`), the
     one glyph shaped as a digit in the room just before the name (a `1` Tesseract dropped, or read as the `ュー` of
-    `ューヴォルカニック・ハンマー`: Second.glyph_before), read with confidence."""
+    `ューヴォルカニック・ハンマー`: Second.glyph_before), read with high confidence."""
     first, name = line.words[0], line.words
     whole = cards.find_name(joined(word.text for word in line.words)) is not None
     if first.text[:1].isdigit() and not whole:
@@ -169,7 +171,7 @@ def _recounted(line: TextLine, cards: CardIndex, second: Second) -> TextLine:
     if glyph is None:
         return line
     number, confidence = second.digits(glyph, pad_right=False)
-    if not number.isdigit() or len(number) > 1 or confidence < LOW_CONFIDENCE:
+    if not number.isdigit() or len(number) > 1 or confidence < HIGH_CONFIDENCE:  # a `1` alone reads at 92-95
         return line
     return TextLine((Word(number, glyph.left, glyph.top, glyph.right, glyph.bottom, confidence), *name), line.box)
 
@@ -240,7 +242,8 @@ def read_lines(lines: list[TextLine], page: int, cards: CardIndex, section: Sect
             headings.append((line.box, text, len(read)))
             continue
         key = loose_key(text)
-        digits = key.isdigit() and said is not None and cards.find_name(said[1]) is None  # a page's number; not `3 ７`
+        card = len(line.words) > 1 and said is not None and cards.find_name(said[1]) is not None  # `3 ７`
+        digits = key.isdigit() and not card  # a page's number, `7` among them
         if said is None or not key or digits or key.startswith(SHEET_KEYS):
             ignored.append(Ignored(page, line.box, text))
             continue
