@@ -87,7 +87,9 @@ def _engine(link: str, context: Context, before: Context) -> tuple[bool, bool]:
     return validate(deck, context).legal, validate(deck, before).legal
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@settings(
+    max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow], deadline=None
+)
 @given(case=st.data(), day=st.sampled_from(DAYS), fmt=st.sampled_from(["ocg", "ocg", "tcg"]))
 def test_columnar_verdict_is_the_engines(
     data: Data, pools: tuple[tuple[list[int], list[int]], list[int]], case: st.DataObject, day: dt.date, fmt: str

@@ -15,7 +15,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from deckcheck.paper.bands import unread
 from deckcheck.paper.lines import _heading_like
-from deckcheck.paper.ocr import Prepared, Second, Word
+from deckcheck.paper.ocr import Prepared, Word
+from deckcheck.paper.second import Second
 from deckcheck.paper.sheet import FONT
 from tests.test_paper import _bytes, _png, _read, _without_qr
 

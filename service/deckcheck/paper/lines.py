@@ -18,7 +18,8 @@ from deckcheck.data.names import loose_key
 from deckcheck.formats.text import HEADINGS, text_line
 from deckcheck.model import Section
 from deckcheck.paper.matching import HIGH_CONFIDENCE, LOW_CONFIDENCE, match
-from deckcheck.paper.ocr import Second, TextLine, Word
+from deckcheck.paper.ocr import TextLine, Word
+from deckcheck.paper.second import Second
 from deckcheck.paper.words import SHEET_WORDS
 
 # Shapes OCR takes for each other, folded to one for step 3 (after the loose key's own folds).

@@ -4,7 +4,7 @@ A page is first made easy to read: scaled so that its longer side is about WORKI
 doubled, a large photo halved), its light evened out (divided by its own blurred background, so a shadow across a
 photo thresholds like the rest), and turned upright by the angle at which its rows of ink line up best (a phone held
 7° off). Tesseract then finds the words, and the lines its layout analysis passed over are read again one by one
-(Second.dropped, paper/bands.py); the words are joined into lines here, by the rows they share and the gaps
+(paper/second.py, paper/bands.py); the words are joined into lines here, by the rows they share and the gaps
 between them, rather than by Tesseract's blocks, which split a column of counts from its names and join two
 columns of cards into one line. Boxes are given back in the page's own pixels.
 
@@ -17,15 +17,13 @@ from __future__ import annotations
 import math
 import os
 import threading
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PIL import Image, ImageFilter, ImageOps
+from PIL import Image, ImageFilter
 
-from deckcheck.paper.bands import INK, unread
 from deckcheck.paper.pages import PaperError
 
 TESSDATA = Path(os.environ.get("TESSDATA_PREFIX", "/usr/share/tesseract-ocr/5/tessdata"))
@@ -38,11 +36,7 @@ WORKING_PIXELS = 3150  # the longer side of a page as read: text of a sheet's sm
 EVEN_ENOUGH = 24  # grey levels across a page's background below which its light is left as it is
 MAX_SKEW = 8.0  # degrees a page may be turned and still be set upright
 LINE_GAP = 2.2  # a gap wider than this many line heights starts a new line: the gutter between two columns
-CROP_BORDER = 30  # white pixels around a part of a page read again
 LINE_BAND = 0.4  # a word whose middle is further than this many line heights from a line's is on another line
-# A count's glyph before a name, in heights of the name's ink: how tall at least and wide at most, how far its middle
-# from the name's, and the gap between the two, at least (wider than any gap within a letter) and at most.
-GLYPH_HEIGHT, GLYPH_WIDTH, GLYPH_LEVEL, GLYPH_GAP, GLYPH_ROOM = 0.6, 0.7, 0.3, 0.4, 1.6
 _engines = threading.local()
 
 
@@ -81,7 +75,7 @@ def available() -> bool:
     return all((TESSDATA / f"{lang}.traineddata").is_file() for lang in (*LANGUAGES.split("+"), DIGITS_LANGUAGE))
 
 
-def _engine(kind: str) -> Any:
+def engine(kind: str) -> Any:
     """This thread's Tesseract for `kind`: "page" (layout found, the Japanese model), "jpn" or "eng" (one line),
     "digits" (one word, digits alone)."""
     import tesserocr  # noqa: PLC0415 - loads Tesseract itself: only a server that reads paper pays for it
@@ -101,7 +95,7 @@ def _engine(kind: str) -> Any:
     return api
 
 
-def _read_words(api: Any, offset: tuple[int, int] = (0, 0)) -> list[Word]:
+def read_words(api: Any, offset: tuple[int, int] = (0, 0)) -> list[Word]:
     """The words Tesseract read on its image, their boxes moved by `offset` (where a crop stood on the page)."""
     import tesserocr  # noqa: PLC0415
 
@@ -189,12 +183,12 @@ def _skew(image: Image.Image) -> float:
 
 def words(prepared: Prepared, timeout_ms: int) -> list[Word]:
     """Every word Tesseract reads on the prepared page; PaperError read_timeout when it took longer."""
-    api = _engine("page")
+    api = engine("page")
     api.SetImage(prepared.image)
     if not api.Recognize(timeout=max(1, timeout_ms)):
         api.Clear()
         raise PaperError("read_timeout", "the time to read this page ran out", 504)
-    return _read_words(api)
+    return read_words(api)
 
 
 def lines(found: list[Word], prepared: Prepared) -> list[TextLine]:
@@ -221,88 +215,6 @@ def lines(found: list[Word], prepared: Prepared) -> list[TextLine]:
             best.append(word)
     made = [TextLine(tuple(ws), _box(ws, prepared)) for ws in open_lines]
     return _reading_order(made, prepared.image.width / prepared.scale)
-
-
-@dataclass(frozen=True, slots=True)
-class Second:
-    """A second reading of a part of a prepared page, for a line the first reading left uncertain; once `deadline`
-    (time.monotonic()) has passed, none is made and the line stays as the first reading left it, to review."""
-
-    prepared: Prepared
-    deadline: float
-
-    def _crop(self, api: Any, ws: tuple[Word, ...], pad: int, pad_right: bool = True) -> tuple[int, int]:
-        left, top = max(0, min(w.left for w in ws) - pad), max(0, min(w.top for w in ws) - pad)
-        right, bottom = max(w.right for w in ws) + (pad if pad_right else 0), max(w.bottom for w in ws) + pad
-        # A white border around the crop: Tesseract finds nothing in a crop whose ink touches its edge.
-        api.SetImage(ImageOps.expand(self.prepared.image.crop((left, top, right, bottom)), CROP_BORDER, fill=255))
-        return left - CROP_BORDER, top - CROP_BORDER
-
-    def digits(self, word: Word, pad_right: bool = True) -> tuple[str, float]:
-        """The word read again as digits alone, and that reading's confidence: a count the Japanese model took for
-        a kana or a mark (`の` for 3, `ーー` for 1). Without `pad_right`, nothing right of the box is read (a room
-        before a name, whose first letter is no digit)."""
-        if time.monotonic() > self.deadline:
-            return "", 0.0
-        api = _engine("digits")
-        self._crop(api, (word,), (word.bottom - word.top) // 2, pad_right)
-        text = (api.GetUTF8Text() or "").strip()
-        confidence = float(api.MeanTextConf())
-        api.Clear()
-        return text, confidence
-
-    def glyph_before(self, word: Word) -> Word | None:
-        """The one glyph that stands where a count would, just before the ink of `word`: a `1` the page's reading
-        dropped or took for a letter (a stroke that thin, a space before a name, is taken for a speck). Found among
-        the pixels of the row, measured in the height of the word's own ink (Tesseract's boxes of Japanese words
-        run tall): its inked columns, in runs apart by more than GLYPH_GAP of that height (the strokes of ハ or リ
-        are one run), up to the first run that reaches into the word's box (where the name's ink begins; Tesseract
-        may begin its box a letter late). The glyph is the one run before it, alone in the room, no further from it
-        than GLYPH_ROOM, and shaped as a digit is: at least GLYPH_HEIGHT tall, at most GLYPH_WIDTH wide, its middle
-        within GLYPH_LEVEL of the name's. None where the room holds no such glyph (a bullet is too low; a bracket
-        or a letter runs into the name)."""
-        box = word.bottom - word.top
-        middle, reach = (word.top + word.bottom) // 2, round(0.75 * box)  # short of the lines above and below
-        left, top = max(0, word.left - round(2.6 * box)), max(0, middle - reach)
-        ink = np.asarray(self.prepared.image.crop((left, top, word.right, middle + reach))) < INK
-        own = np.flatnonzero(ink[:, word.left - left :].any(axis=1))
-        columns = np.flatnonzero(ink.any(axis=0))
-        if not len(own) or not len(columns):
-            return None
-        size = int(own[-1] - own[0]) + 1
-        runs = np.split(columns, np.flatnonzero(np.diff(columns) > GLYPH_GAP * size) + 1)
-        named = next((i for i, run in enumerate(runs) if left + run[-1] >= word.left), None)
-        if named != 1:  # no ink before the name's, or more than one glyph
-            return None
-        glyph, name = (self._extent(ink, run) for run in runs[:2])
-        shaped = glyph[3] - glyph[1] >= GLYPH_HEIGHT * size and glyph[2] - glyph[0] <= GLYPH_WIDTH * size
-        level = abs((glyph[1] + glyph[3]) - (name[1] + name[3])) / 2 <= GLYPH_LEVEL * size
-        if not (shaped and level and name[0] - glyph[2] <= GLYPH_ROOM * size):
-            return None
-        return Word("", left + glyph[0], top + glyph[1], left + glyph[2], top + glyph[3], 0.0)
-
-    @staticmethod
-    def _extent(ink: Any, run: Any) -> tuple[int, int, int, int]:
-        """The box (left, top, right, bottom) of the ink in a run of columns."""
-        rows = np.flatnonzero(ink[:, run[0] : run[-1] + 1].any(axis=1))
-        return int(run[0]), int(rows[0]), int(run[-1]) + 1, int(rows[-1]) + 1
-
-    def dropped(self, found: list[Word]) -> list[Word]:
-        """The words of the lines the page's reading passed over (paper/bands.py), each read again as one line."""
-        if not found:
-            return []
-        height = sorted(word.bottom - word.top for word in found)[len(found) // 2]
-        boxes = unread(np.asarray(self.prepared.image), [(w.left, w.top, w.right, w.bottom) for w in found], height)
-        return [word for box in boxes for word in self.line((Word("", *box, 0.0),), "jpn")]
-
-    def line(self, ws: tuple[Word, ...], lang: str) -> tuple[Word, ...]:
-        """The line's words read again as one line by the model of `lang` (jpn or eng)."""
-        if time.monotonic() > self.deadline:
-            return ()
-        api = _engine(lang)
-        offset = self._crop(api, ws, max(w.bottom - w.top for w in ws) // 3)
-        api.Recognize()
-        return tuple(_read_words(api, offset))
 
 
 def _box(ws: list[Word], prepared: Prepared) -> tuple[int, int, int, int]:

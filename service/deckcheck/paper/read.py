@@ -23,6 +23,7 @@ from deckcheck.model import SECTIONS, Deck, Entry, Section
 from deckcheck.paper import ocr
 from deckcheck.paper.lines import Ignored, ReadLine, read_lines
 from deckcheck.paper.pages import PaperError, read_pages
+from deckcheck.paper.second import Second
 from deckcheck.paper.totals import Heading, Total, printed_total, totals
 
 Box = tuple[int, int, int, int]
@@ -88,7 +89,7 @@ def read_paper(content: bytes, cards: CardIndex, seconds: float) -> Reading:
         left = deadline - time.monotonic()
         if left <= 0:
             raise PaperError("read_timeout", "the time to read this file ran out", 504)
-        second = ocr.Second(prepared, deadline)
+        second = Second(prepared, deadline)
         words = ocr.words(prepared, int(left * 1000))
         printed = ocr.lines(words + second.dropped(words), prepared)
         if len(printed) > MAX_LINES:
