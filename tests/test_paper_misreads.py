@@ -1,4 +1,4 @@
-"""What Tesseract's own reading of a page gets wrong, and the reader makes good (paper/ocr.py, paper/bands.py,
+"""What Tesseract's own reading of a page gets wrong, and the reader makes good (paper/second.py, paper/bands.py,
 paper/lines.py): a `1` before a name dropped or read as a letter, plain lines its layout analysis passes over, a
 heading's count misread. Two real decks of the benchmark's corpus (bench/paper_corpus.py, decks 6 and 35) whose
 sheets it misread so, each printed and rasterised as the benchmark does; and each step alone on a page drawn here."""

@@ -34,9 +34,9 @@ def unread(pixels: NDArray[np.uint8], read: Sequence[Box], height: int) -> list[
     for left, top, right, bottom in read:
         ink[max(0, top - pad) : bottom + pad, max(0, left - pad) : right + pad] = False
     found: list[Box] = []
-    for top, bottom in _runs(np.flatnonzero(ink.any(axis=1)), 1):
+    for top, bottom in runs(np.flatnonzero(ink.any(axis=1)), 1):
         band = ink[top:bottom]
-        for left, right in _runs(np.flatnonzero(band.any(axis=0)), round(GUTTER * height)):
+        for left, right in runs(np.flatnonzero(band.any(axis=0)), round(GUTTER * height)):
             rows = np.flatnonzero(band[:, left:right].any(axis=1))
             box = (left, top + int(rows[0]), right, top + int(rows[-1]) + 1)
             high = HEIGHTS[0] * height <= box[3] - box[1] <= HEIGHTS[1] * height
@@ -45,8 +45,8 @@ def unread(pixels: NDArray[np.uint8], read: Sequence[Box], height: int) -> list[
     return found[:MOST]
 
 
-def _runs(indices: NDArray[np.intp], gap: int) -> list[tuple[int, int]]:
-    """Runs of sorted `indices` apart by more than `gap`, as (first, last + 1)."""
+def runs(indices: NDArray[np.intp], gap: float) -> list[tuple[int, int]]:
+    """Runs of sorted `indices` (rows or columns that hold ink) apart by more than `gap`, as (first, last + 1)."""
     if not len(indices):
         return []
     parts = np.split(indices, np.flatnonzero(np.diff(indices) > gap) + 1)

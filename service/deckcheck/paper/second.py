@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 from PIL import ImageOps
 
-from deckcheck.paper.bands import INK, unread
+from deckcheck.paper.bands import INK, runs, unread
 from deckcheck.paper.ocr import Prepared, Word, engine, read_words
 
 CROP_BORDER = 30  # white pixels around a part of a page read again
@@ -67,11 +67,11 @@ class Second:
         if not len(own) or not len(columns):
             return None
         size = int(own[-1] - own[0]) + 1
-        runs = np.split(columns, np.flatnonzero(np.diff(columns) > GLYPH_GAP * size) + 1)
-        named = next((i for i, run in enumerate(runs) if left + run[-1] >= word.left), None)
+        parts = runs(columns, GLYPH_GAP * size)
+        named = next((i for i, (_first, end) in enumerate(parts) if left + end > word.left), None)
         if named != 1:  # no ink before the name's, or more than one glyph
             return None
-        glyph, name = (self._extent(ink, run) for run in runs[:2])
+        glyph, name = (self._extent(ink, part) for part in parts[:2])
         shaped = glyph[3] - glyph[1] >= GLYPH_HEIGHT * size and glyph[2] - glyph[0] <= GLYPH_WIDTH * size
         level = abs((glyph[1] + glyph[3]) - (name[1] + name[3])) / 2 <= GLYPH_LEVEL * size
         if not (shaped and level and name[0] - glyph[2] <= GLYPH_ROOM * size):
@@ -79,10 +79,11 @@ class Second:
         return Word("", left + glyph[0], top + glyph[1], left + glyph[2], top + glyph[3], 0.0)
 
     @staticmethod
-    def _extent(ink: Any, run: Any) -> tuple[int, int, int, int]:
-        """The box (left, top, right, bottom) of the ink in a run of columns."""
-        rows = np.flatnonzero(ink[:, run[0] : run[-1] + 1].any(axis=1))
-        return int(run[0]), int(rows[0]), int(run[-1]) + 1, int(rows[-1]) + 1
+    def _extent(ink: Any, columns: tuple[int, int]) -> tuple[int, int, int, int]:
+        """The box (left, top, right, bottom) of the ink in a run of columns (first, last + 1)."""
+        first, end = columns
+        rows = np.flatnonzero(ink[:, first:end].any(axis=1))
+        return first, int(rows[0]), end, int(rows[-1]) + 1
 
     def dropped(self, found: list[Word]) -> list[Word]:
         """The words of the lines the page's reading passed over (paper/bands.py), each read again as one line."""
