@@ -5,19 +5,27 @@ printed language, and the chunk keeps each entry's copies (the columnar reports 
 by name or of no copies, and a section of more cards than any section may hold, make the deck one
 only the engine judges: it stands in the chunk unreadable, with empty sections, so a chunk holds at most MAIN_MAX
 copies a section however large the deck.
+
+Back the other way, the columnar reports (findings.py) read a chunk's decks as entries as the engine numbers them
+(`deck_entries`): a ydke link's cards in the order of each card's first copy, a list's entries as given.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from deckcheck.batch.chunk import Chunk
+from deckcheck.batch.columnar import Judged
 from deckcheck.model import Deck
 from deckcheck.rules.checks import MAIN_MAX
 
 _PASSCODES = 2**32  # passcodes the chunk's uint32 holds: every real one, and every one a request may give
+Bools = npt.NDArray[np.bool_]
+Ints = npt.NDArray[np.int64]
 
 
 def entries_chunk(decks: Sequence[Deck]) -> Chunk:
@@ -58,3 +66,50 @@ def entries_chunk(decks: Sequence[Deck]) -> Chunk:
         tuple(tags),
         repeats,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Entries:
+    """The entries of the decks reported on, deck by deck in input order: each one's deck (its row in the chunk),
+    section (0 main, 1 extra, 2 side), index in its section, card (in the arrays) and copies."""
+
+    deck: Ints
+    section: Ints
+    index: Ints
+    card: Ints
+    count: Ints
+    code: npt.NDArray[np.uint32]  # the passcode
+    known: Bools  # a card the deck may hold on the day (else `card` means nothing)
+
+    def only(self, kept: Bools) -> Entries:
+        """The entries `kept` says."""
+        return Entries(*(getattr(self, name)[kept] for name in self.__slots__))
+
+
+def deck_entries(chunk: Chunk, judged: Judged, wanted: Bools) -> Entries:
+    """The entries of the decks `wanted`, as the engine numbers them."""
+    section_of = np.repeat(np.tile(np.arange(3, dtype=np.int64), chunk.decks), chunk.lengths)
+    deck_of = judged.deck
+    if chunk.entries is None:  # a link's cards: one entry per passcode of a section, at its first copy
+        take = np.flatnonzero(wanted[deck_of])
+        # One key per copy: its deck and section, then its passcode; a stable sort keeps each key's copies in order.
+        key = ((deck_of[take] * 4 + section_of[take]) << 32) | chunk.codes[take].astype(np.int64)
+        order = np.argsort(key, kind="stable")
+        key = key[order]
+        new = np.ones(len(order), dtype=np.bool_)
+        new[1:] = key[1:] != key[:-1]
+        starts = np.flatnonzero(new)
+        first, count = take[order][starts], np.diff(np.append(starts, len(order)))
+        by_input = np.argsort(first, kind="stable")
+        first, count = first[by_input], count[by_input]
+    else:  # a list's entries, as given
+        counts = chunk.entries
+        firsts = np.cumsum(counts) - counts
+        kept = wanted[deck_of[firsts]]
+        first, count = firsts[kept], counts[kept]
+    deck, section = deck_of[first], section_of[first]
+    new = np.ones(len(first), dtype=np.bool_)
+    new[1:] = (deck[1:] != deck[:-1]) | (section[1:] != section[:-1])
+    starts = np.flatnonzero(new)
+    index = np.arange(len(first)) - np.repeat(starts, np.diff(np.append(starts, len(first))))
+    return Entries(deck, section, index, judged.card[first], count, chunk.codes[first], judged.known[first])

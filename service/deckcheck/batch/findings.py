@@ -5,16 +5,18 @@ A deck the columnar verdict calls clean (columnar.py: read whole, every copy a c
 language it may stand in, one language where the backs show it) can break only the rules the arrays count: the
 section sizes (TR 3 デッキの枚数制限), placement (TR 1 エクストラデッキ) and the copies of a name against three and
 against the list (TR 3 枚数制限のあるカード, PR 3.A.2–4). Their findings are built here from the arrays: the deck's
-entries as the engine numbers them (a ydke link's cards in the order of each card's first copy; a list's entries as
-given), the copies of each name against the list's limits, and the copies standing where their card may not. They
-are made by the engine's own constructors (rules/checks.py: `size_findings`, `placement_finding`, `copy_finding`)
-and put in the engine's order (`violation_order`); rendered.py makes them a result line's violations. Every other
-deck goes to the engine. tests/test_columnar_reports.py holds the result lines of both paths equal, byte for byte.
+entries as the engine numbers them (entries.py, `deck_entries`), the copies of each name against the list's limits,
+and the copies standing where their card may not. They are made by the engine's own constructors (rules/checks.py:
+`size_findings`, `placement_finding`, `copy_finding`) and put in the engine's order (`violation_order`); rendered.py
+makes them a result line's violations. A finding that recurs with other entries (a set of section sizes, the same
+copies of the same cards) is made once, and each deck's is that finding with the deck's own entries beside it
+(`Found`). Every other deck goes to the engine. tests/test_columnar_reports.py holds the result lines of both paths
+equal, byte for byte.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from operator import itemgetter
 from typing import NamedTuple
 
 import numpy as np
@@ -22,12 +24,13 @@ import numpy.typing as npt
 
 from deckcheck.batch.chunk import Chunk
 from deckcheck.batch.columnar import Judged
+from deckcheck.batch.entries import Entries, deck_entries
 from deckcheck.data import Card, CardIndex
 from deckcheck.data.memo import kept_with
 from deckcheck.limits import MAX_ENTRIES
 from deckcheck.model import SECTIONS, Context, Entry, Finding, Loc
 from deckcheck.rules.checks import copy_finding, placement_finding, size_findings, type_finding, unknown_finding
-from deckcheck.rules.engine import ruleset_of, violation_order
+from deckcheck.rules.engine import order_stem, ruleset_of, violation_order
 from deckcheck.rules.eras import types_in_force
 from deckcheck.rules.facts import EXTRA, MAIN, CardArrays, name_limits
 
@@ -35,24 +38,12 @@ Bools = npt.NDArray[np.bool_]
 Ints = npt.NDArray[np.int64]
 MAX_SEEN = 100_000  # passcodes no deck may hold whose kind is kept (a deck holds few; hostile input many)
 MAX_KEPT = 100_000  # findings a Memo keeps; past them it starts again (a recheck's findings repeat far sooner)
-
-
-@dataclass(frozen=True, slots=True)
-class _Entries:
-    """The entries of the decks reported on, deck by deck in input order: each one's deck (its row in the chunk),
-    section (0 main, 1 extra, 2 side), index in its section, card (in the arrays) and copies."""
-
-    deck: Ints
-    section: Ints
-    index: Ints
-    card: Ints
-    count: Ints
-    code: npt.NDArray[np.uint32]  # the passcode
-    known: Bools  # a card the deck may hold on the day (else `card` means nothing)
-
-    def only(self, kept: Bools) -> _Entries:
-        """The entries `kept` says."""
-        return _Entries(*(getattr(self, name)[kept] for name in self.__slots__))
+Order = tuple[int, str, tuple[int, int], tuple[int, ...]]  # violation_order's key
+# A deck's finding: its place in the report (violation_order), the finding, which may be shared with other decks,
+# and the deck's own entries it points at, which stand for the finding's own.
+Found = tuple[Order, Finding, tuple[Loc, ...]]
+Stem = tuple[int, str, tuple[int, ...]]  # violation_order's key but for the first entry (order_stem)
+_ORDER = itemgetter(0)
 
 
 class _Facts(NamedTuple):
@@ -112,21 +103,22 @@ class Memo:
     entry (what copy_finding reads). Findings made from one share their cards and ctx, which renderers key on."""
 
     def __init__(self) -> None:
-        self.sizes: dict[tuple[int, int, int], tuple[Finding, ...]] = {}
-        self.copies: dict[tuple[tuple[tuple[int, int], ...], int], Finding] = {}
+        self.sizes: dict[tuple[int, int, int], tuple[Found, ...]] = {}
+        self.copies: dict[tuple[tuple[tuple[int, int], ...], int], tuple[Finding, Stem]] = {}
 
-    def size_findings(self, counts: tuple[int, int, int]) -> tuple[Finding, ...]:
+    def size_findings(self, counts: tuple[int, int, int]) -> tuple[Found, ...]:
         """size_findings of a deck of these section sizes."""
         found = self.sizes.get(counts)
         if found is None:
             if len(self.sizes) >= MAX_KEPT:
                 self.sizes.clear()
             main, extra, side = counts
-            found = self.sizes[counts] = tuple(size_findings({"main": main, "extra": extra, "side": side}))
+            made = size_findings({"main": main, "extra": extra, "side": side})
+            found = self.sizes[counts] = tuple((violation_order(f), f, f.loc) for f in made)
         return found
 
 
-def array_findings(chunk: Chunk, judged: Judged, context: Context, rows: Ints, memo: Memo) -> list[list[Finding]]:
+def array_findings(chunk: Chunk, judged: Judged, context: Context, rows: Ints, memo: Memo) -> list[list[Found]]:
     """What the checks find under `context` in each deck of `rows` (decks `reportable` found), in order, each
     deck's findings in the order of its report (`violation_order`); `memo` keeps what the decks find again."""
     arrays = judged.arrays
@@ -134,16 +126,17 @@ def array_findings(chunk: Chunk, judged: Judged, context: Context, rows: Ints, m
         return []
     wanted = np.zeros(chunk.decks, dtype=np.bool_)
     wanted[rows] = True
-    entries = _entries(chunk, judged, wanted)
+    entries = deck_entries(chunk, judged, wanted)
     facts = _Facts(arrays, *_canonical(arrays, context.cards))
-    found: dict[int, list[Finding]] = {}
+    found: dict[int, list[Found]] = {}
     _outside_findings(entries, context, found)
     entries = entries.only(entries.known)
     _copy_findings(entries, facts, context, found, memo)
     _placement_findings(entries, facts, found)
     decks = []
     for row, counts in zip(rows.tolist(), chunk.lengths.reshape(-1, 3)[rows].tolist(), strict=True):
-        decks.append(sorted([*memo.size_findings(tuple(counts)), *found.get(row, ())], key=violation_order))
+        deck = [*memo.size_findings(tuple(counts)), *found.get(row, ())]
+        decks.append(sorted(deck, key=_ORDER) if len(deck) > 1 else deck)
     return decks
 
 
@@ -157,36 +150,7 @@ def _canonical(arrays: CardArrays, cards: CardIndex) -> tuple[list[Card], Ints]:
     return canonical, np.array(ids, dtype=np.int64)
 
 
-def _entries(chunk: Chunk, judged: Judged, wanted: Bools) -> _Entries:
-    """The entries of the decks `wanted`, as the engine numbers them."""
-    section_of = np.repeat(np.tile(np.arange(3, dtype=np.int64), chunk.decks), chunk.lengths)
-    deck_of = judged.deck
-    if chunk.entries is None:  # a link's cards: one entry per passcode of a section, at its first copy
-        take = np.flatnonzero(wanted[deck_of])
-        # One key per copy: its deck and section, then its passcode; a stable sort keeps each key's copies in order.
-        key = ((deck_of[take] * 4 + section_of[take]) << 32) | chunk.codes[take].astype(np.int64)
-        order = np.argsort(key, kind="stable")
-        key = key[order]
-        new = np.ones(len(order), dtype=np.bool_)
-        new[1:] = key[1:] != key[:-1]
-        starts = np.flatnonzero(new)
-        first, count = take[order][starts], np.diff(np.append(starts, len(order)))
-        by_input = np.argsort(first, kind="stable")
-        first, count = first[by_input], count[by_input]
-    else:  # a list's entries, as given
-        counts = chunk.entries
-        firsts = np.cumsum(counts) - counts
-        kept = wanted[deck_of[firsts]]
-        first, count = firsts[kept], counts[kept]
-    deck, section = deck_of[first], section_of[first]
-    new = np.ones(len(first), dtype=np.bool_)
-    new[1:] = (deck[1:] != deck[:-1]) | (section[1:] != section[:-1])
-    starts = np.flatnonzero(new)
-    index = np.arange(len(first)) - np.repeat(starts, np.diff(np.append(starts, len(first))))
-    return _Entries(deck, section, index, judged.card[first], count, chunk.codes[first], judged.known[first])
-
-
-def _outside_findings(entries: _Entries, context: Context, found: dict[int, list[Finding]]) -> None:
+def _outside_findings(entries: Entries, context: Context, found: dict[int, list[Found]]) -> None:
     """check_unknown and check_card_types: each passcode no card has, and each card of a type not in force, with
     the copies of its entries."""
     odd = np.flatnonzero(~entries.known)
@@ -208,10 +172,10 @@ def _outside_findings(entries: _Entries, context: Context, found: dict[int, list
             finding = unknown_finding(Entry(key), locs, count, "unknown_passcode", context)
         else:
             finding = type_finding(kind, locs, count, ruleset)
-        found.setdefault(deck, []).append(finding)
+        found.setdefault(deck, []).append((violation_order(finding), finding, locs))
 
 
-def _grouped(entries: _Entries, chosen: Ints, keys: list[int]) -> dict[tuple[int, int], tuple[tuple[Loc, ...], int]]:
+def _grouped(entries: Entries, chosen: Ints, keys: list[int]) -> dict[tuple[int, int], tuple[tuple[Loc, ...], int]]:
     """The entries `chosen` grouped by deck and their `keys`, in input order: each group's entries and copies."""
     groups: dict[tuple[int, int], tuple[list[Loc], list[int]]] = {}
     rows = zip(
@@ -230,42 +194,57 @@ def _grouped(entries: _Entries, chosen: Ints, keys: list[int]) -> dict[tuple[int
 
 
 def _copy_findings(
-    entries: _Entries, facts: _Facts, context: Context, found: dict[int, list[Finding]], memo: Memo
+    entries: Entries, facts: _Facts, context: Context, found: dict[int, list[Found]], memo: Memo
 ) -> None:
     """check_copies: each name a deck holds more copies of than three or than the list allows."""
     arrays, cards, canonical = facts
     limits = name_limits(arrays, context.banlist)
     width = len(limits)
-    name = arrays.name[entries.card]
-    groups, inverse = np.unique(entries.deck * width + name, return_inverse=True)
-    totals = np.bincount(inverse, weights=entries.count, minlength=len(groups))
-    over = totals > limits[groups % width]
-    chosen = np.flatnonzero(over[inverse])
-    chosen = chosen[np.argsort(inverse[chosen], kind="stable")]  # by name, each name's entries in input order
-    group, deck = inverse[chosen].tolist(), entries.deck[chosen].tolist()
+    if len(entries.card) == 0:
+        return
+    # The entries by deck and name, each name's in input order: a stable sort of keys already in deck order is
+    # quick (numpy's timsort or radix sort; np.unique's quicksort took four times as long).
+    by_name = entries.deck * width + arrays.name[entries.card]
+    order = np.argsort(by_name, kind="stable")
+    by_name = by_name[order]
+    new = np.ones(len(by_name), dtype=np.bool_)
+    new[1:] = by_name[1:] != by_name[:-1]
+    starts = np.flatnonzero(new)
+    over = np.add.reduceat(entries.count[order], starts) > limits[by_name[starts] % width]
+    group_of = np.cumsum(new) - 1  # per entry in sorted order: its group
+    kept = over[group_of]
+    chosen = order[kept]
+    group, deck = group_of[kept].tolist(), entries.deck[chosen].tolist()
     sections, indexes = entries.section[chosen].tolist(), entries.index[chosen].tolist()
     held_cards, counts = canonical[entries.card[chosen]].tolist(), entries.count[chosen].tolist()
     at = 0
     while at < len(chosen):
-        end = at
-        locs: list[Loc] = []
-        held: dict[int, int] = {}  # copies per card, in the order of each card's first entry
+        end = at + 1
         while end < len(chosen) and group[end] == group[at]:
-            locs.append((SECTIONS[sections[end]], indexes[end]))
-            held[held_cards[end]] = held.get(held_cards[end], 0) + counts[end]
             end += 1
-        key = (tuple(held.items()), sections[at])
-        made = memo.copies.get(key)
-        if made is None:
+        if end == at + 1:  # most often one entry holds the name's copies
+            locs: tuple[Loc, ...] = ((SECTIONS[sections[at]], indexes[at]),)
+            key: tuple[tuple[tuple[int, int], ...], int] = (((held_cards[at], counts[at]),), sections[at])
+        else:
+            locs = tuple((SECTIONS[sections[i]], indexes[i]) for i in range(at, end))
+            held: dict[int, int] = {}  # copies per card, in the order of each card's first entry
+            for i in range(at, end):
+                held[held_cards[i]] = held.get(held_cards[i], 0) + counts[i]
+            key = (tuple(held.items()), sections[at])
+        made_once = memo.copies.get(key)
+        if made_once is None:
             if len(memo.copies) >= MAX_KEPT:
                 memo.copies.clear()
-            copies = tuple((cards[index], number) for index, number in held.items())
-            made = memo.copies[key] = copy_finding(copies, tuple(locs), context.banlist, context.cards)
-        found.setdefault(deck[at], []).append(Finding(made.code, made.section, tuple(locs), made.cards, made.ctx))
+            copies = tuple((cards[index], number) for index, number in key[0])
+            made = copy_finding(copies, locs, context.banlist, context.cards)
+            made_once = memo.copies[key] = made, order_stem(made)
+        made, (rank, code, passcodes) = made_once
+        # violation_order's key: the entries stand in input order, so the first of them is the first entry.
+        found.setdefault(deck[at], []).append(((rank, code, (sections[at], indexes[at]), passcodes), made, locs))
         at = end
 
 
-def _placement_findings(entries: _Entries, facts: _Facts, found: dict[int, list[Finding]]) -> None:
+def _placement_findings(entries: Entries, facts: _Facts, found: dict[int, list[Found]]) -> None:
     """check_placement: each card with copies where it may not stand (an extra-deck card in the main deck, any
     other in the extra deck), pointing at those copies."""
     arrays, cards, canonical = facts
@@ -275,4 +254,5 @@ def _placement_findings(entries: _Entries, facts: _Facts, found: dict[int, list[
     if len(chosen) == 0:
         return
     for (deck, card), (locs, count) in _grouped(entries, chosen, canonical[entries.card[chosen]].tolist()).items():
-        found.setdefault(deck, []).append(placement_finding(cards[card], locs, count))
+        finding = placement_finding(cards[card], locs, count)
+        found.setdefault(deck, []).append((violation_order(finding), finding, locs))

@@ -4,20 +4,21 @@ the result lines of the plain lines the columnar path answers.
 A recheck after a list change finds the same few things again and again: the same staple Forbidden, the same card
 held twice where it is now Limited. Each distinct finding (its code, section, cards with their copies, ctx) is made
 a violation and rendered once, by the engine and the service's JSON (`violation_of`, `violation_json`: rule,
-penalty, citation, message and remedy in the recheck's language), and every later deck with the same finding
-reuses that rendering with its own entries (`loc`); findings made from one entry of findings.Memo share their ctx
-and are found by it before any value is hashed. Nothing a rendering says depends on where the entries stand;
-a plain recheck line has no source lines, so `lines` and `roster_lines` are empty in both.
+penalty, citation, message and remedy in the recheck's language), written as the bytes orjson writes of it before
+and after its entries (`loc`), and every later deck with the same finding writes those bytes around its own
+entries; findings made from one entry of findings.Memo share their ctx and are found by it before any value is
+hashed. Nothing a rendering says depends on where the entries stand; a plain recheck line has no source lines, so
+`lines` and `roster_lines` are empty in both.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import orjson
 
-from deckcheck.batch.findings import Memo
+from deckcheck.batch.findings import Found, Memo
 from deckcheck.batch.lines import Quick
 from deckcheck.batch.summary import Outcome, verdict_of
 from deckcheck.model import Context, Finding, Violation
@@ -26,6 +27,8 @@ from deckcheck.rules.registry import SEVERITY
 from deckcheck.wire.reports import violation_json
 
 MAX_KEPT = 100_000  # renderings kept; past them the cache starts again (a recheck's findings repeat far sooner)
+_SPOT = "\x00loc\x00"  # stands for a violation's entries while it is written (no card name or message holds it)
+_SPOT_JSON = orjson.dumps(_SPOT)
 # The codes a list change can newly break: the causes a summary names.
 LIST_CODES = frozenset({"forbidden_card", "limited_card_exceeded", "semi_limited_card_exceeded"})
 
@@ -36,13 +39,13 @@ def causes(found: Sequence[Finding | Violation]) -> tuple[int, ...]:
 
 
 class Rendered(NamedTuple):
-    """A deck's violations as its result line gives them, the penalty, the codes, and the cards behind the
-    violations a list change can cause."""
+    """A deck's violations as its result line writes them (a JSON array), the penalty, the codes, and the findings
+    (for the cards behind those a list change can cause)."""
 
     penalty: str | None
-    violations: list[dict[str, Any]]
+    violations: bytes
     codes: tuple[str, ...]
-    causes: tuple[int, ...]
+    findings: tuple[Finding, ...]
 
 
 class Renderer:
@@ -52,38 +55,38 @@ class Renderer:
         self.context = context
         self.lang = lang
         self.ruleset = ruleset_of(context)
-        self.kept: dict[Hashable, tuple[dict[str, Any], str]] = {}
+        # A violation's bytes before and after its entries, and its penalty, by its finding's values.
+        self.kept: dict[Hashable, _Written] = {}
         # The same by the finding's ctx itself, for findings that share theirs (findings.Memo): the entry holds the
         # ctx, so its id is not another's while it is kept.
-        self.by_ctx: dict[int, tuple[Finding, dict[str, Any], str]] = {}
+        self.by_ctx: dict[int, tuple[Finding, _Written]] = {}
         self.memo = Memo()  # the findings the arrays make under this context, kept to be made once
 
-    def render(self, findings: Sequence[Finding]) -> Rendered:
-        """The violations of a deck's findings, given in their report's order."""
-        violations = []
+    def render(self, found: Sequence[Found]) -> Rendered:
+        """The violations of a deck's findings, given in their report's order, each at its deck's own entries."""
+        written = []
         penalty = None
-        for finding in findings:
-            shown, fine = self._rendered(finding)
-            shown = shown.copy()
-            shown["loc"] = [list(loc) for loc in finding.loc]
-            violations.append(shown)
+        for _order, finding, locs in found:
+            before, after, fine = self._rendered(finding)
+            written.append(before + orjson.dumps(locs) + after)  # orjson writes tuples as arrays
             if penalty is None or SEVERITY[fine] > SEVERITY[penalty]:
                 penalty = fine
-        return Rendered(penalty, violations, tuple(finding.code for finding in findings), causes(findings))
+        findings = tuple(finding for _order, finding, _locs in found)
+        return Rendered(penalty, b"[" + b",".join(written) + b"]", tuple(f.code for f in findings), findings)
 
-    def _rendered(self, finding: Finding) -> tuple[dict[str, Any], str]:
+    def _rendered(self, finding: Finding) -> _Written:
         same = self.by_ctx.get(id(finding.ctx))
         if same is not None:
-            first, shown, penalty = same
+            first, written = same
             if first.ctx is finding.ctx and first.cards is finding.cards and first.code == finding.code:
-                return shown, penalty
-        shown, penalty = self._by_value(finding)
+                return written
+        written = self._by_value(finding)
         if len(self.by_ctx) >= MAX_KEPT:
             self.by_ctx.clear()
-        self.by_ctx[id(finding.ctx)] = finding, shown, penalty
-        return shown, penalty
+        self.by_ctx[id(finding.ctx)] = finding, written
+        return written
 
-    def _by_value(self, finding: Finding) -> tuple[dict[str, Any], str]:
+    def _by_value(self, finding: Finding) -> _Written:
         # A finding of the arrays holds scalars in its ctx, and lists only empty (an unknown passcode's suggestions).
         ctx = tuple((name, tuple(value) if isinstance(value, list) else value) for name, value in finding.ctx.items())
         key = (finding.code, finding.section, finding.cards, ctx)
@@ -92,19 +95,44 @@ class Renderer:
             if len(self.kept) >= MAX_KEPT:
                 self.kept.clear()
             violation = violation_of(finding, self.context)
-            kept = violation_json(violation, self.lang, self.ruleset, None, None), violation.penalty
-            self.kept[key] = kept
+            shown = violation_json(violation, self.lang, self.ruleset, None, None) | {"loc": _SPOT}
+            before, after = orjson.dumps(shown).split(_SPOT_JSON)
+            kept = self.kept[key] = _Written(before, after, violation.penalty)
         return kept
 
 
-LEGAL = Rendered(None, [], (), ())  # what a legal deck has to say
-# A result line's end, by its verdict under the previous list (None: no previous list) and whether newly illegal.
-_TAILS = {
-    (None, False): b"}\n",
-    (True, False): b',"legal_before":true,"newly_illegal":false}\n',
-    (True, True): b',"legal_before":true,"newly_illegal":true}\n',
-    (False, False): b',"legal_before":false,"newly_illegal":false}\n',
-}
+class _Written(NamedTuple):
+    """A violation as a result line writes it, but for its entries: the bytes before and after them."""
+
+    before: bytes
+    after: bytes
+    penalty: str
+
+
+LEGAL = Rendered(None, b"[]", (), ())  # what a legal deck has to say
+
+
+def _ends(legal: bool, was_legal: bool | None) -> tuple[bytes, str, bool, bytes]:
+    """What a result line of this verdict says before its penalty (its verdict), its status, whether newly illegal,
+    and its end (the verdict under the previous list)."""
+    newly = was_legal is True and not legal
+    verdict = b',"legal":%b,"verdict":"%b","penalty":' % (
+        b"true" if legal else b"false",
+        verdict_of(legal, was_legal).encode(),
+    )
+    end = (
+        b""
+        if was_legal is None
+        else b',"legal_before":%b,"newly_illegal":%b'
+        % (
+            b"true" if was_legal else b"false",
+            b"true" if newly else b"false",
+        )
+    )
+    return verdict, "legal" if legal else "illegal", newly, end + b"}\n"
+
+
+_ENDS = {(legal, before): _ends(legal, before) for legal in (True, False) for before in (None, True, False)}
 
 
 def plain_line(
@@ -112,33 +140,17 @@ def plain_line(
 ) -> tuple[bytes, Outcome]:
     """The result line of a plain line's deck with these violations (none: a legal deck), written as bytes: the
     bytes orjson writes of the dict `Rechecker._result` makes (tests/test_columnar_reports.py holds them equal)."""
-    legal = not rendered.violations
-    fields = b"" if plain.fields is None else b',"fields":' + orjson.dumps(plain.fields)
-    verdict = verdict_of(legal, was_legal)
-    head = b'{"line":%d,"id":%b%b,"legal":%b,"verdict":"%b","penalty":%b' % (
+    verdict, status, newly, end = _ENDS[not rendered.codes, was_legal]
+    penalty = rendered.penalty
+    line = b'{"line":%d,"id":%b%b%b%b,"counts":{"main":%d,"extra":%d,"side":%d},"violations":%b%b' % (
         number,
         orjson.dumps(plain.id),
-        fields,
-        b"true" if legal else b"false",
-        verdict.encode(),
-        b"null" if rendered.penalty is None else b'"%b"' % rendered.penalty.encode(),
+        b"" if plain.fields is None else b',"fields":' + orjson.dumps(plain.fields),
+        verdict,
+        b"null" if penalty is None else b'"%b"' % penalty.encode(),
+        *counts,
+        rendered.violations,
+        end,
     )
-    main, extra, side = counts
-    body = b',"counts":{"main":%d,"extra":%d,"side":%d},"violations":%b' % (
-        main,
-        extra,
-        side,
-        orjson.dumps(rendered.violations) if rendered.violations else b"[]",
-    )
-    newly = was_legal is True and not legal
-    outcome = Outcome(
-        "legal" if legal else "illegal",
-        plain.id,
-        rendered.codes,
-        newly_illegal=newly,
-        causes=rendered.causes if newly else (),
-        penalty=rendered.penalty,
-        legal_before=was_legal,
-        fields=plain.fields,
-    )
-    return head + body + _TAILS[was_legal, newly], outcome
+    found = causes(rendered.findings) if newly else ()
+    return line, Outcome(status, plain.id, rendered.codes, newly, found, penalty, was_legal, plain.fields)

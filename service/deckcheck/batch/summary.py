@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from deckcheck.batch.spec import RecheckSetup
 from deckcheck.data import Data
@@ -15,9 +15,8 @@ from deckcheck.rules import answer_notes, ruleset_for
 from deckcheck.wire.reports import banlist_json, ruleset_json
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What the summary needs to know of one line."""
+class Outcome(NamedTuple):
+    """What the summary needs to know of one line (a tuple: one is made for every line of a recheck)."""
 
     status: str  # legal, illegal or error
     id: Any = None
@@ -68,7 +67,8 @@ class Summary:
         self.lines += 1
         if outcome.status == "legal":
             self.legal += 1
-        elif outcome.status == "illegal":
+            return
+        if outcome.status == "illegal":
             self.illegal += 1
         else:
             self.errors += 1

@@ -80,9 +80,15 @@ def _position(loc: Loc) -> tuple[int, int]:
 
 def violation_order(violation: Violation | Finding) -> tuple[int, str, tuple[int, int], tuple[int, ...]]:
     """Where a violation (or the finding it is made of) stands in a report: by section, code, first entry, cards."""
-    section = 3 if violation.section is None else _SECTION_RANK[violation.section]
-    first = min((_position(loc) for loc in violation.loc), default=(99, 0))
-    return section, violation.code, first, tuple(card.passcode or 0 for card in violation.cards)
+    section, code, cards = order_stem(violation)
+    return section, code, min((_position(loc) for loc in violation.loc), default=(99, 0)), cards
+
+
+def order_stem(finding: Violation | Finding) -> tuple[int, str, tuple[int, ...]]:
+    """violation_order but for the first entry: the section, code and cards (batch/findings.py keeps it for findings
+    that recur with other entries)."""
+    section = 3 if finding.section is None else _SECTION_RANK[finding.section]
+    return section, finding.code, tuple(card.passcode or 0 for card in finding.cards)
 
 
 def violation_of(finding: Finding, context: Context) -> Violation:
