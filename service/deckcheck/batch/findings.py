@@ -29,7 +29,14 @@ from deckcheck.data import Card, CardIndex
 from deckcheck.data.memo import kept_with
 from deckcheck.limits import MAX_ENTRIES
 from deckcheck.model import SECTIONS, Context, Entry, Finding, Loc
-from deckcheck.rules.checks import copy_finding, placement_finding, size_findings, type_finding, unknown_finding
+from deckcheck.rules.checks import (
+    MAIN_MIN,
+    copy_finding,
+    placement_finding,
+    size_findings,
+    type_finding,
+    unknown_finding,
+)
 from deckcheck.rules.engine import order_stem, ruleset_of, violation_order
 from deckcheck.rules.eras import types_in_force
 from deckcheck.rules.facts import EXTRA, MAIN, CardArrays, name_limits
@@ -37,12 +44,13 @@ from deckcheck.rules.facts import EXTRA, MAIN, CardArrays, name_limits
 Bools = npt.NDArray[np.bool_]
 Ints = npt.NDArray[np.int64]
 MAX_SEEN = 100_000  # passcodes no deck may hold whose kind is kept (a deck holds few; hostile input many)
-MAX_KEPT = 100_000  # findings a Memo keeps; past them it starts again (a recheck's findings repeat far sooner)
+MAX_KEPT = 10_000  # copy findings a Memo keeps; past them it starts again (a recheck's repeat far sooner)
 Order = tuple[int, str, tuple[int, int], tuple[int, ...]]  # violation_order's key
 # A deck's finding: its place in the report (violation_order), the finding, which may be shared with other decks,
 # and the deck's own entries it points at, which stand for the finding's own.
 Found = tuple[Order, Finding, tuple[Loc, ...]]
 Stem = tuple[int, str, tuple[int, ...]]  # violation_order's key but for the first entry (order_stem)
+_IN_BOUNDS = {"main": MAIN_MIN, "extra": 0, "side": 0}  # section sizes TR 3 allows
 _ORDER = itemgetter(0)
 
 
@@ -98,24 +106,44 @@ class _Kinds:
 
 
 class Memo:
-    """What the decks of a recheck find again and again, made once under one context: the findings of each set of
-    section sizes, and each copy finding but for its entries, by its cards' copies and the section of its first
-    entry (what copy_finding reads). Findings made from one share their cards and ctx, which renderers key on."""
+    """What the decks of a recheck find again and again, made once under one context: the findings of each
+    section's size, and each copy finding but for its entries, by its cards' copies and the section of its first
+    entry (what copy_finding reads). Findings made from one share their cards and ctx, which renderers key on
+    (`shared`: the ids of those ctx, whose findings the memo holds). What it holds is few objects, kept few: the
+    collector walks them all again and again (a memo of every set of section sizes seen, and renderings of every
+    finding, made a recheck's line cost twice as much by its millionth line)."""
 
     def __init__(self) -> None:
-        self.sizes: dict[tuple[int, int, int], tuple[Found, ...]] = {}
+        self.sizes: dict[tuple[int, int], tuple[Found, ...]] = {}  # by section and size
         self.copies: dict[tuple[tuple[tuple[int, int], ...], int], tuple[Finding, Stem]] = {}
+        self.shared: set[int] = set()
 
     def size_findings(self, counts: tuple[int, int, int]) -> tuple[Found, ...]:
         """size_findings of a deck of these section sizes."""
-        found = self.sizes.get(counts)
-        if found is None:
-            if len(self.sizes) >= MAX_KEPT:
-                self.sizes.clear()
-            main, extra, side = counts
-            made = size_findings({"main": main, "extra": extra, "side": side})
-            found = self.sizes[counts] = tuple((violation_order(f), f, f.loc) for f in made)
+        main, extra, side = counts
+        return self._size_findings(0, main) + self._size_findings(1, extra) + self._size_findings(2, side)
+
+    def _size_findings(self, section: int, count: int) -> tuple[Found, ...]:
+        found = self.sizes.get((section, count))
+        if found is None:  # the section's findings, the others in bounds (size_findings reads each alone)
+            made = list(size_findings(_IN_BOUNDS | {SECTIONS[section]: count}))
+            self.shared.update(id(finding.ctx) for finding in made)
+            found = self.sizes[section, count] = tuple((violation_order(f), f, f.loc) for f in made)
         return found
+
+    def copy_finding(self, key: tuple[tuple[tuple[int, int], ...], int]) -> tuple[Finding, Stem] | None:
+        """The copy finding made of these copies in this section, if made already."""
+        return self.copies.get(key)
+
+    def keep_copy_finding(self, key: tuple[tuple[tuple[int, int], ...], int], made: Finding) -> tuple[Finding, Stem]:
+        """Keep a copy finding made of these copies in this section."""
+        if len(self.copies) >= MAX_KEPT:
+            for old, _stem in self.copies.values():
+                self.shared.discard(id(old.ctx))
+            self.copies.clear()
+        self.shared.add(id(made.ctx))
+        kept = self.copies[key] = made, order_stem(made)
+        return kept
 
 
 def array_findings(chunk: Chunk, judged: Judged, context: Context, rows: Ints, memo: Memo) -> list[list[Found]]:
@@ -231,13 +259,10 @@ def _copy_findings(
             for i in range(at, end):
                 held[held_cards[i]] = held.get(held_cards[i], 0) + counts[i]
             key = (tuple(held.items()), sections[at])
-        made_once = memo.copies.get(key)
+        made_once = memo.copy_finding(key)
         if made_once is None:
-            if len(memo.copies) >= MAX_KEPT:
-                memo.copies.clear()
             copies = tuple((cards[index], number) for index, number in key[0])
-            made = copy_finding(copies, locs, context.banlist, context.cards)
-            made_once = memo.copies[key] = made, order_stem(made)
+            made_once = memo.keep_copy_finding(key, copy_finding(copies, locs, context.banlist, context.cards))
         made, (rank, code, passcodes) = made_once
         # violation_order's key: the entries stand in input order, so the first of them is the first entry.
         found.setdefault(deck[at], []).append(((rank, code, (sections[at], indexes[at]), passcodes), made, locs))

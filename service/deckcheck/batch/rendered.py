@@ -26,7 +26,7 @@ from deckcheck.rules.engine import ruleset_of, violation_of
 from deckcheck.rules.registry import SEVERITY
 from deckcheck.wire.reports import violation_json
 
-MAX_KEPT = 100_000  # renderings kept; past them the cache starts again (a recheck's findings repeat far sooner)
+MAX_KEPT = 10_000  # renderings kept; past them the cache starts again (a recheck's findings repeat far sooner)
 _SPOT = "\x00loc\x00"  # stands for a violation's entries while it is written (no card name or message holds it)
 _SPOT_JSON = orjson.dumps(_SPOT)
 # The codes a list change can newly break: the causes a summary names.
@@ -81,9 +81,10 @@ class Renderer:
             if first.ctx is finding.ctx and first.cards is finding.cards and first.code == finding.code:
                 return written
         written = self._by_value(finding)
-        if len(self.by_ctx) >= MAX_KEPT:
-            self.by_ctx.clear()
-        self.by_ctx[id(finding.ctx)] = finding, written
+        if id(finding.ctx) in self.memo.shared:  # a finding made once for many decks
+            if len(self.by_ctx) >= MAX_KEPT:
+                self.by_ctx.clear()
+            self.by_ctx[id(finding.ctx)] = finding, written
         return written
 
     def _by_value(self, finding: Finding) -> _Written:
