@@ -108,8 +108,8 @@ class _Kinds:
 class Memo:
     """What the decks of a recheck find again and again, made once under one context: the findings of each
     section's size, and each copy finding but for its entries, by its cards' copies and the section of its first
-    entry (what copy_finding reads). Findings made from one share their cards and ctx, which renderers key on
-    (`shared`: the ids of those ctx, whose findings the memo holds). What it holds is few objects, kept few: the
+    entry (what copy_finding reads). Each deck's finding made from one is that finding itself, which renderers
+    key on (`shared`: the ids of the findings the memo holds). What it holds is few objects, kept few: the
     collector walks them all again and again (a memo of every set of section sizes seen, and renderings of every
     finding, made a recheck's line cost twice as much by its millionth line)."""
 
@@ -127,7 +127,7 @@ class Memo:
         found = self.sizes.get((section, count))
         if found is None:  # the section's findings, the others in bounds (size_findings reads each alone)
             made = list(size_findings(_IN_BOUNDS | {SECTIONS[section]: count}))
-            self.shared.update(id(finding.ctx) for finding in made)
+            self.shared.update(id(finding) for finding in made)
             found = self.sizes[section, count] = tuple((violation_order(f), f, f.loc) for f in made)
         return found
 
@@ -139,9 +139,9 @@ class Memo:
         """Keep a copy finding made of these copies in this section."""
         if len(self.copies) >= MAX_KEPT:
             for old, _stem in self.copies.values():
-                self.shared.discard(id(old.ctx))
+                self.shared.discard(id(old))
             self.copies.clear()
-        self.shared.add(id(made.ctx))
+        self.shared.add(id(made))
         kept = self.copies[key] = made, order_stem(made)
         return kept
 

@@ -6,9 +6,9 @@ held twice where it is now Limited. Each distinct finding (its code, section, ca
 a violation and rendered once, by the engine and the service's JSON (`violation_of`, `violation_json`: rule,
 penalty, citation, message and remedy in the recheck's language), written as the bytes orjson writes of it before
 and after its entries (`loc`), and every later deck with the same finding writes those bytes around its own
-entries; findings made from one entry of findings.Memo share their ctx and are found by it before any value is
-hashed. Nothing a rendering says depends on where the entries stand; a plain recheck line has no source lines, so
-`lines` and `roster_lines` are empty in both.
+entries; a finding findings.Memo made once for many decks is found as itself before any value is hashed. Nothing
+a rendering says depends on where the entries stand; a plain recheck line has no source lines, so `lines` and
+`roster_lines` are empty in both.
 """
 
 from __future__ import annotations
@@ -57,34 +57,33 @@ class Renderer:
         self.ruleset = ruleset_of(context)
         # A violation's bytes before and after its entries, and its penalty, by its finding's values.
         self.kept: dict[Hashable, _Written] = {}
-        # The same by the finding's ctx itself, for findings that share theirs (findings.Memo): the entry holds the
-        # ctx, so its id is not another's while it is kept.
-        self.by_ctx: dict[int, tuple[Finding, _Written]] = {}
+        # The same by the finding itself, for findings made once for many decks (findings.Memo): the entry holds
+        # the finding, so its id is not another's while it is kept.
+        self.shared: dict[int, tuple[Finding, _Written]] = {}
         self.memo = Memo()  # the findings the arrays make under this context, kept to be made once
 
     def render(self, found: Sequence[Found]) -> Rendered:
         """The violations of a deck's findings, given in their report's order, each at its deck's own entries."""
         written = []
-        penalty = None
+        penalty, worst = None, -1
+        shared = self.shared
         for _order, finding, locs in found:
-            before, after, fine = self._rendered(finding)
+            same = shared.get(id(finding))
+            before, after, fine, severity = same[1] if same is not None and same[0] is finding else self._new(finding)
             written.append(before + orjson.dumps(locs) + after)  # orjson writes tuples as arrays
-            if penalty is None or SEVERITY[fine] > SEVERITY[penalty]:
-                penalty = fine
+            if severity > worst:
+                penalty, worst = fine, severity
         findings = tuple(finding for _order, finding, _locs in found)
         return Rendered(penalty, b"[" + b",".join(written) + b"]", tuple(f.code for f in findings), findings)
 
-    def _rendered(self, finding: Finding) -> _Written:
-        same = self.by_ctx.get(id(finding.ctx))
-        if same is not None:
-            first, written = same
-            if first.ctx is finding.ctx and first.cards is finding.cards and first.code == finding.code:
-                return written
+    def _new(self, finding: Finding) -> _Written:
+        """The rendering of a finding not rendered yet as itself: kept as itself if the memo made it for many
+        decks."""
         written = self._by_value(finding)
-        if id(finding.ctx) in self.memo.shared:  # a finding made once for many decks
-            if len(self.by_ctx) >= MAX_KEPT:
-                self.by_ctx.clear()
-            self.by_ctx[id(finding.ctx)] = finding, written
+        if id(finding) in self.memo.shared:
+            if len(self.shared) >= MAX_KEPT:
+                self.shared.clear()
+            self.shared[id(finding)] = finding, written
         return written
 
     def _by_value(self, finding: Finding) -> _Written:
@@ -98,7 +97,7 @@ class Renderer:
             violation = violation_of(finding, self.context)
             shown = violation_json(violation, self.lang, self.ruleset, None, None) | {"loc": _SPOT}
             before, after = orjson.dumps(shown).split(_SPOT_JSON)
-            kept = self.kept[key] = _Written(before, after, violation.penalty)
+            kept = self.kept[key] = _Written(before, after, violation.penalty, SEVERITY[violation.penalty])
         return kept
 
 
@@ -108,6 +107,7 @@ class _Written(NamedTuple):
     before: bytes
     after: bytes
     penalty: str
+    severity: int  # the penalty's
 
 
 LEGAL = Rendered(None, b"[]", (), ())  # what a legal deck has to say
