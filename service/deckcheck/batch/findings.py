@@ -37,7 +37,7 @@ from deckcheck.rules.checks import (
     type_finding,
     unknown_finding,
 )
-from deckcheck.rules.engine import order_stem, ruleset_of, violation_order
+from deckcheck.rules.engine import order_at, order_stem, ruleset_of, violation_order
 from deckcheck.rules.eras import types_in_force
 from deckcheck.rules.facts import EXTRA, MAIN, CardArrays, name_limits
 
@@ -263,9 +263,9 @@ def _copy_findings(
         if made_once is None:
             copies = tuple((cards[index], number) for index, number in key[0])
             made_once = memo.keep_copy_finding(key, copy_finding(copies, locs, context.banlist, context.cards))
-        made, (rank, code, passcodes) = made_once
+        made, stem = made_once
         # violation_order's key: the entries stand in input order, so the first of them is the first entry.
-        found.setdefault(deck[at], []).append(((rank, code, (sections[at], indexes[at]), passcodes), made, locs))
+        found.setdefault(deck[at], []).append((order_at(stem, locs[0]), made, locs))
         at = end
 
 

@@ -121,16 +121,13 @@ def _ends(legal: bool, was_legal: bool | None) -> tuple[bytes, str, bool, bytes]
         b"true" if legal else b"false",
         verdict_of(legal, was_legal).encode(),
     )
-    end = (
-        b""
-        if was_legal is None
-        else b',"legal_before":%b,"newly_illegal":%b'
-        % (
+    end = b"}\n"
+    if was_legal is not None:
+        end = b',"legal_before":%b,"newly_illegal":%b}\n' % (
             b"true" if was_legal else b"false",
             b"true" if newly else b"false",
         )
-    )
-    return verdict, "legal" if legal else "illegal", newly, end + b"}\n"
+    return verdict, "legal" if legal else "illegal", newly, end
 
 
 _ENDS = {(legal, before): _ends(legal, before) for legal in (True, False) for before in (None, True, False)}

@@ -91,6 +91,12 @@ def order_stem(finding: Violation | Finding) -> tuple[int, str, tuple[int, ...]]
     return section, finding.code, tuple(card.passcode or 0 for card in finding.cards)
 
 
+def order_at(stem: tuple[int, str, tuple[int, ...]], first: Loc) -> tuple[int, str, tuple[int, int], tuple[int, ...]]:
+    """violation_order of a finding of this stem (order_stem) whose first entry is at `first`."""
+    section, code, cards = stem
+    return section, code, _position(first), cards
+
+
 def violation_of(finding: Finding, context: Context) -> Violation:
     """The violation a finding is under `context`: its rule, penalty and citation from the registry."""
     rule = RULES[finding.code]
