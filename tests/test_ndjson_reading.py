@@ -5,6 +5,8 @@ bytes, the rest read past, wherever the blocks happen to cut the lines."""
 from __future__ import annotations
 
 import io
+import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -43,3 +45,53 @@ def test_a_line_past_the_bound_is_kept_short_and_the_next_read_whole() -> None:
     long = b"x" * (3 * files._BLOCK)
     lines = list(files._ndjson_lines(io.BytesIO(b'{"id":1}\r\n' + long + b"\n\n" + b'{"id":2}')))
     assert lines == [b'{"id":1}', long[: files._KEPT], b"", b'{"id":2}']
+
+
+def _parts_lines(paths: list[Path], size: int) -> list[bytes | files.Unread]:
+    """The lines of deck_parts' parts, each span read as a worker reads it."""
+    lines: list[bytes | files.Unread] = []
+    for part in files.deck_parts(paths, size):
+        got = files.span_lines(part) if isinstance(part, files.Span) else part
+        assert 0 < len(got) <= size
+        assert len(got) == (part.lines if isinstance(part, files.Span) else len(part))
+        lines.extend(got)
+    return lines
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    data=st.lists(st.binary(max_size=60).map(lambda raw: bytes(b"ab\r\n"[byte % 4] for byte in raw)), max_size=3),
+    most=st.integers(1, 12),
+    block=st.integers(1, 20),
+    size=st.integers(1, 7),
+)
+def test_spans_hold_the_lines_the_reader_gives(data: list[bytes], most: int, block: int, size: int) -> None:
+    """Cut into spans of `size` lines (wherever the blocks of the cut and of the reading fall), files give the
+    lines, in order, that reading them whole gives, a span's count its own lines."""
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(files, "_KEPT", most + 2)
+        patch.setattr(files, "_BLOCK", block)
+        paths = [Path(folder, f"{n}.ndjson") for n in range(len(data))]
+        for path, content in zip(paths, data, strict=True):
+            path.write_bytes(content)
+        assert _parts_lines(paths, size) == list(files.deck_lines(paths))
+
+
+def test_a_folder_gives_its_files_in_order_in_spans_and_lists(tmp_path: Path) -> None:
+    (tmp_path / "a.ndjson").write_bytes(b'{"id":1}\n{"id":2}\n{"id":3}')
+    (tmp_path / "b.ydk").write_text("#main\n89631139\n")
+    (tmp_path / "c.jsonl").write_bytes(b'{"id":4}\n')
+    parts = list(files.deck_parts([tmp_path], 2))
+    assert [type(part) for part in parts] == [files.Span, files.Span, list, files.Span]
+    assert [part.lines for part in parts if isinstance(part, files.Span)] == [2, 1, 1]
+    assert _parts_lines([tmp_path], 2) == list(files.deck_lines([tmp_path]))
+
+
+def test_a_span_of_a_file_changed_since_it_was_cut_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "decks.ndjson"
+    path.write_bytes(b'{"id":1}\n{"id":2}\n')
+    [span] = files.deck_parts([path], 10)
+    assert isinstance(span, files.Span)
+    path.write_bytes(b'{"id":1}\n')
+    with pytest.raises(OSError, match="changed while it was read"):
+        files.span_lines(span)

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
+import numpy as np
 import orjson
 
 from deckcheck.bounded import TooLarge, read_bounded
@@ -20,6 +21,7 @@ from deckcheck.formats import DECK_SUFFIXES, deck_file_format
 MAX_LINE_BYTES = 1024 * 1024  # the most one recheck line may hold (a longer one is an error line)
 _KEPT = MAX_LINE_BYTES + 2  # bytes kept of a line too long, for its error line
 _BLOCK = 1024 * 1024  # bytes read at a time
+_END = ord("\n")
 NDJSON_SUFFIXES = frozenset({".ndjson", ".jsonl"})
 _BATCH_WIDE = frozenset({"date", "format", "banlist", "roster", "duel", "phase"})
 
@@ -31,27 +33,98 @@ class Unread(NamedTuple):
     errors: list[dict[str, Any]]
 
 
+class Span(NamedTuple):
+    """Whole lines of an NDJSON file that can be read again (a regular file): the bytes from `start` to `stop`,
+    `lines` lines. A worker reads a span's lines itself, so they are not read, cut, and handed on to it."""
+
+    path: str
+    start: int
+    stop: int
+    lines: int
+
+
+# A part of a recheck's input: its lines, or a span of a file whose lines span_lines reads.
+Part = list[bytes | Unread] | Span
+
+
 def deck_lines(paths: Iterable[Path]) -> Iterator[bytes | Unread]:
     """NDJSON deck lines from NDJSON files, single deck files (.ydk .ydke .txt .json) and folders of them."""
-    for path in paths:
-        if path.is_dir():
-            yield from deck_lines(sorted(p for p in path.rglob("*") if p.is_file() and _wanted(p)))
-        elif path.suffix.lower() in NDJSON_SUFFIXES:
+    for path in _files(paths):
+        if path.suffix.lower() in NDJSON_SUFFIXES:
             with path.open("rb") as f:
                 yield from _ndjson_lines(f)
         else:
             yield _deck_file_line(path)
 
 
-def _ndjson_lines(f: BinaryIO) -> Iterator[bytes]:
-    """Each line of an NDJSON file without its end, read no further than MAX_LINE_BYTES: of a longer line only its
-    first MAX_LINE_BYTES + 2 bytes are kept, which make its error line (line_too_long), and the rest is read past a
-    block at a time, as /v1/rechecks reads it (a 1 GiB line held 2.2 GB when lines were read whole). The file is
-    read a block at a time and cut into lines in one call: line by line, the reading thread waited for the lock
-    of the interpreter after every read, beside the threads that feed the workers (1.5 s for a million lines)."""
+def deck_parts(paths: Iterable[Path], size: int) -> Iterator[Part]:
+    """The lines deck_lines gives, in parts of `size` lines at most: a regular NDJSON file as spans of it, every
+    other line (of a pipe, or a single deck file) in lists."""
+    held: list[bytes | Unread] = []
+    for path in _files(paths):
+        if path.suffix.lower() in NDJSON_SUFFIXES and path.is_file():
+            if held:
+                yield held
+                held = []
+            yield from ndjson_spans(path, size)
+            continue
+        for line in deck_lines([path]):
+            held.append(line)
+            if len(held) == size:
+                yield held
+                held = []
+    if held:
+        yield held
+
+
+def ndjson_spans(path: Path, size: int) -> Iterator[Span]:
+    """The file at `path` cut into spans of `size` lines (the last may hold fewer), its line ends found a block at a
+    time; a line is what _ndjson_lines reads as one, however long."""
+    start = offset = held = 0  # where the span begins, where the block begins, the line ends in the span so far
+    last = b"\n"  # the last byte read
+    with path.open("rb") as f:
+        while block := f.read(_BLOCK):
+            ends = np.flatnonzero(np.frombuffer(block, np.uint8) == _END)
+            for end in ends[size - held - 1 :: size].tolist():
+                stop = offset + end + 1
+                yield Span(str(path), start, stop, size)
+                start = stop
+            held = (held + len(ends)) % size
+            offset += len(block)
+            last = block[-1:]
+    if offset > start:
+        yield Span(str(path), start, offset, held + (last != b"\n"))
+
+
+def span_lines(span: Span) -> list[bytes]:
+    """The lines of a span, read as deck_lines reads them; the file must not have changed since it was cut."""
+    with open(span.path, "rb") as f:
+        f.seek(span.start)
+        lines = list(_ndjson_lines(f, span.stop - span.start))
+    if len(lines) != span.lines:
+        raise OSError(f"{span.path} changed while it was read: lines were added or removed")
+    return lines
+
+
+def _files(paths: Iterable[Path]) -> Iterator[Path]:
+    """The files named, a folder's own in order."""
+    for path in paths:
+        if path.is_dir():
+            yield from sorted(p for p in path.rglob("*") if p.is_file() and _wanted(p))
+        else:
+            yield path
+
+
+def _ndjson_lines(f: BinaryIO, size: int | None = None) -> Iterator[bytes]:
+    """Each line of an NDJSON file (or of its next `size` bytes) without its end, read no further than
+    MAX_LINE_BYTES: of a longer line only its first MAX_LINE_BYTES + 2 bytes are kept, which make its error line
+    (line_too_long), and the rest is read past a block at a time, as /v1/rechecks reads it (a 1 GiB line held
+    2.2 GB when lines were read whole). The file is read a block at a time and cut into lines in one call: line
+    by line, the reading thread waited for the lock of the interpreter after every read, beside the threads that
+    feed the workers (1.5 s for a million lines)."""
     carry = b""  # the start of a line whose end is not read yet, at most _KEPT bytes of it
     past = False  # the line in `carry` is longer than a line may hold: the rest of it is read past
-    while block := f.read(_BLOCK):
+    for block in _blocks(f, size):
         lines = block.split(b"\n")
         if len(lines) > 1:
             lines[0] = carry + lines[0] if not past else carry
@@ -63,6 +136,17 @@ def _ndjson_lines(f: BinaryIO) -> Iterator[bytes]:
             carry, past = carry[:_KEPT], True
     if carry or past:
         yield carry if past else _line(carry)
+
+
+def _blocks(f: BinaryIO, size: int | None) -> Iterator[bytes]:
+    """The file's blocks to its end, or to `size` bytes on."""
+    if size is None:
+        while block := f.read(_BLOCK):
+            yield block
+        return
+    while size > 0 and (block := f.read(min(_BLOCK, size))):
+        size -= len(block)
+        yield block
 
 
 def _line(raw: bytes) -> bytes:

@@ -105,7 +105,7 @@ def _run_here(
             if shown:
                 shown.count(paths)
             summary = run_batch(
-                deck_lines(paths),
+                paths,
                 checker=checker,
                 spec=spec,
                 workers=args.workers or 1,
