@@ -40,13 +40,18 @@ _MODELS_ONLY = _LINE - _KNOWN  # a line giving one of these is not plain
 
 class Quick(NamedTuple):
     """A plain line: its id, its deck (a ydke link, or entries), what it says of protectors and language (the
-    primary language subtag, lowercased), and the caller's own fields (None when it gives none)."""
+    primary language subtag, lowercased), the caller's own fields (None when it gives none), and the lines it is
+    judged with: those of the same form (links or entries), protectors and language."""
 
     id: str | int
     deck: str | Deck
     protectors: Protectors | None
     language: str | None
-    fields: dict[str, Any] | None = None
+    fields: dict[str, Any] | None
+    group: tuple[bool, Protectors | None, str | None]
+
+
+_LINK = (True, None, None)  # the group of a link with neither protectors nor language
 
 
 def own_fields(value: dict[str, Any]) -> dict[str, Any] | None:
@@ -105,7 +110,7 @@ def _plain(value: dict[str, Any]) -> Quick:
         ydke = value["ydke"]
         if type(ydke) is not str or len(ydke) > MAX_SOURCE_CHARS:
             raise _NotPlain
-        return Quick(_id(value["id"]), ydke, None, None)
+        return Quick(_id(value["id"]), ydke, None, None, None, _LINK)
     fields = own_fields(value)
     if not value.keys().isdisjoint(_MODELS_ONLY) or fields_errors(fields):
         raise _NotPlain
@@ -117,7 +122,8 @@ def _plain(value: dict[str, Any]) -> Quick:
     protectors = _protectors(value.get("protectors"))
     language = value.get("default_language")
     language = None if language is None else _language(language)
-    return Quick(deck_id, Deck(*sections) if ydke is None else ydke, protectors, language, fields)
+    deck = Deck(*sections) if ydke is None else ydke
+    return Quick(deck_id, deck, protectors, language, fields, (ydke is not None, protectors, language))
 
 
 def _id(deck_id: Any) -> str | int:

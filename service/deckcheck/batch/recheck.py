@@ -8,7 +8,7 @@ or still_illegal) and echoes the line's own fields (`fields`), as an error line 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -76,73 +76,67 @@ class Rechecker:
         with the previous list's verdict taken from it where it is exact; every other line by the engine, line by
         line."""
         out: list[tuple[bytes, Outcome] | None] = [None] * len(lines)
-        # The plain lines not legal, with their verdict under the previous list where known, and whether their
-        # deck was read whole (then it breaks a rule: the columnar verdict is exact on the decks it reads).
-        pending: dict[int, tuple[Quick, tuple[Context, Context | None], bool | None, bool]] = {}
-        groups: dict[tuple[bool, Protectors | None, str | None], list[tuple[int, Quick]]] = {}
-        for index, raw in enumerate(lines):
-            plain = None if not isinstance(raw, bytes) or len(raw) > MAX_LINE_BYTES else quick(raw)
+        plains = [quick(raw) if type(raw) is bytes and len(raw) <= MAX_LINE_BYTES else None for raw in lines]
+        groups: dict[Hashable, list[tuple[int, Quick]]] = {}
+        for index, plain in enumerate(plains):
             if plain is not None:
-                key = (isinstance(plain.deck, str), plain.protectors, plain.language)
-                groups.setdefault(key, []).append((index, plain))
-        for (links, protectors, language), members in groups.items():
-            contexts = self._contexts(protectors, language)
-            decks = [plain.deck for _, plain in members]
-            if links:
-                chunk = decode([deck for deck in decks if isinstance(deck, str)])
-            else:
-                chunk = entries_chunk([deck for deck in decks if not isinstance(deck, str)])
-            for row, was_legal in self._answer_legal(first, members, chunk, contexts, out):
-                index, plain = members[row]
-                pending[index] = plain, contexts, was_legal, bool(chunk.readable[row])
-        for index, raw in enumerate(lines):
-            if out[index] is not None:
-                continue
-            if index in pending:
-                plain, contexts, was_legal, illegal = pending[index]
-                out[index] = self._judge(
-                    first + index,
+                groups.setdefault(plain.group, []).append((index, plain))
+        engine = [index for index, plain in enumerate(plains) if plain is None]
+        for pairs in groups.values():
+            members = [index for index, _plain in pairs]
+            group = [plain for _index, plain in pairs]
+            contexts = self._contexts(group[0].protectors, group[0].language)
+            decks = [plain.deck for plain in group]
+            links = [deck for deck in decks if isinstance(deck, str)]
+            chunk = decode(links) if links else entries_chunk([deck for deck in decks if not isinstance(deck, str)])
+            answered, others = self._answer_plain(first, members, group, chunk, contexts)
+            for index, answer in answered:
+                out[index] = answer
+            for row, was_legal in others:
+                plain = group[row]
+                out[members[row]] = self._judge(
+                    first + members[row],
                     plain.id,
                     plain.deck,
                     contexts,
                     was_legal=was_legal,
                     fields=plain.fields,
-                    illegal=illegal,
+                    illegal=bool(chunk.readable[row]),  # the columnar verdict is exact on the decks it reads
                 )
-            else:
-                out[index] = self.check(first + index, raw)
+        for index in engine:
+            out[index] = self.check(first + index, lines[index])
         return [answer for answer in out if answer is not None]
 
-    def _answer_legal(
-        self,
-        first: int,
-        members: list[tuple[int, Quick]],
-        chunk: Chunk,
-        contexts: tuple[Context, Context | None],
-        out: list[tuple[bytes, Outcome] | None],
-    ) -> Iterator[tuple[int, bool | None]]:
-        """Fill in the result lines of the decks of `chunk` (the lines of `members`) that break no rule; yield the
-        row of every other deck, with its verdict under the previous list where the columnar verdict's is exact
-        (a deck read whole breaks a rule besides the list's under both lists, or the list's alone)."""
+    def _answer_plain(
+        self, first: int, members: list[int], group: list[Quick], chunk: Chunk, contexts: tuple[Context, Context | None]
+    ) -> tuple[list[tuple[int, tuple[bytes, Outcome]]], list[tuple[int, bool | None]]]:
+        """The result lines (by line index) of the decks of `chunk`, the plain lines `group` at `members` of the
+        chunk, that break no rule or whose report the arrays make; and the row of every other deck, with its verdict
+        under the previous list where the columnar verdict's is exact (a deck read whole breaks a rule besides the
+        list's under both lists, or the list's alone)."""
         now, before = contexts
         lists = [now.banlist] if before is None else [now.banlist, before.banlist]
         judged = judge(chunk, now, lists)
-        verdicts = judged.legal
         sizes = chunk.lengths.reshape(-1, 3).tolist()
-        legal_before = None if before is None else verdicts[1].tolist()
-        readable = chunk.readable.tolist()
+        legal_before = [None] * chunk.decks if before is None else judged.legal[1].tolist()
         rows = np.flatnonzero(reportable(chunk, judged, now))
         renderer = self._renderer(now)
         reported = dict(zip(rows.tolist(), array_findings(chunk, judged, now, rows, renderer.memo), strict=True))
-        for row, legal in enumerate(verdicts[0].tolist()):
-            if not legal and row not in reported:
-                yield row, None if legal_before is None or not readable[row] else legal_before[row]
-                continue
-            index, plain = members[row]
-            was_legal = None if legal_before is None else legal_before[row]
-            main, extra, side = sizes[row]
-            rendered = LEGAL if legal else renderer.render(reported[row])
-            out[index] = plain_line(first + index, plain, (main, extra, side), rendered, was_legal)
+        legal = judged.legal[0]
+        answered = [
+            (members[row], plain_line(first + members[row], group[row], sizes[row], LEGAL, legal_before[row]))
+            for row in np.flatnonzero(legal).tolist()
+        ]
+        for row, found in reported.items():
+            line = plain_line(first + members[row], group[row], sizes[row], renderer.render(found), legal_before[row])
+            answered.append((members[row], line))
+        readable = chunk.readable.tolist()
+        others = [
+            (row, legal_before[row] if readable[row] else None)
+            for row in np.flatnonzero(~legal).tolist()
+            if row not in reported
+        ]
+        return answered, others
 
     def check(self, number: int, raw: Line) -> tuple[bytes, Outcome]:
         """The result line (with its newline) for input line `number`, and its outcome for the summary, from the

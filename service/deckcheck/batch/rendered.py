@@ -134,7 +134,7 @@ _ENDS = {(legal, before): _ends(legal, before) for legal in (True, False) for be
 
 
 def plain_line(
-    number: int, plain: Quick, counts: tuple[int, int, int], rendered: Rendered, was_legal: bool | None
+    number: int, plain: Quick, counts: Sequence[int], rendered: Rendered, was_legal: bool | None
 ) -> tuple[bytes, Outcome]:
     """The result line of a plain line's deck with these violations (none: a legal deck), written as bytes: the
     bytes orjson writes of the dict `Rechecker._result` makes (tests/test_columnar_reports.py holds them equal)."""
@@ -146,7 +146,9 @@ def plain_line(
         b"" if plain.fields is None else b',"fields":' + orjson.dumps(plain.fields),
         verdict,
         b"null" if penalty is None else b'"%b"' % penalty.encode(),
-        *counts,
+        counts[0],
+        counts[1],
+        counts[2],
         rendered.violations,
         end,
     )

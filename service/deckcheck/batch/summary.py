@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, NamedTuple
 
 from deckcheck.batch.spec import RecheckSetup
@@ -58,21 +59,26 @@ class Summary:
     causes: Counter[int] = field(default_factory=Counter)
 
     def add_results(self, results: Iterable[tuple[bytes, Outcome]]) -> None:
-        """Count every line of these results (a result line and its outcome each)."""
-        for _line, outcome in results:
-            self.add(outcome)
+        """Count every line of these results (a result line and its outcome each): the legal ones at once, and the
+        codes of the others in one count (a Counter's update per line was a twentieth of a line's cost)."""
+        outcomes = [outcome for _line, outcome in results]
+        rest = [outcome for outcome in outcomes if outcome.status != "legal"]
+        self.lines += len(outcomes)
+        self.legal += len(outcomes) - len(rest)
+        self.by_code.update(chain.from_iterable(outcome.codes for outcome in rest))
+        for outcome in rest:
+            self._count(outcome)
 
     def add(self, outcome: Outcome) -> None:
         """Count one line."""
-        self.lines += 1
-        if outcome.status == "legal":
-            self.legal += 1
-            return
+        self.add_results([(b"", outcome)])
+
+    def _count(self, outcome: Outcome) -> None:
+        """Count a line that is not legal, but for its codes."""
         if outcome.status == "illegal":
             self.illegal += 1
         else:
             self.errors += 1
-        self.by_code.update(outcome.codes)
         self.still += outcome.status == "illegal" and outcome.legal_before is False
         if outcome.newly_illegal:
             self.newly += 1
