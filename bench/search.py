@@ -34,9 +34,10 @@ class ReferenceSearch:
 
     def __init__(self, search: NameSearch) -> None:
         """Search the same rows as `search`."""
-        self._keys = search._keys
-        self._names = search._names
-        self._cards = search._cards
+        built = search.build()
+        self._keys = built._keys
+        self._names = built._names
+        self._cards = built._cards
 
     def search(self, query: str, limit: int = 10) -> list[Hit]:
         """The best `limit` cards for `query`, best first, one hit per card."""
@@ -112,10 +113,11 @@ def main() -> None:
     data = load_data()
     search = data.cards.search
     names = mistyped_names(data, args.names)
-    build, held = _build(search._keys)
+    keys = search.build()._keys
+    build, held = _build(keys)
     reference = _per_name(ReferenceSearch(search).search, names, 2)
     indexed = _per_name(search.search, names, 3)
-    print(f"search(name, 3) over {len(names):,} mistyped names and {len(search._keys):,} keys, uncached")
+    print(f"search(name, 3) over {len(names):,} mistyped names and {len(keys):,} keys, uncached")
     print(f"  reference scan  {1000 * reference:8.3f} ms per name")
     print(f"  indexed         {1000 * indexed:8.3f} ms per name")
     print(f"  ratio           {reference / indexed:8.1f} x")

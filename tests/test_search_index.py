@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import string
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -17,6 +18,7 @@ from bench.names import mistyped_names
 from bench.search import ReferenceSearch
 from deckcheck import Data
 from deckcheck.data import Hit, NameSearch
+from deckcheck.data.names import normalize_name
 
 KANA = [chr(c) for c in range(0x3041, 0x3097)] + [chr(c) for c in range(0x30A1, 0x30FB)] + ["ー"]
 OTHERS = [*string.ascii_letters, *string.digits, *" -!?'&.,:・＝（）「」ＡＢｃ１２"]
@@ -119,6 +121,22 @@ def test_threads_share_one_index(data: Data, search: NameSearch) -> None:
     with ThreadPoolExecutor(4) as pool:
         together = list(pool.map(lambda name: _rows(search.search(name, 3)), names))
     assert together == alone
+
+
+def test_the_index_is_built_once_by_whichever_thread_asks_first(data: Data) -> None:
+    cards = [card for card in data.cards.by_passcode.values() if card.name_en][:2000]
+    rows = [(normalize_name(card.name_en), card.name_en, card) for card in cards]
+    fresh, asked = NameSearch(rows), threading.Barrier(8)
+
+    def first_search(name: str) -> tuple[int, list[Row]]:
+        asked.wait()  # every thread asks at once, before any index is built
+        return id(fresh.build()), _rows(fresh.search(name, 3))
+
+    names = [card.name_en[:-2] for card in cards[:8]]
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(first_search, names))
+    assert {built for built, _rows_found in answers} == {id(fresh.build())}
+    assert [found for _built, found in answers] == [_rows(NameSearch(rows).search(name, 3)) for name in names]
 
 
 def test_suggestions_are_the_best_three_and_remembered(search: NameSearch) -> None:

@@ -59,6 +59,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     source = settings.data_source()
     seen = fingerprint(source)
     data = source.load()
+    data.cards.search.build()  # before any request: a search must not wait for it
     metrics = Metrics(data_version(data), __version__)
     store = DataStore(source, data, metrics, settings.cache_max_age, seen)
     admission = Admission(

@@ -13,7 +13,8 @@ from deckcheck.rules.fast import card_table
 
 
 def warm(cards: CardIndex, day: dt.date) -> None:
-    """Work out, and keep with `cards`, the tables a check of either format on `day` reads."""
+    """Work out, and keep with `cards`, the tables a check of either format on `day` reads, and the name search."""
+    cards.search.build()
     for fmt in FORMATS:
         ruleset = ruleset_for(cards, fmt, day)
         cards_by_passcode(cards, ruleset.card_types)
