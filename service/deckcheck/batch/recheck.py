@@ -22,7 +22,7 @@ from deckcheck.batch.entries import entries_chunk
 from deckcheck.batch.files import MAX_LINE_BYTES, Unread
 from deckcheck.batch.findings import array_findings, reportable
 from deckcheck.batch.lines import Quick, fields_errors, id_and_fields, own_fields, quick
-from deckcheck.batch.rendered import LEGAL, Renderer, causes, plain_line
+from deckcheck.batch.rendered import Renderer, causes, legal_lines, plain_line
 from deckcheck.batch.spec import RecheckSetup
 from deckcheck.batch.summary import Outcome, Summary, verdict_of
 from deckcheck.bounds import copies_limit_errors
@@ -123,10 +123,14 @@ class Rechecker:
         renderer = self._renderer(now)
         reported = dict(zip(rows.tolist(), array_findings(chunk, judged, now, rows, renderer.memo), strict=True))
         legal = judged.legal[0]
-        answered = [
-            (members[row], plain_line(first + members[row], group[row], sizes[row], LEGAL, legal_before[row]))
-            for row in np.flatnonzero(legal).tolist()
-        ]
+        passed = np.flatnonzero(legal).tolist()
+        answered = legal_lines(
+            first,
+            [members[row] for row in passed],
+            [group[row] for row in passed],
+            [sizes[row] for row in passed],
+            [legal_before[row] for row in passed],
+        )
         for row, found in reported.items():
             line = plain_line(first + members[row], group[row], sizes[row], renderer.render(found), legal_before[row])
             answered.append((members[row], line))

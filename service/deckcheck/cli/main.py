@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import orjson
-import uvicorn
 
 from deckcheck.batch import default_workers, validate_all
 from deckcheck.bounded import TooLarge
@@ -191,6 +190,8 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
 
 def _serve(app: FastAPI | str, settings: Settings, args: argparse.Namespace) -> None:
     """Serve `app`: the app itself, or with several workers where each process imports it."""
+    import uvicorn  # noqa: PLC0415 - the server alone needs it (70 ms of every other command's start)
+
     from deckcheck.api.server import serve_workers, server_options  # noqa: PLC0415 - as create_app above
 
     options = server_options(settings)
