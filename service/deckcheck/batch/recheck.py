@@ -68,7 +68,7 @@ class Rechecker:
         results = self.results(first, lines)
         summary = Summary()
         summary.add_results(results)
-        return b"".join(line for line, _outcome in results), summary
+        return b"".join([line for line, _outcome in results]), summary
 
     def results(self, first: int, lines: Sequence[Line]) -> list[tuple[bytes, Outcome]]:
         """The result line and outcome of each of consecutive input lines numbered from `first`. The plain lines

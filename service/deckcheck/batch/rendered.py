@@ -40,17 +40,17 @@ def causes(found: Sequence[Finding | Violation]) -> tuple[int, ...]:
 
 
 class Rendered(NamedTuple):
-    """A deck's violations as its result line writes them (a JSON array), the penalty, the codes, and the findings
-    (for the cards behind those a list change can cause)."""
+    """A deck's violations as its result line writes them (a JSON array), the penalty, the codes, and the cards
+    behind those a list change can cause (`causes`)."""
 
     penalty: str | None
     violations: bytes
     codes: tuple[str, ...]
-    findings: tuple[Finding, ...]
+    causes: tuple[int, ...]
 
 
 # A Rendered made straight from its values (NamedTuple's own constructor, a Python function, took twice as long).
-_new_rendered: Callable[[tuple[str | None, bytes, tuple[str, ...], tuple[Finding, ...]]], Rendered] = partial(
+_new_rendered: Callable[[tuple[str | None, bytes, tuple[str, ...], tuple[int, ...]]], Rendered] = partial(
     tuple.__new__, Rendered
 )
 
@@ -71,18 +71,22 @@ class Renderer:
 
     def render(self, found: Sequence[Found]) -> Rendered:
         """The violations of a deck's findings, given in their report's order, each at its deck's own entries."""
-        written, findings, codes = [], [], []
+        written, codes, cards = [], [], []
         penalty, worst = None, -1
         shared, dumps = self.shared, orjson.dumps
         for _order, finding, locs in found:
             same = shared.get(id(finding))
-            before, after, fine, severity = same[1] if same is not None and same[0] is finding else self._new(finding)
+            before, after, fine, severity, behind = (
+                same[1] if same is not None and same[0] is finding else self._new(finding)
+            )
             written.append(before + dumps(locs) + after)  # orjson writes tuples as arrays
-            findings.append(finding)
             codes.append(finding.code)
+            if behind:
+                cards.append(behind)
             if severity > worst:
                 penalty, worst = fine, severity
-        return _new_rendered((penalty, b"[" + b",".join(written) + b"]", tuple(codes), tuple(findings)))
+        behind = cards[0] if len(cards) == 1 else tuple(sorted(set().union(*cards)))
+        return _new_rendered((penalty, b"[" + b",".join(written) + b"]", tuple(codes), behind))
 
     def _new(self, finding: Finding) -> _Written:
         """The rendering of a finding not rendered yet as itself: kept as itself if the memo made it for many
@@ -105,7 +109,8 @@ class Renderer:
             violation = violation_of(finding, self.context)
             shown = violation_json(violation, self.lang, self.ruleset, None, None) | {"loc": _SPOT}
             before, after = orjson.dumps(shown).split(_SPOT_JSON)
-            kept = self.kept[key] = _Written(before, after, violation.penalty, SEVERITY[violation.penalty])
+            behind = causes([finding])
+            kept = self.kept[key] = _Written(before, after, violation.penalty, SEVERITY[violation.penalty], behind)
         return kept
 
 
@@ -116,6 +121,7 @@ class _Written(NamedTuple):
     after: bytes
     penalty: str
     severity: int  # the penalty's
+    causes: tuple[int, ...]  # the cards behind it if a list change can cause it (`causes`)
 
 
 def _ends(legal: bool, was_legal: bool | None) -> tuple[bytes, str, bool, bytes]:
@@ -182,5 +188,5 @@ def plain_line(
         rendered.violations,
         end,
     )
-    found = causes(rendered.findings) if newly else ()
-    return line, _new_outcome((status, plain.id, rendered.codes, newly, found, penalty, was_legal, plain.fields))
+    behind = rendered.causes if newly else ()
+    return line, _new_outcome((status, plain.id, rendered.codes, newly, behind, penalty, was_legal, plain.fields))
