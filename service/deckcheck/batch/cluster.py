@@ -26,6 +26,7 @@ import pyarrow.parquet as pq
 from dask.distributed import Client, Future, KilledWorker, LocalCluster
 from fsspec.utils import read_block
 
+from deckcheck.batch.collector import collector_paused
 from deckcheck.batch.partition import (
     CHUNK_ROWS,
     check_lines,
@@ -237,10 +238,11 @@ def check_part(part: Part, first: int, name: str, *, job: Job) -> Summary:
         writer = pq.ParquetWriter(sink, results_schema(id_type)) if job.results == "parquet" else None
         try:
             for chunk_first, rows in _chunks(part, source, first):
-                if isinstance(rows, pa.Table):
-                    table, part_summary = check_table(rows, checker, chunk_first)
-                else:
-                    table, part_summary = check_lines(rows, checker, chunk_first)
+                with collector_paused():
+                    if isinstance(rows, pa.Table):
+                        table, part_summary = check_table(rows, checker, chunk_first)
+                    else:
+                        table, part_summary = check_lines(rows, checker, chunk_first)
                 summary.merge(part_summary)
                 if writer is None:
                     sink.write(b"".join(f"{line}\n".encode() for line in table.column("result").to_pylist()))

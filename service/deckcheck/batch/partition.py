@@ -135,23 +135,25 @@ def _present(value: Any) -> Any:
 
 
 def results_table(first: int, outcomes: list[tuple[bytes, Outcome]], id_type: pa.DataType) -> pa.Table:
-    """The rows of `results_schema(id_type)` of lines numbered from `first`."""
+    """The rows of `results_schema(id_type)` of lines numbered from `first`, a column at a time."""
     text_ids = pa.types.is_string(id_type) or pa.types.is_large_string(id_type)
-    columns: dict[str, list[Any]] = {name: [] for name in ("id", *RESULTS.names)}
-    for offset, (line, outcome) in enumerate(outcomes):
-        error = outcome.status == "error"
-        columns["id"].append(str(outcome.id) if text_ids and isinstance(outcome.id, int) else outcome.id)
-        columns["line"].append(first + offset)
-        columns["status"].append(outcome.status)
-        columns["legal"].append(None if error else outcome.status == "legal")
-        columns["penalty"].append(outcome.penalty)
-        columns["legal_before"].append(outcome.legal_before)
-        columns["newly_illegal"].append(None if outcome.legal_before is None else outcome.newly_illegal)
-        columns["verdict"].append(outcome.verdict)
-        columns["fields"].append(None if outcome.fields is None else orjson.dumps(outcome.fields).decode())
-        columns["codes"].append(list(outcome.codes))
-        columns["causes"].append(list(outcome.causes))
-        columns["result"].append(line[:-1].decode())
+    told = [outcome for _line, outcome in outcomes]
+    ids = [outcome.id for outcome in told]
+    columns: dict[str, Any] = {
+        "id": [str(i) if isinstance(i, int) else i for i in ids] if text_ids else ids,
+        "line": range(first, first + len(told)),
+        "status": [outcome.status for outcome in told],
+        "legal": [None if outcome.status == "error" else outcome.status == "legal" for outcome in told],
+        "penalty": [outcome.penalty for outcome in told],
+        "legal_before": [outcome.legal_before for outcome in told],
+        "newly_illegal": [None if outcome.legal_before is None else outcome.newly_illegal for outcome in told],
+        "verdict": [outcome.verdict for outcome in told],
+        "fields": [None if outcome.fields is None else orjson.dumps(outcome.fields).decode() for outcome in told],
+        "codes": [outcome.codes for outcome in told],
+        "causes": [outcome.causes for outcome in told],
+        # The line's bytes as they are, without its end, checked as UTF-8 once for the whole column.
+        "result": pa.array([line[:-1] for line, _outcome in outcomes], type=pa.binary()).cast(pa.string()),
+    }
     return pa.table(columns, schema=results_schema(id_type))
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import os
 import tempfile
@@ -11,6 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
+from deckcheck.batch.collector import collector_paused
 from deckcheck.batch.files import Part, Span, deck_parts, span_lines
 from deckcheck.batch.recheck import Line, Rechecker
 from deckcheck.batch.spec import BatchSpec
@@ -37,14 +37,10 @@ def _start_worker(spec: BatchSpec, source: DataSource, inherited: Rechecker | No
 def _check_part(first: int, part: Part, folder: str) -> tuple[str, Summary]:
     """A part's result lines, written to a file of their own in `folder` (a pipe moves 64 KiB a call: handing on
     a million decks' results that way cost the command 0.75 s of system time), and its summary, in a worker process
-    which does nothing else: the collector waits for the part's end, as the part's objects live and die together
-    (collecting during it walked them again and again, a tenth of a line's cost), and runs then if it is due."""
+    which does nothing else, the collector paused."""
     assert _WORKER is not None
-    gc.disable()
-    try:
+    with collector_paused():
         out, summary = _WORKER.check_lines(first, _lines(part))
-    finally:
-        gc.enable()
     path = os.path.join(folder, str(first))
     with open(path, "wb") as f:
         f.write(out)
