@@ -47,10 +47,11 @@ def test_a_line_past_the_bound_is_kept_short_and_the_next_read_whole() -> None:
     assert lines == [b'{"id":1}', long[: files._KEPT], b"", b'{"id":2}']
 
 
-def _parts_lines(paths: list[Path], size: int) -> list[bytes | files.Unread]:
+def _parts_lines(paths: list[Path], size: int, *, spans: bool = True) -> list[bytes | files.Unread]:
     """The lines of deck_parts' parts, each span read as a worker reads it."""
     lines: list[bytes | files.Unread] = []
-    for part in files.deck_parts(paths, size):
+    for part in files.deck_parts(paths, size, spans=spans):
+        assert spans or isinstance(part, list)
         got = files.span_lines(part) if isinstance(part, files.Span) else part
         assert 0 < len(got) <= size
         assert len(got) == (part.lines if isinstance(part, files.Span) else len(part))
@@ -75,13 +76,14 @@ def test_spans_hold_the_lines_the_reader_gives(data: list[bytes], most: int, blo
         for path, content in zip(paths, data, strict=True):
             path.write_bytes(content)
         assert _parts_lines(paths, size) == list(files.deck_lines(paths))
+        assert _parts_lines(paths, size, spans=False) == list(files.deck_lines(paths))
 
 
 def test_a_folder_gives_its_files_in_order_in_spans_and_lists(tmp_path: Path) -> None:
     (tmp_path / "a.ndjson").write_bytes(b'{"id":1}\n{"id":2}\n{"id":3}')
     (tmp_path / "b.ydk").write_text("#main\n89631139\n")
     (tmp_path / "c.jsonl").write_bytes(b'{"id":4}\n')
-    parts = list(files.deck_parts([tmp_path], 2))
+    parts = list(files.deck_parts([tmp_path], 2, spans=True))
     assert [type(part) for part in parts] == [files.Span, files.Span, list, files.Span]
     assert [part.lines for part in parts if isinstance(part, files.Span)] == [2, 1, 1]
     assert _parts_lines([tmp_path], 2) == list(files.deck_lines([tmp_path]))
@@ -90,7 +92,7 @@ def test_a_folder_gives_its_files_in_order_in_spans_and_lists(tmp_path: Path) ->
 def test_a_span_of_a_file_changed_since_it_was_cut_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "decks.ndjson"
     path.write_bytes(b'{"id":1}\n{"id":2}\n')
-    [span] = files.deck_parts([path], 10)
+    [span] = files.deck_parts([path], 10, spans=True)
     assert isinstance(span, files.Span)
     path.write_bytes(b'{"id":1}\n')
     with pytest.raises(OSError, match="changed while it was read"):

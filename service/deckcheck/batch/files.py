@@ -57,12 +57,13 @@ def deck_lines(paths: Iterable[Path]) -> Iterator[bytes | Unread]:
             yield _deck_file_line(path)
 
 
-def deck_parts(paths: Iterable[Path], size: int) -> Iterator[Part]:
-    """The lines deck_lines gives, in parts of `size` lines at most: a regular NDJSON file as spans of it, every
-    other line (of a pipe, or a single deck file) in lists."""
+def deck_parts(paths: Iterable[Path], size: int, *, spans: bool) -> Iterator[Part]:
+    """The lines deck_lines gives, in parts of `size` lines at most: with `spans`, a regular NDJSON file as spans of
+    it, for workers to read; every other line (of a pipe, or a single deck file, or any without `spans`, where the
+    lines are read once, here) in lists."""
     held: list[bytes | Unread] = []
     for path in _files(paths):
-        if path.suffix.lower() in NDJSON_SUFFIXES and path.is_file():
+        if spans and path.suffix.lower() in NDJSON_SUFFIXES and path.is_file():
             if held:
                 yield held
                 held = []

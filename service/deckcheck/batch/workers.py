@@ -88,7 +88,7 @@ def run_batch(
         finish(_taken(path), part)
 
     if workers <= 1:
-        for part in deck_parts(paths, CHUNK_LINES):
+        for part in deck_parts(paths, CHUNK_LINES, spans=False):
             lines = _lines(part)
             finish(*checker.check_lines(first, lines))
             first += len(lines)
@@ -101,7 +101,7 @@ def run_batch(
         tempfile.TemporaryDirectory(prefix="deckcheck-recheck-") as folder,
         ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=starting) as pool,
     ):
-        for part in deck_parts(paths, CHUNK_LINES):
+        for part in deck_parts(paths, CHUNK_LINES, spans=True):
             window.append(pool.submit(_check_part, first, part, folder))
             first += part.lines if isinstance(part, Span) else len(part)
             if len(window) >= 2 * workers:
