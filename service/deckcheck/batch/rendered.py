@@ -13,15 +13,15 @@ a rendering says depends on where the entries stand; a plain recheck line has no
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
-from functools import partial
-from typing import Any, NamedTuple
+from collections.abc import Hashable, Sequence
+from typing import NamedTuple
 
 import orjson
 
 from deckcheck.batch.findings import Found, Memo
 from deckcheck.batch.lines import Quick
 from deckcheck.batch.summary import Outcome, verdict_of
+from deckcheck.batch.tuples import maker
 from deckcheck.model import Context, Finding, Violation
 from deckcheck.rules.engine import ruleset_of, violation_of
 from deckcheck.rules.registry import SEVERITY
@@ -49,10 +49,7 @@ class Rendered(NamedTuple):
     causes: tuple[int, ...]
 
 
-# A Rendered made straight from its values (NamedTuple's own constructor, a Python function, took twice as long).
-_new_rendered: Callable[[tuple[str | None, bytes, tuple[str, ...], tuple[int, ...]]], Rendered] = partial(
-    tuple.__new__, Rendered
-)
+_new_rendered = maker(Rendered)
 
 
 class Renderer:
@@ -145,8 +142,7 @@ _ENDS = {(legal, before): _ends(legal, before) for legal in (True, False) for be
 # A legal deck's result line: plain_line's with no violations, its verdict and penalty written in already.
 _LEGAL_LINE = b'{"line":%d,"id":%b%b' + _ENDS[True, None][0] + b'null,"counts":{"main":%d,"extra":%d,"side":%d}'
 _LEGAL_ENDS = {before: b',"violations":[]' + _ENDS[True, before][3] for before in (None, True, False)}
-# An Outcome made straight from its values (NamedTuple's own constructor, a Python function, took twice as long).
-_new_outcome: Callable[[tuple[Any, ...]], Outcome] = partial(tuple.__new__, Outcome)
+_new_outcome = maker(Outcome)
 
 
 def legal_lines(
@@ -172,9 +168,10 @@ def legal_lines(
 def plain_line(
     number: int, plain: Quick, counts: Sequence[int], rendered: Rendered, was_legal: bool | None
 ) -> tuple[bytes, Outcome]:
-    """The result line of a plain line's deck with these violations (none: a legal deck), written as bytes: the
-    bytes orjson writes of the dict `Rechecker._result` makes (tests/test_columnar_reports.py holds them equal)."""
-    verdict, status, newly, end = _ENDS[not rendered.codes, was_legal]
+    """The result line of a plain line's deck with these violations (one at least: legal_lines writes the legal
+    decks'), written as bytes: the bytes orjson writes of the dict `Rechecker._result` makes
+    (tests/test_columnar_reports.py holds them equal)."""
+    verdict, status, newly, end = _ENDS[False, was_legal]
     penalty = rendered.penalty
     line = b'{"line":%d,"id":%b%b%b%b,"counts":{"main":%d,"extra":%d,"side":%d},"violations":%b%b' % (
         number,
