@@ -111,7 +111,8 @@ async def _answer(reader: asyncio.StreamReader) -> tuple[int, bool, str]:
 
 
 async def _connection(port: int, work: list[tuple[str, bytes]], turn: Iterator[int], stop: float, t: Tally) -> None:
-    """One keep-alive connection sending the next request of `work` until `stop`; reconnects when closed."""
+    """One keep-alive connection sending the next request of `work` until `stop`, counting the answers that came
+    before `stop`; reconnects when closed."""
     writer: asyncio.StreamWriter | None = None
     while time.monotonic() < stop:
         try:
@@ -122,6 +123,8 @@ async def _connection(port: int, work: list[tuple[str, bytes]], turn: Iterator[i
             writer.write(raw)
             await writer.drain()
             status, close, retry = await _answer(reader)
+            if time.monotonic() > stop:  # answered after the window: not counted (the window is the divisor)
+                break
         except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError) as exc:
             t.status[type(exc).__name__] += 1
             if writer is not None:
@@ -209,9 +212,10 @@ def phase(server: Server, label: str, work: list[tuple[str, bytes]], seconds: fl
     own_cpu = after.ru_utime + after.ru_stime - usage.ru_utime - usage.ru_stime + probe_cpu
     served = cpu_seconds(server.process.pid) - server_cpu
     everything = [x for group in tally.latency.values() for x in group]
-    rate = len(everything) / elapsed
+    rate = len(everything) / seconds  # answers that came within the window, over the window
     errors = {k: n for k, n in tally.status.items() if not k.startswith("2") and k != "503"}
-    print(f"{label}: {rate:,.0f} requests/s answered 2xx over {elapsed:.1f} s, {connections} connections")
+    print(f"{label}: {rate:,.0f} requests/s answered 2xx in {seconds:g} s, {connections} connections", end="")
+    print(f" (answers after it, not counted, for {elapsed - seconds:.1f} s more)")
     print(f"  latency p50 {pct(everything, 0.5):.1f} ms, p99 {pct(everything, 0.99):.1f} ms")
     for kind, group in sorted(tally.latency.items()) if len(tally.latency) > 1 else ():
         print(f"    {kind:8} {len(group):>8,} answers, p50 {pct(group, 0.5):7.1f} ms, p99 {pct(group, 0.99):7.1f} ms")
