@@ -1,12 +1,16 @@
-"""A chunk is checked with the garbage collector paused, and the collector is left as it was found."""
+"""A chunk is checked with the garbage collector paused, and the collector is left as it was found; a serving app
+freezes what its start-up made and collects at its own thresholds while it serves."""
 
 from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
 
+import anyio
 import pytest
 
+from deckcheck.api import create_app
+from deckcheck.api.collector import SERVING_THRESHOLDS
 from deckcheck.batch.collector import collector_paused
 
 
@@ -48,3 +52,28 @@ def test_nested_pauses_leave_it_running_once_the_outer_ends() -> None:
             pass
         assert not gc.isenabled()
     assert gc.isenabled()
+
+
+@pytest.fixture
+def _thresholds_restored() -> Iterator[None]:
+    before = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)  # the interpreter's, whatever a server of this test process set
+    yield
+    gc.set_threshold(*before)
+
+
+@pytest.mark.usefixtures("_thresholds_restored")
+def test_a_serving_app_freezes_what_start_up_made_and_collects_less_often() -> None:
+    app = create_app()
+    made_at_start = [object()]  # a container the collector tracks, as the app's own objects are
+    assert any(x is made_at_start for x in gc.get_objects())
+    seen: list[object] = []
+
+    async def serve() -> None:
+        async with app.router.lifespan_context(app):  # what uvicorn runs around serving
+            seen.append(gc.get_threshold())
+            seen.append(any(x is made_at_start for x in gc.get_objects()))
+
+    anyio.run(serve)
+    assert seen == [SERVING_THRESHOLDS, False]  # and the list frozen, out of the collector's sight
+    assert gc.get_threshold() == (700, 10, 10)

@@ -14,6 +14,7 @@ from fastapi.responses import Response
 from deckcheck import __version__
 from deckcheck.api.banlists import build_banlists_router
 from deckcheck.api.cards import build_cards_router
+from deckcheck.api.collector import serving_collector
 from deckcheck.api.decks import CONVERT_PATH, PARSE_PATH, build_decks_router
 from deckcheck.api.health import Lifecycle, build_health_router
 from deckcheck.api.judge import build_judge_router
@@ -71,8 +72,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         lifecycle.watch_signals()
-        async with store.watching(settings.updates_poll):
-            yield
+        with serving_collector():
+            async with store.watching(settings.updates_poll):
+                yield
 
     app = FastAPI(
         title="deckcheck",
