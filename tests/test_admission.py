@@ -16,7 +16,7 @@ from starlette.types import Message, Receive, Scope, Send
 from deckcheck.api.health import Lifecycle
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.middleware.admission import Admission, ClientGone, Overloaded
-from deckcheck.api.middleware.gate import Gate, Gated
+from deckcheck.api.middleware.gate import MAX_PAUSE, Gate, Gated
 
 
 class _Gone:
@@ -132,7 +132,7 @@ def test_the_gate_refuses_by_the_head_without_reading_the_body() -> None:
         sent.append(message)
 
     gated = Gated("/v1/validate", admission.enter, admission.leave)
-    gate = Gate(app, {("POST", "/v1/validate"): gated}, retry_after=3, pause=0)
+    gate = Gate(app, {("POST", "/v1/validate"): gated}, retry_after=3, pause=0, rate=100)
     scope: Scope = {"type": "http", "method": "POST", "path": "/v1/validate", "headers": []}
     anyio.run(gate, scope, receive, send)
     assert scope["route"].path == "/v1/validate"  # what the access log and the metrics name it by
@@ -146,3 +146,49 @@ def test_the_gate_refuses_by_the_head_without_reading_the_body() -> None:
         "Every check thread is busy and the queue is full; try again in 3 s.",
     )
     assert admission.admitted == 1  # the refused request was never counted in
+
+
+def test_refusals_held_past_the_rate_wait_longer_up_to_the_longest_pause() -> None:
+    gate = Gate(_unreached, {}, retry_after=1, pause=1.0, rate=100)
+    assert gate.pause_now() == 1.0
+    gate.held = 100  # sent within a pause, a hundred held are a hundred a second: no longer
+    assert gate.pause_now() == 1.0
+    gate.held = 270  # 400 clients retrying at once, 130 admitted
+    assert gate.pause_now() == 2.7
+    gate.held = 5000
+    assert gate.pause_now() == MAX_PAUSE
+    assert Gate(_unreached, {}, retry_after=1, pause=0, rate=100).pause_now() == 0  # refused at once, as set
+    assert Gate(_unreached, {}, retry_after=1, pause=8, rate=100).pause_now() == 8  # a pause set longer is kept
+
+
+def test_a_refusal_is_counted_as_held_while_it_waits_and_no_longer() -> None:
+    admission = Admission(threads=1, waiting=0, rechecks=1, metrics=Metrics("v", "0"), queue_seconds=60)
+    admission.enter()
+    gated = Gated("/v1/validate", admission.enter, admission.leave)
+    gate = Gate(_unreached, {("POST", "/v1/validate"): gated}, retry_after=1, pause=0.2, rate=100)
+    scope: Scope = {"type": "http", "method": "POST", "path": "/v1/validate", "headers": []}
+    held: list[int] = []
+    sent: list[Message] = []
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    async def run() -> None:
+        async with anyio.create_task_group() as group:
+            for _ in range(3):
+                group.start_soon(gate, scope, _unread, send)
+            await anyio.sleep(0.05)
+            held.append(gate.held)
+        held.append(gate.held)
+
+    anyio.run(run)
+    assert held == [3, 0]
+    assert [m["status"] for m in sent if m["type"] == "http.response.start"] == [503, 503, 503]
+
+
+async def _unreached(scope: Scope, receive: Receive, send: Send) -> None:
+    raise AssertionError("a refused request reached the app")
+
+
+async def _unread() -> Message:
+    raise AssertionError("a refused request's body was read")

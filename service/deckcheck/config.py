@@ -71,6 +71,9 @@ class Settings(BaseSettings):
     refusal_pause: Annotated[float, Field(ge=0, le=60)] = 1.0
     """Seconds a request refused for a full queue waits for its 503, spread over half to one and a half of them: a
     client that retries at once is held to this pace; 0: refuse at once."""
+    refusal_rate: Annotated[float, Field(gt=0, le=100_000)] = 100.0
+    """Refusals a second one process sends at most while many are held: past it, each waits longer than
+    DECKCHECK_REFUSAL_PAUSE (up to 5 s), so that a flood of clients retrying at once costs the checks no more."""
     max_head_bytes: Annotated[int, Field(ge=8 * 1024, le=_MIB)] = 64 * 1024
     """Largest request head (request line and headers) in bytes; past it, 431."""
     max_connections: Annotated[int, Field(ge=2, le=100_000)] = 1000

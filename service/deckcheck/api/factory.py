@@ -117,7 +117,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     gated = {("POST", path): Gated(path, admission.enter, admission.leave) for path in CHECK_PATHS}
     gated[("POST", READ_PATH)] = Gated(READ_PATH, paper.enter, paper.leave)
     gated[("POST", RECHECK_PATH)] = Gated(RECHECK_PATH, admission.open_recheck, admission.close_recheck, close=True)
-    app.add_middleware(Gate, routes=gated, retry_after=settings.retry_after, pause=settings.refusal_pause)
+    app.add_middleware(
+        Gate,
+        routes=gated,
+        retry_after=settings.retry_after,
+        pause=settings.refusal_pause,
+        rate=settings.refusal_rate,
+    )
     app.add_middleware(HeadAsGet)
     app.add_middleware(Observe, metrics=metrics, access_log=settings.access_log, store=store)
     # Outermost, so that every answer a browser gets, a refusal included, can be read by the page that asked.

@@ -15,6 +15,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from deckcheck.api.middleware.admission import Overloaded
 from deckcheck.api.problems import problem
 
+# The longest a refusal waits however many are held: clients often give up on an answer after 5 to 10 s, and one that
+# timed out learns less than one told 503 and Retry-After.
+MAX_PAUSE = 5.0
+
 
 def overloaded_detail(retry_after: int, waited: float | None) -> str:
     """What a 503 of admission says."""
@@ -48,13 +52,25 @@ class Gate:
     A refusal is sent `pause` seconds after the head came, costing nothing meanwhile but a timer: a client that
     retries at once, as many do, is held to a retry a `pause`, and the loop is left to the checks it admitted. Sent
     at once, refusals took most of the loop: at 400 clients retrying, good answers fell to 0.04 of the peak even
-    with the refusal made by the head alone, and rose to 0.7 with the pause (README, Overload)."""
+    with the refusal made by the head alone, and rose to 0.7 with the pause (README, Overload). When so many
+    refusals are held that sending them within `pause` would pass `rate` a second, each waits longer, up to
+    MAX_PAUSE: a flood of any size costs the loop at most about `rate` refusals a second."""
 
-    def __init__(self, app: ASGIApp, routes: Mapping[tuple[str, str], Gated], retry_after: int, pause: float) -> None:
+    def __init__(
+        self, app: ASGIApp, routes: Mapping[tuple[str, str], Gated], retry_after: int, pause: float, rate: float
+    ) -> None:
         self.app = app
         self.routes = dict(routes)
         self.retry_after = retry_after
         self.pause = pause
+        self.rate = rate
+        self.held = 0  # refusals waiting to be sent; only the event loop's thread reads and writes it
+
+    def pause_now(self) -> float:
+        """How long a refusal made now waits, at the middle of its spread."""
+        if not self.pause:
+            return 0.0
+        return min(max(self.pause, self.held / self.rate), max(self.pause, MAX_PAUSE))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         gated = self.routes.get((scope["method"], scope["path"])) if scope["type"] == "http" else None
@@ -66,7 +82,12 @@ class Gate:
         except Overloaded:
             scope.setdefault("route", gated)  # never routed, it is still counted under its route
             # Spread over half to one and a half pauses: clients refused together would come back together.
-            await anyio.sleep(self.pause * (0.5 + random.random()))
+            pause = self.pause_now() * (0.5 + random.random())
+            self.held += 1
+            try:
+                await anyio.sleep(pause)
+            finally:
+                self.held -= 1
             await refusal(self.retry_after, close=gated.close)(scope, receive, send)
             return
         try:
