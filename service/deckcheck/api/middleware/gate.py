@@ -52,7 +52,7 @@ class Gate:
     A refusal is sent `pause` seconds after the head came, costing nothing meanwhile but a timer: a client that
     retries at once, as many do, is held to a retry a `pause`, and the loop is left to the checks it admitted. Sent
     at once, refusals took most of the loop: at 400 clients retrying, good answers fell to 0.04 of the peak even
-    with the refusal made by the head alone, and rose to 0.7 with the pause (README, Overload). When so many
+    with the refusal made by the head alone, and rose to 0.7-0.9 with the pause (README, Overload). When so many
     refusals are held that sending them within `pause` would pass `rate` a second, each waits longer, up to
     MAX_PAUSE: a flood of any size costs the loop at most about `rate` refusals a second."""
 
