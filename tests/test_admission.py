@@ -4,6 +4,7 @@ server not ready while the server's own handler still runs."""
 
 from __future__ import annotations
 
+import random
 import signal
 import threading
 from types import FrameType
@@ -151,14 +152,57 @@ def test_the_gate_refuses_by_the_head_without_reading_the_body() -> None:
 def test_refusals_held_past_the_rate_wait_longer_up_to_the_longest_pause() -> None:
     gate = Gate(_unreached, {}, retry_after=1, pause=1.0, rate=100)
     assert gate.pause_now() == 1.0
-    gate.held = 100  # sent within a pause, a hundred held are a hundred a second: no longer
+    gate.held = 99  # this one and 99 held, sent within a pause, are a hundred a second: no longer
     assert gate.pause_now() == 1.0
-    gate.held = 270  # 400 clients retrying at once, 130 admitted
+    gate.held = 100
+    assert gate.pause_now() == 1.01
+    gate.held = 269  # 400 clients retrying at once, 130 admitted, and this one
     assert gate.pause_now() == 2.7
     gate.held = 5000
     assert gate.pause_now() == MAX_PAUSE
     assert Gate(_unreached, {}, retry_after=1, pause=0, rate=100).pause_now() == 0  # refused at once, as set
     assert Gate(_unreached, {}, retry_after=1, pause=8, rate=100).pause_now() == 8  # a pause set longer is kept
+
+
+@pytest.mark.parametrize(("draw", "waited"), [(0.0, 2.5), (0.5, MAX_PAUSE), (0.999, MAX_PAUSE)])
+def test_a_refusal_never_waits_past_the_longest_pause_however_it_is_spread(
+    monkeypatch: pytest.MonkeyPatch, draw: float, waited: float
+) -> None:
+    admission = Admission(threads=1, waiting=0, rechecks=1, metrics=Metrics("v", "0"), queue_seconds=60)
+    admission.enter()
+    gated = Gated("/v1/validate", admission.enter, admission.leave)
+    gate = Gate(_unreached, {("POST", "/v1/validate"): gated}, retry_after=1, pause=1.0, rate=100)
+    gate.held = 5000  # a flood far past the rate: the middle of the spread is the longest pause
+    pauses: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        pauses.append(seconds)
+
+    monkeypatch.setattr(random, "random", lambda: draw)  # the gate's spread
+    monkeypatch.setattr(anyio, "sleep", sleep)  # the gate's wait
+    scope: Scope = {"type": "http", "method": "POST", "path": "/v1/validate", "headers": []}
+    anyio.run(gate, scope, _unread, _dropped)
+    assert pauses == [waited]
+
+
+def test_a_refusal_cancelled_while_it_waits_is_no_longer_held() -> None:
+    admission = Admission(threads=1, waiting=0, rechecks=1, metrics=Metrics("v", "0"), queue_seconds=60)
+    admission.enter()
+    gated = Gated("/v1/validate", admission.enter, admission.leave)
+    gate = Gate(_unreached, {("POST", "/v1/validate"): gated}, retry_after=1, pause=10.0, rate=100)
+    scope: Scope = {"type": "http", "method": "POST", "path": "/v1/validate", "headers": []}
+    held: list[int] = []
+
+    async def run() -> None:
+        async with anyio.create_task_group() as group:
+            group.start_soon(gate, scope, _unread, _dropped)
+            await anyio.sleep(0.05)
+            held.append(gate.held)
+            group.cancel_scope.cancel()  # the server shutting down, or the client's task ended
+        held.append(gate.held)
+
+    anyio.run(run)
+    assert held == [1, 0]
 
 
 def test_a_refusal_is_counted_as_held_while_it_waits_and_no_longer() -> None:
@@ -188,6 +232,10 @@ def test_a_refusal_is_counted_as_held_while_it_waits_and_no_longer() -> None:
 
 async def _unreached(scope: Scope, receive: Receive, send: Send) -> None:
     raise AssertionError("a refused request reached the app")
+
+
+async def _dropped(message: Message) -> None:
+    pass
 
 
 async def _unread() -> Message:

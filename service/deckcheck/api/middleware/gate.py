@@ -54,7 +54,8 @@ class Gate:
     at once, refusals took most of the loop: at 400 clients retrying, good answers fell to 0.04 of the peak even
     with the refusal made by the head alone, and rose to 0.7-0.9 with the pause (README, Overload). When so many
     refusals are held that sending them within `pause` would pass `rate` a second, each waits longer, up to
-    MAX_PAUSE: a flood of any size costs the loop at most about `rate` refusals a second."""
+    MAX_PAUSE: a flood of up to `rate * MAX_PAUSE` clients (500 by default) costs the loop about `rate` refusals a
+    second; past that every refusal waits MAX_PAUSE, and they grow by a fifth of a refusal a second per client."""
 
     def __init__(
         self, app: ASGIApp, routes: Mapping[tuple[str, str], Gated], retry_after: int, pause: float, rate: float
@@ -67,10 +68,16 @@ class Gate:
         self.held = 0  # refusals waiting to be sent; only the event loop's thread reads and writes it
 
     def pause_now(self) -> float:
-        """How long a refusal made now waits, at the middle of its spread."""
+        """How long a refusal made now waits, at the middle of its spread: the pause, or longer when the refusals
+        held, this one with them, would pass `rate` a second; never past the longest pause."""
         if not self.pause:
             return 0.0
-        return min(max(self.pause, self.held / self.rate), max(self.pause, MAX_PAUSE))
+        return min(max(self.pause, (self.held + 1) / self.rate), self.longest)
+
+    @property
+    def longest(self) -> float:
+        """The longest a refusal waits, its spread included."""
+        return max(self.pause, MAX_PAUSE)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         gated = self.routes.get((scope["method"], scope["path"])) if scope["type"] == "http" else None
@@ -82,7 +89,7 @@ class Gate:
         except Overloaded:
             scope.setdefault("route", gated)  # never routed, it is still counted under its route
             # Spread over half to one and a half pauses: clients refused together would come back together.
-            pause = self.pause_now() * (0.5 + random.random())
+            pause = min(self.pause_now() * (0.5 + random.random()), self.longest)
             self.held += 1
             try:
                 await anyio.sleep(pause)
