@@ -1,14 +1,17 @@
 """A chunk is checked with the garbage collector paused, and the collector is left as it was found; a serving app
-freezes what its start-up made and collects at its own thresholds while it serves."""
+freezes what its start-up made and collects at its own thresholds while it serves; a reload frees the young garbage
+it finds before it freezes what it made."""
 
 from __future__ import annotations
 
 import gc
+import weakref
 from collections.abc import Iterator
 
 import anyio
 import pytest
 
+from deckcheck import load_data
 from deckcheck.api import create_app
 from deckcheck.api.collector import SERVING_THRESHOLDS
 from deckcheck.batch.collector import collector_paused
@@ -77,3 +80,20 @@ def test_a_serving_app_freezes_what_start_up_made_and_collects_less_often() -> N
     anyio.run(serve)
     assert seen == [SERVING_THRESHOLDS, False]  # and the list frozen, out of the collector's sight
     assert gc.get_threshold() == (700, 10, 10)
+
+
+class _Cycle:
+    """Garbage that only a collection frees: it refers to itself."""
+
+    def __init__(self) -> None:
+        self.itself = self
+
+
+def test_a_reload_frees_the_young_garbage_it_finds_rather_than_freezing_it() -> None:
+    gc.freeze()  # a process that has started: what a load makes now is a reload's
+    gc.disable()  # no collection of its own may free the cycle first
+    dropped = weakref.ref(_Cycle())
+    assert dropped() is not None
+    load_data()
+    gc.collect()
+    assert dropped() is None  # frozen with the data, it would live as long as the process

@@ -23,7 +23,7 @@ from fastapi import Request
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.middleware.caching import Caching
 from deckcheck.data import Data, DataSource
-from deckcheck.data.loader import data_files
+from deckcheck.data.loader import data_files, settle
 from deckcheck.errors import DataError
 from deckcheck.rules import warm
 from deckcheck.versions import data_version
@@ -105,6 +105,7 @@ class DataStore:
         with _paced():
             data = self.source.load()
             warm(data.cards, today())
+            settle()  # the tables worked out, as at start-up (api/collector.py)
         return data
 
     async def poll(self, every: float) -> None:

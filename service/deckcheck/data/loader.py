@@ -75,11 +75,21 @@ def load_data(root: Path = DEFAULT_DATA_DIR, updates: Path | None = None, cadenc
         data = _load(DataSource(root, updates, cadence or Cadence()))
         if not gc.get_freeze_count():  # at start-up; a reload must not stop every thread for a full collection
             gc.collect()
-        gc.freeze()
+            gc.freeze()
+        else:
+            settle()
     finally:
         if enabled:
             gc.enable()
     return data
+
+
+def settle() -> None:
+    """Move what a reload made out of the collector's sight, as start-up's is: the young garbage first (a request's
+    cycles, which a serving process's thresholds, api/collector.py, leave for longer), which frozen would never be
+    freed. The young and middle generations only: a full collection would stop every thread for longer."""
+    gc.collect(1)
+    gc.freeze()
 
 
 def _load(source: DataSource) -> Data:
