@@ -71,7 +71,9 @@ def main() -> None:
     same = sum(part[0] for part in parts)
     differ = [text for part in parts for text in part[1]]
     seconds = time.perf_counter() - started
-    print(f"the engine, line by line: {seconds:.1f} s; {same:,} lines the same, {len(differ):,} not")
+    missing = args.decks - same - len(differ)  # lines the result file does not hold
+    print(f"the engine, line by line: {seconds:.1f} s; {same:,} lines the same, {len(differ):,} not,", end=" ")
+    print(f"{missing:,} missing")
     for text in filter(None, differ):
         print(text)
     if differ or same != args.decks:

@@ -85,6 +85,8 @@ def main() -> None:
     parser.add_argument("--peak", type=int, default=100, help="clients at saturation (default 100)")
     parser.add_argument("--rev", help="a git revision measured first, in the same run")
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error("--rounds: at least one round")
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores; {args.seconds:g} s a phase")
     legal = bodies(load_data(), legal=2000, faulty=0, garbage=0)["legal"]
     rows = []
