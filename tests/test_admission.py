@@ -134,7 +134,7 @@ def test_the_gate_refuses_by_the_head_without_reading_the_body() -> None:
 
     gated = Gated("/v1/validate", admission.enter, admission.leave)
     gate = Gate(app, {("POST", "/v1/validate"): gated}, retry_after=3, pause=0, rate=100)
-    scope: Scope = {"type": "http", "method": "POST", "path": "/v1/validate", "headers": []}
+    scope = _validate()
     anyio.run(gate, scope, receive, send)
     assert scope["route"].path == "/v1/validate"  # what the access log and the metrics name it by
     anyio.run(gate, {**scope, "path": "/healthz"}, receive, send)  # not gated: passes untouched
@@ -168,10 +168,7 @@ def test_refusals_held_past_the_rate_wait_longer_up_to_the_longest_pause() -> No
 def test_a_refusal_never_waits_past_the_longest_pause_however_it_is_spread(
     monkeypatch: pytest.MonkeyPatch, draw: float, waited: float
 ) -> None:
-    admission = Admission(threads=1, waiting=0, rechecks=1, metrics=Metrics("v", "0"), queue_seconds=60)
-    admission.enter()
-    gated = Gated("/v1/validate", admission.enter, admission.leave)
-    gate = Gate(_unreached, {("POST", "/v1/validate"): gated}, retry_after=1, pause=1.0, rate=100)
+    gate = _full(pause=1.0)
     gate.held = 5000  # a flood far past the rate: the middle of the spread is the longest pause
     pauses: list[float] = []
 
@@ -180,22 +177,17 @@ def test_a_refusal_never_waits_past_the_longest_pause_however_it_is_spread(
 
     monkeypatch.setattr(random, "random", lambda: draw)  # the gate's spread
     monkeypatch.setattr(anyio, "sleep", sleep)  # the gate's wait
-    scope: Scope = {"type": "http", "method": "POST", "path": "/v1/validate", "headers": []}
-    anyio.run(gate, scope, _unread, _dropped)
+    anyio.run(gate, _validate(), _unread, _dropped)
     assert pauses == [waited]
 
 
 def test_a_refusal_cancelled_while_it_waits_is_no_longer_held() -> None:
-    admission = Admission(threads=1, waiting=0, rechecks=1, metrics=Metrics("v", "0"), queue_seconds=60)
-    admission.enter()
-    gated = Gated("/v1/validate", admission.enter, admission.leave)
-    gate = Gate(_unreached, {("POST", "/v1/validate"): gated}, retry_after=1, pause=10.0, rate=100)
-    scope: Scope = {"type": "http", "method": "POST", "path": "/v1/validate", "headers": []}
+    gate = _full(pause=10.0)
     held: list[int] = []
 
     async def run() -> None:
         async with anyio.create_task_group() as group:
-            group.start_soon(gate, scope, _unread, _dropped)
+            group.start_soon(gate, _validate(), _unread, _dropped)
             await anyio.sleep(0.05)
             held.append(gate.held)
             group.cancel_scope.cancel()  # the server shutting down, or the client's task ended
@@ -206,11 +198,7 @@ def test_a_refusal_cancelled_while_it_waits_is_no_longer_held() -> None:
 
 
 def test_a_refusal_is_counted_as_held_while_it_waits_and_no_longer() -> None:
-    admission = Admission(threads=1, waiting=0, rechecks=1, metrics=Metrics("v", "0"), queue_seconds=60)
-    admission.enter()
-    gated = Gated("/v1/validate", admission.enter, admission.leave)
-    gate = Gate(_unreached, {("POST", "/v1/validate"): gated}, retry_after=1, pause=0.2, rate=100)
-    scope: Scope = {"type": "http", "method": "POST", "path": "/v1/validate", "headers": []}
+    gate = _full(pause=0.2)
     held: list[int] = []
     sent: list[Message] = []
 
@@ -220,7 +208,7 @@ def test_a_refusal_is_counted_as_held_while_it_waits_and_no_longer() -> None:
     async def run() -> None:
         async with anyio.create_task_group() as group:
             for _ in range(3):
-                group.start_soon(gate, scope, _unread, send)
+                group.start_soon(gate, _validate(), _unread, send)
             await anyio.sleep(0.05)
             held.append(gate.held)
         held.append(gate.held)
@@ -228,6 +216,19 @@ def test_a_refusal_is_counted_as_held_while_it_waits_and_no_longer() -> None:
     anyio.run(run)
     assert held == [3, 0]
     assert [m["status"] for m in sent if m["type"] == "http.response.start"] == [503, 503, 503]
+
+
+def _validate() -> Scope:
+    """The head of a request to /v1/validate (a gate writes its route into it when it refuses it)."""
+    return {"type": "http", "method": "POST", "path": "/v1/validate", "headers": []}
+
+
+def _full(pause: float) -> Gate:
+    """A gate before /v1/validate whose pool, of one thread and no room to wait, is busy: every request is refused."""
+    admission = Admission(threads=1, waiting=0, rechecks=1, metrics=Metrics("v", "0"), queue_seconds=60)
+    admission.enter()
+    gated = Gated("/v1/validate", admission.enter, admission.leave)
+    return Gate(_unreached, {("POST", "/v1/validate"): gated}, retry_after=1, pause=pause, rate=100)
 
 
 async def _unreached(scope: Scope, receive: Receive, send: Send) -> None:
