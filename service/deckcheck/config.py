@@ -73,8 +73,8 @@ class Settings(BaseSettings):
     client that retries at once is held to this pace; 0: refuse at once."""
     refusal_rate: Annotated[float, Field(gt=0, le=100_000)] = 100.0
     """Refusals a second one process sends while many are held: past it, each waits longer than
-    DECKCHECK_REFUSAL_PAUSE, up to 5 s, so that a flood of clients retrying at once costs the checks no more (up to
-    5 s times this many held; past that, every refusal waits 5 s)."""
+    DECKCHECK_REFUSAL_PAUSE, up to 5 s at the middle of its spread, so that a flood of clients retrying at once costs
+    the checks no more (up to 5 s times this many held; past that, every refusal waits 5 s on average)."""
     max_head_bytes: Annotated[int, Field(ge=8 * 1024, le=_MIB)] = 64 * 1024
     """Largest request head (request line and headers) in bytes; past it, 431."""
     max_connections: Annotated[int, Field(ge=2, le=100_000)] = 1000
