@@ -28,14 +28,14 @@ SPEC = BatchSpec(dt.date(2008, 9, 1), None, "ocg-2008-03-01")
 SHOWN = 3  # differences printed per process
 
 
-def _compare(job: tuple[Path, Path, int, int]) -> tuple[int, list[str]]:
-    """Lines `share` of every `of` of the input made again by the engine: how many are the same, and the first
-    differences."""
+def _compare(job: tuple[Path, Path, int, int]) -> tuple[int, int, list[str]]:
+    """Lines `share` of every `of` of the input made again by the engine: how many are the same, how many differ,
+    and the first SHOWN differences."""
     corpus, results, share, of = job
     data = load_data()
     checker = Rechecker(data, SPEC.setup(data))
-    same = 0
-    differ: list[str] = []
+    same = different = 0
+    shown: list[str] = []
     with corpus.open("rb") as lines, results.open("rb") as written:
         # The result file holds one line more, the summary.
         pairs = itertools.islice(enumerate(zip(lines, written, strict=False)), share, None, of)
@@ -43,11 +43,11 @@ def _compare(job: tuple[Path, Path, int, int]) -> tuple[int, list[str]]:
             made, _outcome = checker.check(index + 1, raw.rstrip(b"\n"))
             if made == line:
                 same += 1
-            elif len(differ) < SHOWN:
-                differ.append(f"line {index + 1}:\n  recheck {line[:400]!r}\n  engine  {made[:400]!r}")
-            else:
-                differ.append("")
-    return same, differ
+                continue
+            different += 1
+            if len(shown) < SHOWN:
+                shown.append(f"line {index + 1}:\n  recheck {line[:400]!r}\n  engine  {made[:400]!r}")
+    return same, different, shown
 
 
 def main() -> None:
@@ -68,15 +68,14 @@ def main() -> None:
         started = time.perf_counter()
         with Pool(args.workers) as pool:
             parts = pool.map(_compare, [(corpus, results, share, args.workers) for share in range(args.workers)])
-    same = sum(part[0] for part in parts)
-    differ = [text for part in parts for text in part[1]]
+    same, different = sum(part[0] for part in parts), sum(part[1] for part in parts)
     seconds = time.perf_counter() - started
-    missing = args.decks - same - len(differ)  # lines the result file does not hold
-    print(f"the engine, line by line: {seconds:.1f} s; {same:,} lines the same, {len(differ):,} not,", end=" ")
+    missing = args.decks - same - different  # lines the result file does not hold
+    print(f"the engine, line by line: {seconds:.1f} s; {same:,} lines the same, {different:,} not,", end=" ")
     print(f"{missing:,} missing")
-    for text in filter(None, differ):
+    for text in (text for part in parts for text in part[2]):
         print(text)
-    if differ or same != args.decks:
+    if same != args.decks:
         sys.exit(1)
 
 
