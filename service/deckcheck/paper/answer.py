@@ -28,6 +28,10 @@ REASONS: dict[str, dict[str, str]] = {
         "ja": "見出しの枚数より多く読み取りました（次の見出しを読み落とした可能性があります）",
         "en": "more cards were read under its heading than the heading says (the next heading may have been missed)",
     },
+    "section_unclear": {
+        "ja": "どのデッキ（メイン・エクストラ・サイド）の行か、見出しから決められませんでした",
+        "en": "which deck it is in (main, extra or side) could not be told from a heading on the page",
+    },
     "count_unclear": {
         "ja": "枚数が読み取れないか、1〜3枚ではありません",
         "en": "the count could not be read, or is not from 1 to 3",

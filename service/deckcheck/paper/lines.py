@@ -17,9 +17,11 @@ from deckcheck.data import MAX_COPIES, Card, CardIndex
 from deckcheck.data.names import loose_key
 from deckcheck.formats.text import HEADINGS, text_line
 from deckcheck.model import Section
+from deckcheck.paper.furniture import furniture, total_line
 from deckcheck.paper.matching import HIGH_CONFIDENCE, LOW_CONFIDENCE, match
 from deckcheck.paper.ocr import TextLine, Word
 from deckcheck.paper.second import Second
+from deckcheck.paper.sections import place
 from deckcheck.paper.words import SHEET_WORDS
 
 # Shapes OCR takes for each other, folded to one for step 3 (after the loose key's own folds).
@@ -43,9 +45,8 @@ class ReadLine:
     section: Section
     count: int | None
     card: Card | None
-    reasons: tuple[
-        str, ...
-    ]  # why it needs review: low_confidence, read_loosely, unknown_card, count_unclear, over_total
+    # Why it needs review: low_confidence, read_loosely, unknown_card, count_unclear, section_unclear, over_total.
+    reasons: tuple[str, ...]
     suggestions: tuple[Card, ...] = ()
     passcode: int | None = None  # the passcode as read (a QR code's, which may be an alternate artwork's)
 
@@ -187,12 +188,17 @@ def _card_line(line: TextLine, said: tuple[int, str], text: str, cards: CardInde
     count, name = said
     folded = " ".join(unicodedata.normalize("NFKC", text).split())
     printed = name != folded and str(count) in folded.replace(name, "", 1)
-    counted = [w for w in line.words if w.text.startswith(str(count)) or w.text.endswith(str(count))]
+    # The word the count was read in: one that begins or ends with it (`3`, `×3`, `3枚`), else one that holds it
+    # inside (`コメント(2)`, `(③)` read again as `(3)`); none where NFKC made the count (`③` is 3).
+    digits = str(count)
+    counted = [w for w in line.words if w.text.startswith(digits) or w.text.endswith(digits)]
+    counted = counted or [w for w in line.words if digits in unicodedata.normalize("NFKC", w.text)]
     named = [w for w in line.words if w not in counted[:1]] if printed else list(line.words)
     unsure = sum(len(w.text) for w in named if w.confidence < LOW_CONFIDENCE)
     unsure_look = sum(len(w.text) for w in named if w.confidence < HIGH_CONFIDENCE)
     card, reasons, others, score = match(name, cards, unsure, unsure_look)
-    clear = printed and 1 <= count <= MAX_COPIES and counted[0].confidence >= LOW_CONFIDENCE
+    sure_count = bool(counted) and counted[0].confidence >= LOW_CONFIDENCE
+    clear = printed and 1 <= count <= MAX_COPIES and sure_count
     reasons = (*reasons, *(() if clear else ("count_unclear",)))
     confidence = round(min(w.confidence for w in line.words), 1)
     read = ReadLine(1, line.box, text, confidence, "main", count if printed else None, card, reasons, others)
@@ -221,26 +227,49 @@ class PageRead:
 
     lines: list[ReadLine]
     ignored: list[Ignored]
-    headings: list[tuple[tuple[int, int, int, int], str, int]]  # box, text, card lines read before it on the page
+    # Box, text, section, card lines read before it on the page, and the count a total printed apart gives it.
+    headings: list[tuple[tuple[int, int, int, int], str, Section, int, int | None]]
     section: Section | None
 
 
-def read_lines(lines: list[TextLine], page: int, cards: CardIndex, section: Section | None, second: Second) -> PageRead:
+def read_lines(
+    lines: list[TextLine],
+    page: int,
+    cards: CardIndex,
+    section: Section | None,
+    second: Second,
+    *,
+    in_table: frozenset[int] = frozenset(),
+) -> PageRead:
     """The page's lines read; `section` is the section the page begins in (None before any heading), and the one it
-    ends in is the next page's to begin in. Lines above the page's highest heading are its header, whatever the
-    order they are read in (a sheet's fields beside its title). An uncertain card line is read a second time."""
+    ends in is the next page's to begin in; `in_table` holds the indexes of the lines that are a ruled table's rows.
+    Lines above the page's highest heading are its header, whatever the order they are read in (a sheet's fields
+    beside its title). An uncertain card line is read a second time. Each line's section is the heading over it on
+    the page (paper/sections.py), and the lines are given heading by heading, so that a heading's lines follow it."""
     said_lines = []
     for line in lines:
         recounted = _recounted(line, cards, second)
         said_lines.append((recounted, *_said(recounted, cards)))
-    header = min((line.box[1] for line, _text, said in said_lines if isinstance(said, str)), default=0)
-    read: list[ReadLine] = []
+    heads = [(line.box, said) for line, _text, said in said_lines if isinstance(said, str)]
+    header = min((box[1] for box, _said in heads), default=0)
+    named = [loose_key(text.rstrip(_COUNT_NOISE)) for _line, text, said in said_lines if isinstance(said, str)]
+    under: dict[int | None, list[ReadLine]] = {}
     ignored: list[Ignored] = []
-    headings: list[tuple[tuple[int, int, int, int], str, int]] = []
-    for line, text, said in said_lines:
+    heading_lines: list[tuple[tuple[int, int, int, int], str, Section]] = []
+    printed: dict[int, int] = {}
+    for number, (line, text, said) in enumerate(said_lines):
         if isinstance(said, str):
             section = said
-            headings.append((line.box, text, len(read)))
+            heading_lines.append((line.box, text, said))
+            continue
+        placed = place(line.box, heads, section, number in in_table)
+        total = total_line(text)
+        if total is not None:  # `Total Monster Cards: 17`: the count of the heading it names, or of the one over it
+            key = loose_key(total[0])
+            at = next((at for at, name in enumerate(named) if key and key in name), placed.heading)
+            if at is not None:
+                printed.setdefault(at, total[1])
+            ignored.append(Ignored(page, line.box, text))
             continue
         key = loose_key(text)
         card = len(line.words) > 1 and said is not None and cards.find_name(said[1]) is not None  # `3 ７`
@@ -249,10 +278,21 @@ def read_lines(lines: list[TextLine], page: int, cards: CardIndex, section: Sect
             ignored.append(Ignored(page, line.box, text))
             continue
         card_line, score = _card_line(line, said, text, cards)
-        if (section is None or line.box[1] < header) and score < 100:  # the header: title, fields, player's name
+        above = line.box[1] < header or (placed.heading is None and section is None)
+        if above and score < 100:  # the header: title, fields, player's name
+            ignored.append(Ignored(page, line.box, text))
+            continue
+        if "unknown_card" in card_line.reasons and furniture(text, score):
             ignored.append(Ignored(page, line.box, text))
             continue
         if card_line.needs_review:
             card_line = _second_reading(line, card_line, cards, second)
-        read.append(dataclasses.replace(card_line, page=page, section=section or "main"))
-    return PageRead(read, ignored, headings, section)
+        reasons = (*card_line.reasons, "section_unclear") if placed.unclear else card_line.reasons
+        read = dataclasses.replace(card_line, page=page, section=placed.section, reasons=reasons)
+        under.setdefault(placed.heading, []).append(read)
+    ordered = under.get(None, [])
+    headings = []
+    for at, (box, text, opens) in enumerate(heading_lines):
+        headings.append((box, text, opens, len(ordered), printed.get(at)))
+        ordered += under.get(at, [])
+    return PageRead(ordered, ignored, headings, section)

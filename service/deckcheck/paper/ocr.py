@@ -194,7 +194,7 @@ def words(prepared: Prepared, timeout_ms: int) -> list[Word]:
 def lines(found: list[Word], prepared: Prepared) -> list[TextLine]:
     """The words joined into lines, left to right: a word joins the line that ends at most LINE_GAP of its height
     before it and whose middle its own middle is nearest to, within LINE_BAND of the line's height, so two columns
-    side by side stay two lines and lines set close stay apart. In reading order: column by column (`_reading_order`),
+    side by side stay two lines and lines set close stay apart. In reading order: column by column (`reading_order`),
     top to bottom in each."""
     open_lines: list[list[Word]] = []
     for word in sorted(found, key=lambda w: w.left):
@@ -214,7 +214,7 @@ def lines(found: list[Word], prepared: Prepared) -> list[TextLine]:
         else:
             best.append(word)
     made = [TextLine(tuple(ws), _box(ws, prepared)) for ws in open_lines]
-    return _reading_order(made, prepared.image.width / prepared.scale)
+    return reading_order(made, prepared.image.width / prepared.scale)
 
 
 def _box(ws: list[Word], prepared: Prepared) -> tuple[int, int, int, int]:
@@ -223,7 +223,7 @@ def _box(ws: list[Word], prepared: Prepared) -> tuple[int, int, int, int]:
     )
 
 
-def _reading_order(made: list[TextLine], width: float) -> list[TextLine]:
+def reading_order(made: list[TextLine], width: float) -> list[TextLine]:
     """Lines column by column, then top to bottom. A column starts at a left edge that at least three lines start
     at (within a fortieth of the page's width), at least a fifth of the page right of the column before, and that
     fewer lines cross than start there: the gutter of a two-column list, which a title or a footer may cross."""

@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
 from PIL import Image
 
 from deckcheck.data import CardIndex
@@ -21,7 +22,11 @@ from deckcheck.formats.common import DeckFormatError
 from deckcheck.formats.ydke import YDKE_PREFIX, ydke_copies
 from deckcheck.model import SECTIONS, Deck, Entry, Section
 from deckcheck.paper import ocr
+from deckcheck.paper.cells import assemble
+from deckcheck.paper.grid import Grid, find
+from deckcheck.paper.layer import text_words
 from deckcheck.paper.lines import Ignored, ReadLine, read_lines
+from deckcheck.paper.ocr import Prepared, Word
 from deckcheck.paper.pages import PaperError, read_pages
 from deckcheck.paper.second import Second
 from deckcheck.paper.totals import Heading, Total, printed_total, totals
@@ -38,7 +43,7 @@ class Reading:
         of the deck, the lines passed over as no card, where the QR code was, and the totals printed beside the headings
     with the copies read under them."""
 
-    source: Literal["qr", "ocr"]
+    source: Literal["qr", "text", "ocr"]
     pages: tuple[tuple[int, int], ...]
     total_pages: int
     lines: tuple[ReadLine, ...]
@@ -78,30 +83,59 @@ def read_paper(content: bytes, cards: CardIndex, seconds: float) -> Reading:
             link, box = found
             lines = _link_lines(link, cards, number)
             return Reading("qr", sizes, pages.total, lines, qr=(number, box), link=link)
-    if not ocr.available():
-        raise PaperError("ocr_unavailable", f"Tesseract's language data ({ocr.LANGUAGES}) are not installed", 503)
+    texts = text_words(content, deadline) if pages.kind == "pdf" else []
     read: list[ReadLine] = []
     ignored: list[Ignored] = []
     headings: list[Heading] = []
     section: Section | None = None
+    sources = set()
     for number, image in enumerate(pages.images, 1):
-        prepared = ocr.prepare(image)
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise PaperError("read_timeout", "the time to read this file ran out", 504)
-        second = Second(prepared, deadline)
-        words = ocr.words(prepared, int(left * 1000))
-        printed = ocr.lines(words + second.dropped(words), prepared)
-        if len(printed) > MAX_LINES:
-            message = f"page {number} holds {len(printed)} lines of text; a deck list has at most {MAX_LINES}"
+        words = texts[number - 1] if number <= len(texts) else []
+        sources.add("text" if words else "ocr")
+        prepared, grid, second, page_words = _words(image, words, deadline)
+        assembled = assemble(page_words, grid, prepared)
+        if len(assembled.lines) > MAX_LINES:
+            message = f"page {number} holds {len(assembled.lines)} lines of text; a deck list has at most {MAX_LINES}"
             raise PaperError("too_many_lines", message)
-        page = read_lines(printed, number, cards, section, second)
-        headings += [Heading(number, box, text, printed_total(text), len(read) + n) for box, text, n in page.headings]
+        page = read_lines(assembled.lines, number, cards, section, second, in_table=assembled.in_table)
+        headings += [
+            Heading(number, box, text, printed_total(text) or apart, len(read) + n, opens)
+            for box, text, opens, n, apart in page.headings
+        ]
         read += page.lines
         ignored += page.ignored
         section = page.section
     counted = totals(headings, read)
-    return Reading("ocr", sizes, pages.total, _over(read, counted), tuple(ignored), totals=counted)
+    source: Literal["text", "ocr"] = "text" if sources == {"text"} else "ocr"
+    return Reading(source, sizes, pages.total, _over(read, counted), tuple(ignored), totals=counted)
+
+
+def _words(image: Image.Image, words: list[Word], deadline: float) -> tuple[Prepared, Grid, Second, list[Word]]:
+    """A page made ready, its grid, its second readings and its words: those of its text layer where it has one
+    (exact: no second reading is made), else those OCR reads on it with its rules painted out."""
+    if words:
+        scale = ocr.WORKING_PIXELS / max(image.size)
+        size = (round(image.width * scale), round(image.height * scale))
+        prepared = ocr.Prepared(image.resize(size, Image.Resampling.BOX), scale, 0.0)
+        grid, _erased = find(np.asarray(prepared.image))
+        moved = [Word(w.text, *_scaled((w.left, w.top, w.right, w.bottom), scale), w.confidence) for w in words]
+        return prepared, grid, Second(prepared, deadline=0.0), moved
+    if not ocr.available():
+        raise PaperError("ocr_unavailable", f"Tesseract's language data ({ocr.LANGUAGES}) are not installed", 503)
+    prepared = ocr.prepare(image)
+    grid, erased = find(np.asarray(prepared.image))
+    prepared = dataclasses.replace(prepared, image=Image.fromarray(erased))
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise PaperError("read_timeout", "the time to read this file ran out", 504)
+    second = Second(prepared, deadline)
+    found = ocr.words(prepared, int(left * 1000))
+    return prepared, grid, second, found + second.dropped(found)
+
+
+def _scaled(box: tuple[int, int, int, int], scale: float) -> tuple[int, int, int, int]:
+    left, top, right, bottom = (round(v * scale) for v in box)
+    return left, top, right, bottom
 
 
 def _sure(lines: list[ReadLine], total: Total) -> int:

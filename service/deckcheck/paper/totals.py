@@ -7,6 +7,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from deckcheck.data.names import loose_key
+from deckcheck.model import Section
 from deckcheck.paper.lines import ReadLine
 
 # Digits of other kinds (circled, superscript…), which NFKC folds to plain ones: OCR's noise, never a count printed.
@@ -25,6 +26,7 @@ class Heading:
     text: str
     printed: int | None
     before: int
+    section: Section = "main"
 
     @property
     def of_kind(self) -> bool:
@@ -58,12 +60,13 @@ def printed_total(text: str) -> int | None:
 
 def totals(headings: list[Heading], lines: list[ReadLine]) -> tuple[Total, ...]:
     """Each heading that prints a count, with the copies read under it: a kind's up to the next heading, a section's
-    up to the next section's."""
+    over the headings of its own section's kinds that follow it (`メインデッキ` over `モンスターカード`, never the TCG
+    form's `Side Deck` over the `Spell Cards` read after it) up to the next heading of another."""
     made = []
     for number, heading in enumerate(headings):
         if heading.printed is None:
             continue
-        later = [h for h in headings[number + 1 :] if heading.of_kind or not h.of_kind]
+        later = [h for h in headings[number + 1 :] if heading.of_kind or not h.of_kind or h.section != heading.section]
         end = later[0].before if later else len(lines)
         read = sum(line.count or 0 for line in lines[heading.before : end])
         made.append(Total(heading, read, (heading.before, end)))

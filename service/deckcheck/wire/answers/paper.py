@@ -10,7 +10,9 @@ from deckcheck.wire.answers.decks import JsonDeck
 from deckcheck.wire.base import WireModel
 from deckcheck.wire.enums import Section
 
-ReviewReason = Literal["low_confidence", "read_loosely", "unknown_card", "count_unclear", "over_total"]
+ReviewReason = Literal[
+    "low_confidence", "read_loosely", "unknown_card", "count_unclear", "section_unclear", "over_total"
+]
 _BOX = Field(
     description="The line's box on its page: left, top, width, height in the page's pixels; null for a QR read.",
     examples=[[170, 1040, 413, 62]],
@@ -152,8 +154,11 @@ class ReadResponse(WireModel):
         }
     )
 
-    source: Literal["qr", "ocr"] = Field(
-        description="qr: read from a QR code, exact; ocr: line by line.", examples=["qr"]
+    source: Literal["qr", "text", "ocr"] = Field(
+        description=(
+            "qr: read from a QR code, exact; text: read from a PDF's text layer, exact, no OCR; ocr: line by line."
+        ),
+        examples=["qr"],
     )
     complete: bool = Field(
         description="No line needs review and every printed total agrees: `deck` is the whole deck.", examples=[True]
@@ -166,8 +171,14 @@ class ReadResponse(WireModel):
         description="How many pages the file has (a PDF's past the first two are not read).", examples=[1]
     )
     qr: PaperQr | None = Field(description="Where the QR code was, for a QR read.", examples=[None])
-    lines: list[PaperLine] = Field(description="Every card line, in reading order.", examples=[[_LINE]])
-    ignored: list[IgnoredLine] = Field(description="Lines read as no card.", examples=[[]])
+    lines: list[PaperLine] = Field(
+        description="Every card line, heading by heading: the lines under each heading on the page follow it.",
+        examples=[[_LINE]],
+    )
+    ignored: list[IgnoredLine] = Field(
+        description="Lines read as no card: labels, fields, notes, web addresses, dates, page numbers, prose.",
+        examples=[[]],
+    )
     totals: list[PaperTotal] = Field(description="The counts printed beside headings.", examples=[[_TOTAL]])
     deck: JsonDeck = Field(
         description="The deck of the lines read for sure, by passcode: POST it to /v1/validate once every line to "

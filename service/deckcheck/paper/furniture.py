@@ -1,0 +1,73 @@
+"""A page's furniture, which names no card: a form's labels and the boxes of its header (氏名, CARD GAME ID, Qty,
+枚数, 合計), notes (※…), web addresses, dates, page numbers, a blog's sidebar and prose. A line that is furniture is
+listed among the lines passed over, never read as a card nor counted in a total; only a line whose name matched no
+card for sure is ever taken for furniture, so `Judge Man` or `Total Defense Shogun` stay cards.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from deckcheck.data.names import loose_key
+
+# Labels of the OCG deck recipe, the TCG deck list and a site's print-out, as their loose keys begin.
+_LABELS = tuple(
+    loose_key(label)
+    for label in (
+        "フリガナ", "氏名", "名前", "カード名", "枚数", "合計", "大会名", "日付", "開催日", "コナミID", "ユーザーID",
+        "CARD GAME ID", "プレイヤー", "デッキ名", "デッキレシピ", "公認大会", "記入", "ジャッジ", "ショップ",
+        "Qty", "Quantity", "Card Name", "First Name", "Last Name", "Player Name", "Event Name", "Event Date",
+        "Country of Residence", "For Official Use", "Official Use", "Judge Initials", "Total", "Main Deck Total",
+        "Deck Name", "Deck List", "Decklist", "Registration", "Printed", "Created", "Updated",
+    )
+)  # fmt: skip
+_URL = re.compile(r"https?:|www\.|\.(com|net|org|jp|io|gg)(/|\b)", re.IGNORECASE)
+_DATE = re.compile(
+    r"(19|20)\d\d\s*[年/.\-]\s*\d{1,2}|\d{1,2}\s*月\s*\d{1,2}\s*日|"
+    r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(19|20)\d\d",
+    re.IGNORECASE,
+)
+_PAGE = re.compile(r"^(page|p\.|ページ)?\s*\d{1,3}\s*(of|/|／)\s*\d{1,3}$|^[-‐–—]\s*\d{1,3}\s*[-‐–—]$", re.IGNORECASE)
+_NOTE = ("※", "*", "＊", "注", "Note", "NOTE")
+# A printed total: `Total Monster Cards: 17`, `Main Deck Total: 40`, `合計 17枚`, `モンスター 合計（17枚）`.
+_TOTAL = re.compile(
+    r"^(?:(?:total|合計|計)\s*(?P<after>.*?)|(?P<before>.*?)\s*(?:total|合計|計))\s*[:：]?\s*[(（]?\s*(?P<count>\d{1,3})\s*枚?\s*[)）]?$",
+    re.IGNORECASE,
+)
+_PROSE_JA = ("。", "です", "ます", "でした", "ました", "ません", "ください")
+PROSE_WORDS = 12  # an English line of more words than any card name has (11) that ends a sentence is prose
+LIKE_A_CARD = 85.0  # the name search's score from which a line is taken for a misread card
+PROSE_LENGTH = 70  # characters: longer than any card's name (63) with its count
+
+
+def furniture(text: str, score: float) -> bool:
+    """Whether a line that names no card for sure is the page's furniture rather than a card misread: a web
+    address, a date, a page's number or a note whatever it is near; a label or prose only where the name search's
+    best guess for it scores below LIKE_A_CARD (a misread `Total Defense Shogun` is a card to review, not a label)."""
+    folded = " ".join(unicodedata.normalize("NFKC", text).split())
+    if not folded:
+        return True
+    if _URL.search(folded) or _DATE.search(folded) or _PAGE.match(folded) or folded.startswith(_NOTE):
+        return True
+    if score >= LIKE_A_CARD:
+        return False
+    key = loose_key(folded.lstrip("0123456789 ・-*"))
+    return any(key.startswith(label) for label in _LABELS if label) or _prose(folded)
+
+
+def _prose(folded: str) -> bool:
+    """Whether the line is a sentence: Japanese that ends or speaks as one, English words past any name's."""
+    if any(mark in folded for mark in _PROSE_JA) or len(folded) > PROSE_LENGTH:
+        return True
+    words = folded.split()
+    return len(words) >= PROSE_WORDS or (len(words) >= 6 and folded.endswith((".", "!", "?")) and "," in folded)
+
+
+def total_line(text: str) -> tuple[str, int] | None:
+    """What a printed total counts (`Monster Cards`, or "" for the table it closes) and its count; None for a line
+    that is no total."""
+    found = _TOTAL.match(" ".join(unicodedata.normalize("NFKC", text).split()))
+    if found is None:
+        return None
+    return (found["after"] or found["before"] or "").strip(" :"), int(found["count"])

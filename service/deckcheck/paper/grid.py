@@ -1,0 +1,158 @@
+"""The ruled tables of a form: the official OCG deck recipe (カード名 | 枚数) and the TCG deck list (Qty | Card Name)
+print each card on a row of a grid, its count in a column of its own, away from the name.
+
+The rules are the page's long straight runs of ink: a horizontal one at least RULE_WIDTH of the page's width long, a
+vertical one at least RULE_HEIGHT of its height, each found a few pixels either side so that a photographed page's
+slightly sloping rule stays one run. Two horizontal rules that overlap, with no other between, bound a row band where
+at least two vertical rules cross the whole band; the vertical rules crossing it cut the band into cells. A cell is
+narrow (a count's column) when it is less than NARROW row heights wide, else wide (a name's). In one band, a wide
+cell and the narrow cell beside it are one line of the deck: the narrow one on the side where the band's first cell
+is narrow (`Qty | Card Name`), else after it (`カード名 | 枚数`). Words are given to the cell that holds their middle.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from deckcheck.paper.bands import INK, runs
+
+RULE_WIDTH = 0.05  # of the page's width: a rule over a count's column alone is longer than any letter's stroke
+RULE_HEIGHT = 0.03  # of the page's height: a vertical rule crosses at least two rows; no letter is that tall
+SLOPE = 2  # pixels either side a rule's run may wander (a photo's rules slope a little once set upright)
+ROW = (0.006, 0.05)  # a row band's height, of the page's height, at least and at most (2 mm to 15 mm on A4)
+NARROW = 3.0  # a cell less than this many row heights wide is a count's column
+OVERLAP = 0.5  # two horizontal rules bound one band when they overlap by this share of the shorter
+
+Box = tuple[int, int, int, int]  # left, top, right, bottom
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A straight rule: where it stands across (y of a horizontal one, x of a vertical one) and where it runs."""
+
+    at: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One cell of a table, the band (row) it is in, and whether it is a count's narrow column."""
+
+    box: Box
+    band: int
+    narrow: bool
+
+    def holds(self, left: int, top: int, right: int, bottom: int) -> bool:
+        """Whether a word's middle is inside the cell."""
+        x, y = (left + right) / 2, (top + bottom) / 2
+        return self.box[0] <= x < self.box[2] and self.box[1] <= y < self.box[3]
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """The page's rules, and the cells they make: in each band, left to right."""
+
+    horizontal: tuple[Rule, ...]
+    vertical: tuple[Rule, ...]
+    cells: tuple[Cell, ...]
+
+    def pairs(self) -> list[tuple[Cell, Cell | None]]:
+        """Each wide cell with the narrow cell that holds its count, where one stands beside it on its side."""
+        found: list[tuple[Cell, Cell | None]] = []
+        for band in sorted({cell.band for cell in self.cells}):
+            row = [cell for cell in self.cells if cell.band == band]
+            before = row[0].narrow  # `Qty | Card Name`: the count before the name
+            for at, cell in enumerate(row):
+                if cell.narrow:
+                    continue
+                beside = at - 1 if before else at + 1
+                count = row[beside] if 0 <= beside < len(row) and row[beside].narrow else None
+                found.append((cell, count))
+        return found
+
+
+def _long_runs(ink: NDArray[np.bool_], length: int) -> NDArray[np.bool_]:
+    """The pixels of `ink` in runs along each row at least `length` long (a morphological opening by a line)."""
+    if length < 1 or ink.shape[1] < length:
+        return np.zeros_like(ink)
+    sums = np.zeros((ink.shape[0], ink.shape[1] + 1), dtype=np.int32)
+    np.cumsum(ink, axis=1, out=sums[:, 1:])
+    full = (sums[:, length:] - sums[:, :-length]) == length  # a run of `length` starts here
+    starts = np.zeros((ink.shape[0], ink.shape[1] + 1), dtype=np.int32)
+    np.cumsum(full, axis=1, out=starts[:, 1 : full.shape[1] + 1])
+    starts[:, full.shape[1] + 1 :] = starts[:, full.shape[1] : full.shape[1] + 1]
+    right = np.arange(1, ink.shape[1] + 1)
+    left = np.maximum(right - length, 0)
+    covered: NDArray[np.bool_] = (starts[:, right] - starts[:, left]) > 0  # some run starting within length before
+    return covered
+
+
+def _thick(ink: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """`ink` with every row taken with the SLOPE rows either side of it."""
+    out = ink.copy()
+    for shift in range(1, SLOPE + 1):
+        out[shift:] |= ink[:-shift]
+        out[:-shift] |= ink[shift:]
+    return out
+
+
+def _rules(mask: NDArray[np.bool_], length: int) -> list[Rule]:
+    """The rules in a mask of long runs along its rows: rows of it close together are one rule, cut where it
+    leaves a gap."""
+    found = []
+    for top, bottom in runs(np.flatnonzero(mask.any(axis=1)), SLOPE + 1):
+        for start, end in runs(np.flatnonzero(mask[top:bottom].any(axis=0)), SLOPE + 1):
+            if end - start >= length:
+                found.append(Rule((top + bottom) // 2, start, end))
+    return found
+
+
+def find(pixels: NDArray[np.uint8]) -> tuple[Grid, NDArray[np.uint8]]:
+    """The rules and cells of a grey page, and the page with its rules painted white: Tesseract reads a cell's words
+    better without the box around them."""
+    height, width = pixels.shape
+    ink = pixels < INK
+    across, down = round(RULE_WIDTH * width), round(RULE_HEIGHT * height)
+    along = _long_runs(_thick(ink), across)
+    upright = _long_runs(_thick(ink.T), down).T
+    horizontal, vertical = _rules(along, across), _rules(upright.T, down)
+    grid = Grid(tuple(horizontal), tuple(vertical), tuple(_cells(horizontal, vertical, height)))
+    if not horizontal and not vertical:
+        return grid, pixels
+    erased = pixels.copy()
+    erased[(along | upright) & ink] = 255
+    return grid, erased
+
+
+def _cells(horizontal: list[Rule], vertical: list[Rule], height: int) -> list[Cell]:
+    low, high = ROW[0] * height, ROW[1] * height
+    tolerance = 2 * SLOPE + 2
+    cells: list[Cell] = []
+    ordered = sorted(horizontal, key=lambda rule: rule.at)
+    for number, upper in enumerate(ordered):
+        lower = next((rule for rule in ordered[number + 1 :] if _overlap(upper, rule) >= OVERLAP), None)
+        if lower is None or not low <= lower.at - upper.at <= high:
+            continue
+        left, right = max(upper.start, lower.start), min(upper.end, lower.end)
+        crossing = sorted(
+            rule.at
+            for rule in vertical
+            if rule.start <= upper.at + tolerance
+            and rule.end >= lower.at - tolerance
+            and left - tolerance <= rule.at <= right + tolerance
+        )
+        edges = [x for at, x in enumerate(crossing) if not at or x - crossing[at - 1] > tolerance]
+        row = lower.at - upper.at
+        for x0, x1 in itertools.pairwise(edges):
+            cells.append(Cell((x0, upper.at, x1, lower.at), number, x1 - x0 < NARROW * row))
+    return cells
+
+
+def _overlap(one: Rule, other: Rule) -> float:
+    shared = min(one.end, other.end) - max(one.start, other.start)
+    return shared / max(1, min(one.end - one.start, other.end - other.start))
