@@ -4,30 +4,37 @@ cell are joined into lines as on any other page (ocr.lines)."""
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from deckcheck.paper.grid import Cell, Grid
 from deckcheck.paper.ocr import Prepared, TextLine, Word, lines, reading_order
+from deckcheck.paper.second import Second
 
 
 @dataclass(frozen=True, slots=True)
 class Assembled:
-    """A page's lines, and which of them are a ruled table's rows (by index)."""
+    """A page's lines, and for those that are a ruled table's rows (by index), where their table begins on the page
+    (the y of its top rule, in the page's pixels)."""
 
     lines: list[TextLine]
-    in_table: frozenset[int]
+    tables: dict[int, int]
+    stray: list[TextLine]  # words in a table's cells that are no row's name or count: specks, a count misread
 
 
-def assemble(found: list[Word], grid: Grid, prepared: Prepared) -> Assembled:
+def assemble(found: list[Word], grid: Grid, prepared: Prepared, second: Second) -> Assembled:
     """The page's lines in reading order: each table row's name with its count, and the lines of the words in no
-    cell."""
+    cell. A count's cell that holds no plain count (a `1` OCR dropped, or read as `。克`) is read again as digits."""
     taken: set[int] = set()
     rows: list[TextLine] = []
+    tops: list[int] = []
     for name_cell, count_cell in grid.pairs():
         name = _inside(found, name_cell, taken)
         if not name:
             continue
         count = _inside(found, count_cell, taken) if count_cell is not None else []
+        if count_cell is not None and not _plain(count):
+            count = _digits(count_cell, second) or count
         words = tuple(sorted(count, key=lambda w: w.left) + sorted(name, key=lambda w: w.left))
         box = prepared.to_page(
             min(w.left for w in words),
@@ -36,13 +43,15 @@ def assemble(found: list[Word], grid: Grid, prepared: Prepared) -> Assembled:
             max(w.bottom for w in words),
         )
         rows.append(TextLine(words, box))
+        tops.append(prepared.to_page(name_cell.box[0], name_cell.top, name_cell.box[0], name_cell.top)[1])
     for cell in grid.cells:
         _inside(found, cell, taken)  # a count with no name beside it, a label's cell: in a table, never a line's part
     free = [word for number, word in enumerate(found) if number not in taken]
     held = [word for number, word in enumerate(found) if number in taken and not any(word in r.words for r in rows)]
-    rest = lines(free, prepared) + (lines(held, prepared) if held else [])
-    ordered = reading_order(rows + rest, prepared.image.width / prepared.scale)
-    return Assembled(ordered, frozenset(at for at, line in enumerate(ordered) if any(line is row for row in rows)))
+    ordered = reading_order(rows + lines(free, prepared), prepared.image.width / prepared.scale)
+    top_of = {id(row): top for row, top in zip(rows, tops, strict=True)}
+    tables = {at: top_of[id(line)] for at, line in enumerate(ordered) if id(line) in top_of}
+    return Assembled(ordered, tables, lines(held, prepared) if held else [])
 
 
 def _inside(found: list[Word], cell: Cell, taken: set[int]) -> list[Word]:
@@ -54,3 +63,25 @@ def _inside(found: list[Word], cell: Cell, taken: set[int]) -> list[Word]:
     ]
     taken.update(inside)
     return [found[number] for number in inside]
+
+
+def _plain(words: list[Word]) -> bool:
+    """Whether a count's cell reads as a count: one or two digits, a times sign or 枚 beside them."""
+    text = unicodedata.normalize("NFKC", "".join(word.text for word in words)).strip(" x×X枚")
+    return text.isdigit() and len(text) <= 2
+
+
+def _digits(cell: Cell, second: Second) -> list[Word]:
+    """The count in `cell` read again as digits alone, from its middle: its box shrunk so that the reading's margin
+    stays inside the cell's rules."""
+    left, top, right, bottom = cell.box
+    high = (bottom - top) * 0.45
+    middle = (top + bottom) / 2
+    pad = high / 2
+    inner = (round(left + pad + 2), round(middle - high / 2), round(right - pad - 2), round(middle + high / 2))
+    if inner[2] <= inner[0]:
+        return []
+    number, confidence = second.digits(Word("", *inner, 0.0))
+    if not number.isdigit() or len(number) > 2:
+        return []
+    return [Word(number, *inner, confidence)]

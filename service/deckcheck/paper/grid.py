@@ -46,6 +46,7 @@ class Cell:
     box: Box
     band: int
     narrow: bool
+    top: int  # where its table begins: the upper rule of the first of the bands set one under another down to it
 
     def holds(self, left: int, top: int, right: int, bottom: int) -> bool:
         """Whether a word's middle is inside the cell."""
@@ -134,8 +135,10 @@ def _cells(horizontal: list[Rule], vertical: list[Rule], height: int) -> list[Ce
     tolerance = 2 * SLOPE + 2
     cells: list[Cell] = []
     ordered = sorted(horizontal, key=lambda rule: rule.at)
+    tops: dict[int, int] = {}  # a band's lower rule (by index) -> the top of its table
     for number, upper in enumerate(ordered):
-        lower = next((rule for rule in ordered[number + 1 :] if _overlap(upper, rule) >= OVERLAP), None)
+        below = [at for at, rule in enumerate(ordered) if at > number and _overlap(upper, rule) >= OVERLAP]
+        lower = ordered[below[0]] if below else None
         if lower is None or not low <= lower.at - upper.at <= high:
             continue
         left, right = max(upper.start, lower.start), min(upper.end, lower.end)
@@ -147,9 +150,13 @@ def _cells(horizontal: list[Rule], vertical: list[Rule], height: int) -> list[Ce
             and left - tolerance <= rule.at <= right + tolerance
         )
         edges = [x for at, x in enumerate(crossing) if not at or x - crossing[at - 1] > tolerance]
+        if len(edges) < 2:
+            continue
+        top = tops.get(number, upper.at)
+        tops[below[0]] = top
         row = lower.at - upper.at
         for x0, x1 in itertools.pairwise(edges):
-            cells.append(Cell((x0, upper.at, x1, lower.at), number, x1 - x0 < NARROW * row))
+            cells.append(Cell((x0, upper.at, x1, lower.at), number, x1 - x0 < NARROW * row, top))
     return cells
 
 

@@ -239,10 +239,11 @@ def read_lines(
     section: Section | None,
     second: Second,
     *,
-    in_table: frozenset[int] = frozenset(),
+    tables: dict[int, int] | None = None,
 ) -> PageRead:
     """The page's lines read; `section` is the section the page begins in (None before any heading), and the one it
-    ends in is the next page's to begin in; `in_table` holds the indexes of the lines that are a ruled table's rows.
+    ends in is the next page's to begin in; `tables` gives, for the lines that are a ruled table's rows (by index),
+    where their table begins.
     Lines above the page's highest heading are its header, whatever the order they are read in (a sheet's fields
     beside its title). An uncertain card line is read a second time. Each line's section is the heading over it on
     the page (paper/sections.py), and the lines are given heading by heading, so that a heading's lines follow it."""
@@ -262,7 +263,7 @@ def read_lines(
             section = said
             heading_lines.append((line.box, text, said))
             continue
-        placed = place(line.box, heads, section, number in in_table)
+        placed = place(line.box, heads, section, (tables or {}).get(number))
         total = total_line(text)
         if total is not None:  # `Total Monster Cards: 17`: the count of the heading it names, or of the one over it
             key = loose_key(total[0])

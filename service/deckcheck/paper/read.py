@@ -93,17 +93,17 @@ def read_paper(content: bytes, cards: CardIndex, seconds: float) -> Reading:
         words = texts[number - 1] if number <= len(texts) else []
         sources.add("text" if words else "ocr")
         prepared, grid, second, page_words = _words(image, words, deadline)
-        assembled = assemble(page_words, grid, prepared)
+        assembled = assemble(page_words, grid, prepared, second)
         if len(assembled.lines) > MAX_LINES:
             message = f"page {number} holds {len(assembled.lines)} lines of text; a deck list has at most {MAX_LINES}"
             raise PaperError("too_many_lines", message)
-        page = read_lines(assembled.lines, number, cards, section, second, in_table=assembled.in_table)
+        page = read_lines(assembled.lines, number, cards, section, second, tables=assembled.tables)
         headings += [
             Heading(number, box, text, printed_total(text) or apart, len(read) + n, opens)
             for box, text, opens, n, apart in page.headings
         ]
         read += page.lines
-        ignored += page.ignored
+        ignored += page.ignored + [Ignored(number, line.box, line.text) for line in assembled.stray]
         section = page.section
     counted = totals(headings, read)
     source: Literal["text", "ocr"] = "text" if sources == {"text"} else "ocr"

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from deckcheck.model import Section
 
 Box = tuple[int, int, int, int]  # left, top, width, height in the page's pixels
+ABOVE_TABLE = 3.0  # a table's heading stands at most this many line heights over its top rule
 AS_NEAR = 0.75  # two headings within this many of the line's heights of each other are as near
 
 
@@ -30,18 +31,21 @@ class Placed:
     unclear: bool
 
 
-def place(box: Box, headings: Sequence[tuple[Box, Section]], flow: Section | None, in_table: bool) -> Placed:
+def place(box: Box, headings: Sequence[tuple[Box, Section]], flow: Section | None, table: int | None) -> Placed:
     """The section of the line at `box` under the page's `headings`; `flow` is the section the lines read before it
-    are in (None before any heading), `in_table` whether the line is a ruled table's row."""
+    are in (None before any heading), `table` where the ruled table the line is a row of begins (None for a line in
+    no table): a table's heading stands over it or in its first rows, within ABOVE_TABLE of the line's heights, never
+    over another table above it."""
     left, top, width, height = box
     middle = top + height / 2
+    highest = -1.0 if table is None else table - ABOVE_TABLE * height
     over = [
         (middle - (h_top + h_height), number)
         for number, ((h_left, h_top, h_width, h_height), _section) in enumerate(headings)
-        if h_top + h_height / 2 < middle and min(left + width, h_left + h_width) > max(left, h_left)
+        if highest <= h_top + h_height / 2 < middle and min(left + width, h_left + h_width) > max(left, h_left)
     ]
     if not over:
-        unclear = in_table or (flow is None and bool(headings))
+        unclear = table is not None or (flow is None and bool(headings))
         return Placed(flow or "main", None, unclear)
     distance, number = min(over)
     section = headings[number][1]
