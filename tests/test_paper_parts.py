@@ -15,8 +15,8 @@ from deckcheck.model import SECTIONS, Section
 from deckcheck.paper.cells import assemble
 from deckcheck.paper.furniture import furniture, total_line
 from deckcheck.paper.grid import find
-from deckcheck.paper.lines import read_lines
 from deckcheck.paper.ocr import Prepared, TextLine, Word
+from deckcheck.paper.page import read_lines
 from deckcheck.paper.second import Second
 from deckcheck.paper.sections import Box, place
 

@@ -8,7 +8,6 @@ its count is unclear: not printed, not read as a number, or more than three.
 
 from __future__ import annotations
 
-import dataclasses
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -17,18 +16,16 @@ from deckcheck.data import MAX_COPIES, Card, CardIndex
 from deckcheck.data.names import loose_key
 from deckcheck.formats.text import HEADINGS, text_line
 from deckcheck.model import Section
-from deckcheck.paper.furniture import furniture, total_line
 from deckcheck.paper.matching import HIGH_CONFIDENCE, LOW_CONFIDENCE, match
 from deckcheck.paper.ocr import TextLine, Word
 from deckcheck.paper.second import Second
-from deckcheck.paper.sections import place
 from deckcheck.paper.words import SHEET_WORDS
 
 # Shapes OCR takes for each other, folded to one for step 3 (after the loose key's own folds).
 _DIGITS = "0123456789"
-_COUNT_NOISE = " ()[]:|枚" + _DIGITS  # what a heading's count may stand in after NFKC (⑨ is 9 by then)
+COUNT_NOISE = " ()[]:|枚" + _DIGITS  # what a heading's count may stand in after NFKC (⑨ is 9 by then)
 _COUNT_TAIL = 4  # the most characters a heading's count is read as (`(15)`, `15枚`, `9@枚`)
-_COUNT_READ = frozenset(_COUNT_NOISE + "Oo@")  # what they may all be: a 0 read as a letter, a mark before 枚
+_COUNT_READ = frozenset(COUNT_NOISE + "Oo@")  # what they may all be: a 0 read as a letter, a mark before 枚
 _COUNT_MARKS = frozenset(_DIGITS + "枚()")  # of which one at least: a digit, 枚 or a bracket (not a name's last `o`)
 _TIMES_READ = "メ※ｘXx"  # what OCR reads a times sign × before a count as
 _WIDE = ("CJK", "HIRAGANA", "KATAKANA", "FULLWIDTH", "IDEOGRAPHIC", "KATAKANA-HIRAGANA")
@@ -106,7 +103,7 @@ def _heading_of(head: str) -> Section | None:
     near (`メインデッキ` is two letters from `サイドデッキ`, none from itself)."""
     from rapidfuzz.distance import Levenshtein  # noqa: PLC0415
 
-    key = loose_key(head.rstrip(_COUNT_NOISE))
+    key = loose_key(head.rstrip(COUNT_NOISE))
     if not key:
         return None
     near = [
@@ -124,7 +121,7 @@ def _heading_keys() -> dict[str, Section]:
     return {loose_key(word): section for word, section in HEADINGS.items() if len(loose_key(word)) >= 4}
 
 
-def _said(line: TextLine, cards: CardIndex) -> tuple[str, Section | tuple[int, str] | None]:
+def said_of(line: TextLine, cards: CardIndex) -> tuple[str, Section | tuple[int, str] | None]:
     """The line's text and what it says; a count read into the name's first letter (`1D一HERO`) is parted from it
     where the line names no card otherwise; a heading misread (a mark taken for a letter, `圏メインデッキ (40)`, or
     letters for others) is still a heading."""
@@ -151,7 +148,7 @@ def _said(line: TextLine, cards: CardIndex) -> tuple[str, Section | tuple[int, s
     return text, said
 
 
-def _recounted(line: TextLine, cards: CardIndex, second: Second) -> TextLine:
+def recounted(line: TextLine, cards: CardIndex, second: Second) -> TextLine:
     """The line with a count the Japanese model misread or lost read again as digits, where the words after it name
     a card: a first word of one or two letters that are no digits (`の迷犬マロン` for `3 迷犬マロン`) read as digits;
     else, on a line that holds no digit or whose words are a card's name whole (`7 Completed`, `Hero's Rule 2`), the
@@ -183,7 +180,7 @@ def _names_card(words: tuple[Word, ...], cards: CardIndex) -> bool:
     return isinstance(said, tuple) and cards.read_name(said[1]) is not None
 
 
-def _card_line(line: TextLine, said: tuple[int, str], text: str, cards: CardIndex) -> tuple[ReadLine, float]:
+def card_line(line: TextLine, said: tuple[int, str], text: str, cards: CardIndex) -> tuple[ReadLine, float]:
     """A card line read, and the name search's score for its name (100 for a name matched, not guessed)."""
     count, name = said
     folded = " ".join(unicodedata.normalize("NFKC", text).split())
@@ -205,7 +202,7 @@ def _card_line(line: TextLine, said: tuple[int, str], text: str, cards: CardInde
     return read, score
 
 
-def _second_reading(line: TextLine, first: ReadLine, cards: CardIndex, second: Second) -> ReadLine:
+def second_reading(line: TextLine, first: ReadLine, cards: CardIndex, second: Second) -> ReadLine:
     """An uncertain line read again alone, by the English model where most of it is Latin letters, else by the
     Japanese one as one line; the second reading stands where it is sure, the first otherwise."""
     latin = sum(char.isascii() and char.isalpha() for char in first.text)
@@ -214,86 +211,8 @@ def _second_reading(line: TextLine, first: ReadLine, cards: CardIndex, second: S
     if not again:
         return first
     again_line = TextLine(again, line.box)
-    text, said = _said(_recounted(again_line, cards, second), cards)
+    text, said = said_of(recounted(again_line, cards, second), cards)
     if not isinstance(said, tuple):
         return first
-    read, _score = _card_line(_recounted(again_line, cards, second), said, text, cards)
+    read, _score = card_line(recounted(again_line, cards, second), said, text, cards)
     return read if not read.needs_review else first
-
-
-@dataclass(frozen=True, slots=True)
-class PageRead:
-    """What a page says: its card lines, the lines that name none, its headings, and the section it ends in."""
-
-    lines: list[ReadLine]
-    ignored: list[Ignored]
-    # Box, text, section, card lines read before it on the page, and the count a total printed apart gives it.
-    headings: list[tuple[tuple[int, int, int, int], str, Section, int, int | None]]
-    section: Section | None
-
-
-def read_lines(
-    lines: list[TextLine],
-    page: int,
-    cards: CardIndex,
-    section: Section | None,
-    second: Second,
-    *,
-    tables: dict[int, int] | None = None,
-) -> PageRead:
-    """The page's lines read; `section` is the section the page begins in (None before any heading), and the one it
-    ends in is the next page's to begin in; `tables` gives, for the lines that are a ruled table's rows (by index),
-    where their table begins.
-    Lines above the page's highest heading are its header, whatever the order they are read in (a sheet's fields
-    beside its title). An uncertain card line is read a second time. Each line's section is the heading over it on
-    the page (paper/sections.py), and the lines are given heading by heading, so that a heading's lines follow it."""
-    said_lines = []
-    for line in lines:
-        recounted = _recounted(line, cards, second)
-        said_lines.append((recounted, *_said(recounted, cards)))
-    heads = [(line.box, said) for line, _text, said in said_lines if isinstance(said, str)]
-    header = min((box[1] for box, _said in heads), default=0)
-    named = [loose_key(text.rstrip(_COUNT_NOISE)) for _line, text, said in said_lines if isinstance(said, str)]
-    under: dict[int | None, list[ReadLine]] = {}
-    ignored: list[Ignored] = []
-    heading_lines: list[tuple[tuple[int, int, int, int], str, Section]] = []
-    printed: dict[int, int] = {}
-    for number, (line, text, said) in enumerate(said_lines):
-        if isinstance(said, str):
-            section = said
-            heading_lines.append((line.box, text, said))
-            continue
-        placed = place(line.box, heads, section, (tables or {}).get(number))
-        total = total_line(text)
-        if total is not None:  # `Total Monster Cards: 17`: the count of the heading it names, or of the one over it
-            key = loose_key(total[0])
-            at = next((at for at, name in enumerate(named) if key and key in name), placed.heading)
-            if at is not None:
-                printed.setdefault(at, total[1])
-            ignored.append(Ignored(page, line.box, text))
-            continue
-        key = loose_key(text)
-        card = len(line.words) > 1 and said is not None and cards.find_name(said[1]) is not None  # `3 ７`
-        digits = key.isdigit() and not card  # a page's number, `7` among them
-        if said is None or not key or digits or key.startswith(SHEET_KEYS):
-            ignored.append(Ignored(page, line.box, text))
-            continue
-        card_line, score = _card_line(line, said, text, cards)
-        above = line.box[1] < header or (placed.heading is None and section is None)
-        if above and score < 100:  # the header: title, fields, player's name
-            ignored.append(Ignored(page, line.box, text))
-            continue
-        if "unknown_card" in card_line.reasons and furniture(text, score):
-            ignored.append(Ignored(page, line.box, text))
-            continue
-        if card_line.needs_review:
-            card_line = _second_reading(line, card_line, cards, second)
-        reasons = (*card_line.reasons, "section_unclear") if placed.unclear else card_line.reasons
-        read = dataclasses.replace(card_line, page=page, section=placed.section, reasons=reasons)
-        under.setdefault(placed.heading, []).append(read)
-    ordered = under.get(None, [])
-    headings = []
-    for at, (box, text, opens) in enumerate(heading_lines):
-        headings.append((box, text, opens, len(ordered), printed.get(at)))
-        ordered += under.get(at, [])
-    return PageRead(ordered, ignored, headings, section)

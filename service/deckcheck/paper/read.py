@@ -25,8 +25,9 @@ from deckcheck.paper import ocr
 from deckcheck.paper.cells import assemble
 from deckcheck.paper.grid import Grid, find
 from deckcheck.paper.layer import text_words
-from deckcheck.paper.lines import Ignored, ReadLine, read_lines
+from deckcheck.paper.lines import Ignored, ReadLine
 from deckcheck.paper.ocr import Prepared, Word
+from deckcheck.paper.page import read_lines
 from deckcheck.paper.pages import PaperError, read_pages
 from deckcheck.paper.second import Second
 from deckcheck.paper.totals import Heading, Total, printed_total, totals
