@@ -109,4 +109,5 @@ def reading_json(reading: Reading, lang: str) -> dict[str, Any]:
         "totals": [_total(total, lang) for total in reading.totals],
         "deck": {s: [{"passcode": e.passcode, "count": e.count} for e in deck.section(s)] for s in SECTIONS},
         "ydke": reading.link,
+        "cells": [{"page": page, "box": list(box)} for page, box in reading.cells],
     }

@@ -40,9 +40,9 @@ MAX_LINES = 400
 
 @dataclass(frozen=True, slots=True)
 class Reading:
-    """What was read: from a QR code or by OCR, the size of each page read, how many pages the file has, every line
-        of the deck, the lines passed over as no card, where the QR code was, and the totals printed beside the headings
-    with the copies read under them."""
+    """What was read: from a QR code, a PDF's text layer or by OCR, the size of each page read, how many pages the
+    file has, every line of the deck, the lines passed over as no card, where the QR code was, the totals printed
+    beside the headings or apart from them with the copies read under them, and the cells of a form's tables."""
 
     source: Literal["qr", "text", "ocr"]
     pages: tuple[tuple[int, int], ...]
@@ -52,6 +52,7 @@ class Reading:
     qr: tuple[int, Box] | None = None
     link: str | None = None
     totals: tuple[Total, ...] = ()
+    cells: tuple[tuple[int, Box], ...] = ()  # the ruled tables' cells: page, box in its pixels
 
     @property
     def complete(self) -> bool:
@@ -90,11 +91,13 @@ def read_paper(content: bytes, cards: CardIndex, seconds: float) -> Reading:
     headings: list[Heading] = []
     section: Section | None = None
     sources = set()
+    cells: list[tuple[int, Box]] = []
     for number, image in enumerate(pages.images, 1):
         words = texts[number - 1] if number <= len(texts) else []
         sources.add("text" if words else "ocr")
         prepared, grid, second, page_words = _words(image, words, deadline)
         assembled = assemble(page_words, grid, prepared, second)
+        cells += [(number, prepared.to_page(*cell.box)) for cell in grid.cells]
         if len(assembled.lines) > MAX_LINES:
             message = f"page {number} holds {len(assembled.lines)} lines of text; a deck list has at most {MAX_LINES}"
             raise PaperError("too_many_lines", message)
@@ -108,7 +111,8 @@ def read_paper(content: bytes, cards: CardIndex, seconds: float) -> Reading:
         section = page.section
     counted = totals(headings, read)
     source: Literal["text", "ocr"] = "text" if sources == {"text"} else "ocr"
-    return Reading(source, sizes, pages.total, _over(read, counted), tuple(ignored), totals=counted)
+    lines = _over(read, counted)
+    return Reading(source, sizes, pages.total, lines, tuple(ignored), totals=counted, cells=tuple(cells))
 
 
 def _words(image: Image.Image, words: list[Word], deadline: float) -> tuple[Prepared, Grid, Second, list[Word]]:

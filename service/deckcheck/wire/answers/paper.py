@@ -86,6 +86,15 @@ class PaperQr(WireModel):
     box: list[int] = Field(description="Its box: left, top, width, height.", examples=[[1870, 193, 419, 418]])
 
 
+class PaperCell(WireModel):
+    """One cell of a ruled table on a form (the OCG deck recipe, the TCG deck list), as the reader found it."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"page": 1, "box": [130, 980, 1010, 62]}]})
+
+    page: int = Field(description="The page it is on.", examples=[1])
+    box: list[int] = Field(description="Its box: left, top, width, height.", examples=[[130, 980, 1010, 62]])
+
+
 class IgnoredLine(WireModel):
     """A line read that names no card and is no heading: the sheet's own words, or what stands above the first
     heading (a title, the player's name)."""
@@ -149,6 +158,7 @@ class ReadResponse(WireModel):
                     "totals": [_TOTAL],
                     "deck": {"main": [{"passcode": 46986414, "count": 3}], "extra": [], "side": []},
                     "ydke": None,
+                    "cells": [],
                 }
             ]
         }
@@ -179,10 +189,18 @@ class ReadResponse(WireModel):
         description="Lines read as no card: labels, fields, notes, web addresses, dates, page numbers, prose.",
         examples=[[]],
     )
-    totals: list[PaperTotal] = Field(description="The counts printed beside headings.", examples=[[_TOTAL]])
+    totals: list[PaperTotal] = Field(
+        description="The counts printed beside headings, or apart from them (`Total Monster Cards: 17`).",
+        examples=[[_TOTAL]],
+    )
     deck: JsonDeck = Field(
         description="The deck of the lines read for sure, by passcode: POST it to /v1/validate once every line to "
         "review is confirmed.",
         examples=[{"main": [{"passcode": 46986414, "count": 3}], "extra": [], "side": []}],
     )
     ydke: str | None = Field(description="The QR code's ydke:// link, for a QR read.", examples=[None])
+    cells: list[PaperCell] = Field(
+        description="The cells of the ruled tables found on the pages: a line in a table is its row's name with the "
+        "count in the narrow cell beside it.",
+        examples=[[]],
+    )
