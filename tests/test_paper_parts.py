@@ -15,6 +15,7 @@ from deckcheck.model import SECTIONS, Section
 from deckcheck.paper.cells import assemble
 from deckcheck.paper.furniture import furniture, total_line
 from deckcheck.paper.grid import find
+from deckcheck.paper.lines import said_of
 from deckcheck.paper.ocr import Prepared, TextLine, Word
 from deckcheck.paper.page import read_lines
 from deckcheck.paper.second import Second
@@ -112,15 +113,22 @@ def test_a_table_row_takes_no_heading_over_another_table_and_two_near_headings_a
         "FOR OFEICIAT USE ONLY Judge Initials:",
         "今回は大会で使ったデッキを紹介します",
         "This deck did well at the last regional, and here is how I built it with the cards I had.",
+        "© 2024 遊戯王デッキ構築ノート",
     ],
 )
 def test_furniture_is_no_card(text: str) -> None:
-    assert furniture(text, 40.0)
+    assert furniture(text, 40.0, 1)
+
+
+@pytest.mark.parametrize(("text", "count"), [("雑記 (13)", 13), ("カテゴリー", None), ("新しいパックの開封結果", None)])
+def test_a_sidebar_line_with_no_count_a_deck_holds_is_furniture(text: str, count: int | None) -> None:
+    assert furniture(text, 60.0, count)
+    assert not furniture(text, 90.0, count)  # as like a card as a misread card: a line to review
 
 
 @pytest.mark.parametrize("text", ["Judge Man", "Total Defense Shogun", "3 ブラック・マジシャン", "Pot of Greed x3"])
 def test_a_card_misread_is_no_furniture(text: str) -> None:
-    assert not furniture(text, 90.0)
+    assert not furniture(text, 90.0, None)
 
 
 @pytest.mark.parametrize(
@@ -180,3 +188,21 @@ def test_any_page_of_ink_makes_a_grid_without_raising(seed: int, density: float)
     for cell in grid.cells:
         assert cell.box[0] < cell.box[2]
         assert cell.box[1] < cell.box[3]
+
+
+@pytest.mark.parametrize(
+    ("words", "expected"),
+    [
+        (("8", "増殖するG」x1"), (1, 23434538)),  # 「 read as 8: Maxx "C" once
+        (("7", "“罪宝狩りの悪魔”", "」x1"), (1, 80845034)),  # WANTED: Seeker of Sinful Spoils once
+        (("3", "ブラック・マジシャン"), (3, 46986414)),  # a count, no bracket: as printed
+    ],
+)
+def test_an_opening_bracket_read_as_a_digit_is_no_count(
+    data: Data, words: tuple[str, ...], expected: tuple[int, str]
+) -> None:
+    line = TextLine(tuple(Word(w, 100 * n, 0, 100 * n + 90, 40, 90.0) for n, w in enumerate(words)), (0, 0, 400, 40))
+    _text, said = said_of(line, data.cards)
+    assert isinstance(said, tuple)
+    found = data.cards.read_name(said[1])
+    assert (said[0], None if found is None else found[0].passcode) == expected

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from deckcheck.data import MAX_COPIES
 from deckcheck.data.names import loose_key
 
 # Labels of the OCG deck recipe, the TCG deck list and a site's print-out, as their loose keys begin.
@@ -29,7 +30,7 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 _PAGE = re.compile(r"^(page|p\.|ページ)?\s*\d{1,3}\s*(of|/|／)\s*\d{1,3}$|^[-‐–—]\s*\d{1,3}\s*[-‐–—]$", re.IGNORECASE)
-_NOTE = ("※", "*", "＊", "注", "Note", "NOTE")
+_NOTE = ("※", "*", "＊", "注", "Note", "NOTE", "©", "(c)", "(C)", "Copyright", "copyright")
 # A printed total: `Total Monster Cards: 17`, `Main Deck Total: 40`, `合計 17枚`, `モンスター 合計（17枚）`.
 _TOTAL = re.compile(
     r"^(?:(?:total|合計|計)\s*(?P<after>.*?)|(?P<before>.*?)\s*(?:total|合計|計))\s*[:：]?\s*[(（]?\s*(?P<count>\d{1,3})\s*枚?\s*[)）]?$",
@@ -41,10 +42,12 @@ LIKE_A_CARD = 85.0  # the name search's score from which a line is taken for a m
 PROSE_LENGTH = 70  # characters: longer than any card's name (63) with its count
 
 
-def furniture(text: str, score: float) -> bool:
+def furniture(text: str, score: float, count: int | None) -> bool:
     """Whether a line that names no card for sure is the page's furniture rather than a card misread: a web
-    address, a date, a page's number or a note whatever it is near; a label or prose only where the name search's
-    best guess for it scores below LIKE_A_CARD (a misread `Total Defense Shogun` is a card to review, not a label)."""
+    address, a date, a page's number, a note or a copyright whatever it is near; a label, prose, or a line with no
+    count or one no deck holds (a blog's sidebar: `雑記 (13)`, `カテゴリー`) only where the name search's best guess for
+    it scores below LIKE_A_CARD (a misread `Total Defense Shogun` is a card to review, not a label). `count` is the
+    count printed on the line, None for none."""
     folded = " ".join(unicodedata.normalize("NFKC", text).split())
     if not folded:
         return True
@@ -52,6 +55,8 @@ def furniture(text: str, score: float) -> bool:
         return True
     if score >= LIKE_A_CARD:
         return False
+    if count is None or count > MAX_COPIES:
+        return True
     return _label(loose_key(folded.lstrip("0123456789 ・-*"))) or _prose(folded)
 
 

@@ -121,6 +121,19 @@ def _heading_keys() -> dict[str, Section]:
     return {loose_key(word): section for word, section in HEADINGS.items() if len(loose_key(word)) >= 4}
 
 
+def _bracket_misread(text: str, cards: CardIndex) -> tuple[str, tuple[int, str]] | None:
+    """A line whose opening bracket OCR read as a digit (`8 増殖するG」x1` for `「増殖するG」×1`, `2クリボー》×2`): its
+    closing bracket stands with no opening one, and, read with the opening one, it names a card."""
+    folded = unicodedata.normalize("NFKC", text).strip()
+    for opening, closing in (("「", "」"), ("《", "》"), ("『", "』")):
+        if closing in folded and opening not in folded and folded[:1].isdigit() and not folded[1:2].isdigit():
+            marked = opening + folded[1:].lstrip()
+            again = text_line(marked, cards)
+            if isinstance(again, tuple) and cards.read_name(again[1]) is not None:
+                return marked, again
+    return None
+
+
 def said_of(line: TextLine, cards: CardIndex) -> tuple[str, Section | tuple[int, str] | None]:
     """The line's text and what it says; a count read into the name's first letter (`1D一HERO`) is parted from it
     where the line names no card otherwise; a heading misread (a mark taken for a letter, `圏メインデッキ (40)`, or
@@ -133,6 +146,8 @@ def said_of(line: TextLine, cards: CardIndex) -> tuple[str, Section | tuple[int,
         again = text_line(parted, cards)
         if isinstance(again, tuple) and cards.find_name(said[1]) is None:
             return parted, again
+    if isinstance(said, tuple) and cards.find_name(said[1]) is None and (bracketed := _bracket_misread(text, cards)):
+        return bracketed
     times = text.rstrip().rstrip(_DIGITS).rstrip()
     if isinstance(said, tuple) and times[-1:] in _TIMES_READ and times != text.rstrip():  # `《機械複製術》メ1`
         marked = f"{times[:-1]}×{text.rstrip()[len(times) :].strip()}"

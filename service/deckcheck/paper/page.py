@@ -97,7 +97,7 @@ def read_lines(
         if above and score < 100:  # the header: title, fields, player's name
             ignored.append(Ignored(page, line.box, text))
             continue
-        if "unknown_card" in read.reasons and furniture(text, score):
+        if "unknown_card" in read.reasons and furniture(text, score, read.count):
             ignored.append(Ignored(page, line.box, text))
             continue
         if read.needs_review:
