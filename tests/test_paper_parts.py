@@ -199,7 +199,7 @@ def test_any_page_of_ink_makes_a_grid_without_raising(seed: int, density: float)
     ],
 )
 def test_an_opening_bracket_read_as_a_digit_is_no_count(
-    data: Data, words: tuple[str, ...], expected: tuple[int, str]
+    data: Data, words: tuple[str, ...], expected: tuple[int, int]
 ) -> None:
     line = TextLine(tuple(Word(w, 100 * n, 0, 100 * n + 90, 40, 90.0) for n, w in enumerate(words)), (0, 0, 400, 40))
     _text, said = said_of(line, data.cards)

@@ -77,20 +77,15 @@ class Grid:
         return found
 
 
-def _long_runs(ink: NDArray[np.bool_], length: int) -> NDArray[np.bool_]:
-    """The pixels of `ink` in runs along each row at least `length` long (a morphological opening by a line)."""
-    if length < 1 or ink.shape[1] < length:
-        return np.zeros_like(ink)
-    sums = np.zeros((ink.shape[0], ink.shape[1] + 1), dtype=np.int32)
-    np.cumsum(ink, axis=1, out=sums[:, 1:])
-    full = (sums[:, length:] - sums[:, :-length]) == length  # a run of `length` starts here
-    starts = np.zeros((ink.shape[0], ink.shape[1] + 1), dtype=np.int32)
-    np.cumsum(full, axis=1, out=starts[:, 1 : full.shape[1] + 1])
-    starts[:, full.shape[1] + 1 :] = starts[:, full.shape[1] : full.shape[1] + 1]
-    right = np.arange(1, ink.shape[1] + 1)
-    left = np.maximum(right - length, 0)
-    covered: NDArray[np.bool_] = (starts[:, right] - starts[:, left]) > 0  # some run starting within length before
-    return covered
+def _long_runs(ink: NDArray[np.bool_], length: int) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]]:
+    """The runs of `ink` along its rows at least `length` long: their rows, first columns and ends (exclusive)."""
+    padded = np.zeros((ink.shape[0], ink.shape[1] + 2), dtype=np.int8)
+    padded[:, 1:-1] = ink
+    steps = np.diff(padded, axis=1)
+    rows, starts = np.nonzero(steps == 1)
+    _rows, ends = np.nonzero(steps == -1)  # row by row, in order: each run's end pairs with its start
+    keep = ends - starts >= length
+    return rows[keep], starts[keep], ends[keep]
 
 
 def _thick(ink: NDArray[np.bool_]) -> NDArray[np.bool_]:
@@ -102,15 +97,20 @@ def _thick(ink: NDArray[np.bool_]) -> NDArray[np.bool_]:
     return out
 
 
-def _rules(mask: NDArray[np.bool_], length: int) -> list[Rule]:
-    """The rules in a mask of long runs along its rows: rows of it close together are one rule, cut where it
-    leaves a gap."""
-    found = []
-    for top, bottom in runs(np.flatnonzero(mask.any(axis=1)), SLOPE + 1):
-        for start, end in runs(np.flatnonzero(mask[top:bottom].any(axis=0)), SLOPE + 1):
-            if end - start >= length:
-                found.append(Rule((top + bottom) // 2, start, end))
-    return found
+def _rules(found: tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]], length: int) -> list[Rule]:
+    """The rules the long runs make: runs on rows close together are one rule, cut where it leaves a gap."""
+    rows, starts, ends = found
+    rules = []
+    for top, bottom in runs(np.unique(rows), SLOPE + 1):
+        inside = (rows >= top) & (rows < bottom)
+        order = np.argsort(starts[inside], kind="stable")
+        first, last = starts[inside][order], ends[inside][order]
+        reach = np.maximum.accumulate(last)
+        cuts = np.flatnonzero(first[1:] > reach[:-1] + SLOPE + 1) + 1
+        for part_start, part_end in zip(np.split(first, cuts), np.split(reach, cuts), strict=True):
+            if int(part_end[-1]) - int(part_start[0]) >= length:
+                rules.append(Rule((top + bottom) // 2, int(part_start[0]), int(part_end[-1])))
+    return rules
 
 
 def find(pixels: NDArray[np.uint8]) -> tuple[Grid, NDArray[np.uint8]]:
@@ -119,14 +119,16 @@ def find(pixels: NDArray[np.uint8]) -> tuple[Grid, NDArray[np.uint8]]:
     height, width = pixels.shape
     ink = pixels < INK
     across, down = round(RULE_WIDTH * width), round(RULE_HEIGHT * height)
-    along = _long_runs(_thick(ink), across)
-    upright = _long_runs(_thick(ink.T), down).T
-    horizontal, vertical = _rules(along, across), _rules(upright.T, down)
+    along, upright = _long_runs(_thick(ink), across), _long_runs(_thick(np.ascontiguousarray(ink.T)), down)
+    horizontal, vertical = _rules(along, across), _rules(upright, down)
     grid = Grid(tuple(horizontal), tuple(vertical), tuple(_cells(horizontal, vertical, height)))
     if not horizontal and not vertical:
         return grid, pixels
     erased = pixels.copy()
-    erased[(along | upright) & ink] = 255
+    for row, start, end in zip(*along, strict=True):
+        erased[row, start:end][ink[row, start:end]] = 255
+    for column, start, end in zip(*upright, strict=True):
+        erased[start:end, column][ink[start:end, column]] = 255
     return grid, erased
 
 
@@ -137,10 +139,10 @@ def _cells(horizontal: list[Rule], vertical: list[Rule], height: int) -> list[Ce
     ordered = sorted(horizontal, key=lambda rule: rule.at)
     tops: dict[int, int] = {}  # a band's lower rule (by index) -> the top of its table
     for number, upper in enumerate(ordered):
-        below = [at for at, rule in enumerate(ordered) if at > number and _overlap(upper, rule) >= OVERLAP]
-        lower = ordered[below[0]] if below else None
-        if lower is None or not low <= lower.at - upper.at <= high:
+        under = next((at for at in range(number + 1, len(ordered)) if _overlap(upper, ordered[at]) >= OVERLAP), None)
+        if under is None or not low <= ordered[under].at - upper.at <= high:
             continue
+        lower = ordered[under]
         left, right = max(upper.start, lower.start), min(upper.end, lower.end)
         crossing = sorted(
             rule.at
@@ -153,7 +155,7 @@ def _cells(horizontal: list[Rule], vertical: list[Rule], height: int) -> list[Ce
         if len(edges) < 2:
             continue
         top = tops.get(number, upper.at)
-        tops[below[0]] = top
+        tops[under] = top
         row = lower.at - upper.at
         for x0, x1 in itertools.pairwise(edges):
             cells.append(Cell((x0, upper.at, x1, lower.at), number, x1 - x0 < NARROW * row, top))
