@@ -6,8 +6,11 @@ sheet itself; with the QR code, the read is exact and checked at once. Both verd
 is the sheet's; read as the Deck Roster Sheet, it is compared with the deck presented. 「登録用紙を印刷」 makes the
 sheet of the deck typed as a PDF, opened in a tab of its own, or saved where the browser opens none; a file that
 holds no list is refused in words and the page is ready again; the camera's photo is sent as a JPEG, and where the
-camera is refused the device's own is offered. No host but the service's own is ever asked for anything.
-Screenshots are saved under test-artefacts/desk-paper/."""
+camera is refused the device's own is offered. A TCG form's ruled tables (Monster Cards and Side Deck side by side,
+scanned at 300 dpi) show their cells over the picture, under the lines' boxes, each line its section; a line moved to
+another section is confirmed there and checked in it, and the lines of a table with no heading wait until staff
+choose their section. No host but the service's own is ever asked for anything. Screenshots are saved under
+test-artefacts/desk-paper/ (the forms' also under /tmp/desk-forms/)."""
 
 from __future__ import annotations
 
@@ -28,8 +31,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from tests import browser
-from tests.browser import console_errors, foreign, screenshot, sent_requests
+from tests.browser import ARTEFACTS, console_errors, foreign, screenshot, sent_requests
 from tests.decks import EVENT, EXTRA, MAIN_40, SIDE
+from tests.forms import SERIF, Table, form_pdf
 from tests.test_desk import SET_VALUE, SHOWN, WAIT, Desk, convert
 from tests.test_desk_laptop import RULE_CODE
 
@@ -523,4 +527,245 @@ def test_a_line_the_reader_lost_is_said_and_the_deck_waits_until_staff_add_it_or
     assert ready
     assert (shown.state, shown.heading) == ("legal", "合法")
     assert totals(body) == {"main": 40, "extra": 2, "side": 8}
+    assert console_errors(desk.driver) == []
+
+
+# ---- Forms: ruled tables, each line's section from the heading over its table ----
+
+FORM_DPI = 300
+MONSTERS = ((3, "Dark Magician"), (2, "Gemini Elf"))
+SIDE_ROWS = ((2, "Mystic Tomato"), (1, "Giant Rat"))
+FORM_SECTIONS = {name: "main" for _count, name in MONSTERS} | {name: "side" for _count, name in SIDE_ROWS}
+MOVED = "Giant Rat"  # the line staff move from the side deck to the main deck
+FORM_SHOTS = Path("/tmp/desk-forms")  # the forms' screenshots, to look at
+SECTION_WORDS = {"main": "メインデッキ", "extra": "エクストラデッキ", "side": "サイドデッキ"}
+# The page's fetch, wrapped to keep the answer of POST /v1/decks/read it was given (as window.readAnswer).
+KEEP_READ = """
+const fetched = window.fetch;
+window.fetch = async (...request) => {
+  const answer = await fetched(...request);
+  if (String(request[0]).endsWith("/v1/decks/read")) window.readAnswer = await answer.clone().json();
+  return answer;
+};
+"""
+# The cells drawn over the picture, and whether they lie under the lines' boxes and out of reach: their layer before
+# the boxes', hidden from screen readers, nothing in it focusable, and the point at a box's centre the box's.
+DRAWN_CELLS = """
+const layer = document.getElementById("paper-cells");
+const cells = Array.from(layer.querySelectorAll(".paper-cell"), (cell) => ({left: parseFloat(cell.style.left),
+  top: parseFloat(cell.style.top), width: parseFloat(cell.style.width), height: parseFloat(cell.style.height)}));
+const boxes = document.getElementById("paper-boxes");
+const hit = Array.from(boxes.querySelectorAll(".paper-box"), (box) => {
+  const r = box.getBoundingClientRect();
+  return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === box;
+});
+const style = layer.querySelector(".paper-cell") && getComputedStyle(layer.querySelector(".paper-cell"));
+return {cells, hit, under: Boolean(layer.compareDocumentPosition(boxes) & Node.DOCUMENT_POSITION_FOLLOWING),
+  hidden: layer.getAttribute("aria-hidden"), focusable: layer.querySelectorAll("[tabindex], a, button, input").length,
+  pointer: style?.pointerEvents, shown: layer.querySelector(".paper-cell")?.checkVisibility() ?? false};
+"""
+# Each section's heading over the list, and for each line the section shown on its own choice of section.
+SECTION_SHOWN = """
+return {
+  headings: Array.from(document.querySelectorAll("#paper-sections .paper-section h4"), (h) => h.innerText.trim()),
+  chosen: Object.fromEntries(Array.from(document.querySelectorAll("#paper-sections li.paper-line"), (li) => {
+    const field = li.querySelector('select[data-field="section"]');
+    return [li.dataset.index, field && {value: field.value, words: field.selectedOptions[0]?.innerText ?? ""}];
+  })),
+};
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    """A TCG deck list form, `Qty | Card Name` tables side by side, as a typed PDF and as 300 dpi scans: with both
+    tables' headings (Monster Cards, Side Deck), and with the Side Deck table's heading left out."""
+
+    pdf: Path
+    headed: Path
+    headless: Path
+
+
+@pytest.fixture(scope="module")
+def form(tmp_path_factory: pytest.TempPathFactory) -> Form:
+    folder = tmp_path_factory.mktemp("form")
+    labels = [(15, 15, "DECK REGISTRATION SHEET"), (15, 25, "First Name: Taro"), (110, 25, "CARD GAME ID: 0000000035")]
+    paths = {}
+    for kind, heading in (("headed", "Side Deck"), ("headless", None)):
+        tables = [Table(15, 45, 88, "Monster Cards", MONSTERS, 8), Table(107, 45, 88, heading, SIDE_ROWS, 8)]
+        pdf = folder / f"{kind}.pdf"
+        pdf.write_bytes(form_pdf(tables, labels, SERIF, count_left=True))
+        subprocess.run(
+            ["pdftoppm", "-r", str(FORM_DPI), "-png", "-singlefile", str(pdf), str(folder / kind)], check=True
+        )
+        paths[kind] = folder / f"{kind}.png"
+    return Form(folder / "headed.pdf", paths["headed"], paths["headless"])
+
+
+def read_form(desk: Desk, path: Path) -> dict[str, Any]:
+    """Read `path` in the panel as staff do, and the answer the page was given."""
+    desk.driver.execute_script(KEEP_READ)
+    assert read_file(desk, path) == "review"
+    answer: dict[str, Any] = desk.driver.execute_script("return window.readAnswer;")
+    return answer
+
+
+def keep_shot(desk: Desk, name: str, selector: str | None = None) -> Path:
+    """A screenshot of the page (or of the element at `selector` alone), kept with the others and copied to
+    /tmp/desk-forms/ to look at."""
+    if selector is None:
+        path = shot(desk, name)
+    else:
+        path = ARTEFACTS / "desk-paper" / f"{name}.png"
+        assert desk.driver.find_element(By.CSS_SELECTOR, selector).screenshot(str(path))
+    FORM_SHOTS.mkdir(parents=True, exist_ok=True)
+    shutil.copy(path, FORM_SHOTS / path.name)
+    return path
+
+
+def assert_cells_drawn(desk: Desk, answer: dict[str, Any]) -> None:
+    """The cells over the picture: as many as the answer's on its page, where it puts them, under the lines' boxes
+    and out of reach."""
+    drawn = desk.driver.execute_script(DRAWN_CELLS)
+    page = answer["pages"][0]
+    cells = [cell for cell in answer["cells"] if cell["page"] == 1]
+    first = cells[0]["box"]
+
+    assert len(cells) >= 2 * 2 * 3  # two tables of two columns, their header and rows
+    assert len(drawn["cells"]) == len(cells)
+    assert drawn["cells"][0]["left"] == pytest.approx(100 * first[0] / page["width"], abs=0.01)
+    assert drawn["cells"][0]["top"] == pytest.approx(100 * first[1] / page["height"], abs=0.01)
+    assert drawn["shown"]
+    assert (drawn["under"], drawn["hidden"], drawn["focusable"], drawn["pointer"]) == (True, "true", 0, "none")
+    assert drawn["hit"]
+    assert all(drawn["hit"])  # every line's box takes the click over the cells
+
+
+def choose_section(desk: Desk, index: int, section: str) -> None:
+    field = desk.driver.find_element(By.CSS_SELECTOR, f'li[data-index="{index}"] select[data-field="section"]')
+    Select(field).select_by_value(section)
+
+
+def test_a_form_shows_its_table_cells_and_each_lines_section_and_a_line_moved_is_checked_in_its_new_section(
+    desk: Desk, form: Form
+) -> None:
+    answer = read_form(desk, form.headed)
+    shown = desk.driver.execute_script(SECTION_SHOWN)
+    lines = shown_lines(desk)
+    keep_shot(desk, "h-1-form-read")
+    keep_shot(desk, "h-1-form-picture-cells", "#paper-sheet")
+    names = {i: line["name_en"] for i, line in enumerate(answer["lines"])}
+    (moved,) = [line for line in lines if names[line["index"]] == MOVED]
+
+    assert answer["source"] == "ocr"
+    assert "1行ずつ" in desk.text("paper-summary")
+    assert_cells_drawn(desk, answer)
+    # Every line in its own table's section, read for sure, and its section shown on its line.
+    assert sorted(names.values()) == sorted(FORM_SECTIONS)
+    assert {names[line["index"]]: line["section"] for line in lines} == FORM_SECTIONS
+    assert [line["state"] for line in lines] == [""] * len(lines)
+    assert {i: chosen["words"] for i, chosen in shown["chosen"].items()} == {
+        str(line["index"]): SECTION_WORDS[line["section"]] for line in lines
+    }
+    assert shown["headings"] == ["メインデッキ（5枚）", "サイドデッキ（3枚）"]
+    assert not check_disabled(desk)
+
+    # Staff move Giant Rat to the main deck: it is to be confirmed there, and nothing is checked until it is.
+    choose_section(desk, moved["index"], "main")
+    after = {line["index"]: line for line in shown_lines(desk)}[moved["index"]]
+    blocked = check_disabled(desk)
+    focused = desk.driver.execute_script("return document.activeElement.closest('li')?.dataset.index ?? null;")
+    keep_shot(desk, "h-2-form-line-moved")
+    line_button(desk, moved["index"], "confirm")
+    confirmed = {line["index"]: line for line in shown_lines(desk)}[moved["index"]]
+    headings = desk.driver.execute_script(SECTION_SHOWN)["headings"]
+    keep_shot(desk, "h-3-form-line-confirmed")
+    keep_shot(desk, "h-3-form-list-confirmed", ".paper-list")
+    ready = not check_disabled(desk)
+    sent_requests(desk.driver)
+    desk.driver.find_element(By.ID, "paper-check").click()
+    desk.verdict()
+    body = checked(desk)
+    passcode = answer["lines"][moved["index"]]["passcode"]
+
+    assert (after["section"], after["state"], after["box"]["state"]) == ("main", "review", "review")
+    assert after["why"] == "サイドデッキの行として読み取りました。区分を変えたので、確定してください。"
+    assert blocked
+    assert focused == str(moved["index"])  # the focus stays on the line moved
+    assert (confirmed["section"], confirmed["state"]) == ("main", "confirmed")
+    assert headings == ["メインデッキ（6枚）", "サイドデッキ（2枚）"]
+    assert ready
+    assert {"passcode": passcode, "count": 1} in body["main"]
+    assert passcode not in [entry["passcode"] for entry in body["side"]]
+    assert (totals(body)["main"], totals(body)["side"]) == (6, 2)
+    assert console_errors(desk.driver) == []
+
+
+def test_a_table_with_no_heading_over_it_waits_for_staff_to_choose_each_lines_section(desk: Desk, form: Form) -> None:
+    answer = read_form(desk, form.headless)
+    lines = shown_lines(desk)
+    unclear = [i for i, line in enumerate(answer["lines"]) if "section_unclear" in line["reasons"]]
+    shown = desk.driver.execute_script(SECTION_SHOWN)
+    flagged = [line for line in lines if line["index"] in unclear]
+    blocked = check_disabled(desk)
+    focused = desk.driver.execute_script(
+        "const at = document.activeElement; return [Number(at.closest('li')?.dataset.index), at.dataset.field];"
+    )
+    keep_shot(desk, "i-1-form-no-heading")
+    keep_shot(desk, "i-1-form-list-no-heading", ".paper-list")
+    # Confirmed without a section chosen: refused in words, the choice focused.
+    line_button(desk, unclear[0], "confirm")
+    refused = desk.driver.execute_script(
+        "const li = document.querySelector(arguments[0]), field = document.activeElement.dataset.field;"
+        "return [li.dataset.state, li.querySelector('.paper-invalid').innerText, field];",
+        f'li[data-index="{unclear[0]}"]',
+    )
+    # In English too, the lines of no section are said to be so.
+    desk.driver.find_element(By.ID, "lang").click()
+    english = desk.driver.execute_script(SECTION_SHOWN)["headings"]
+    desk.driver.execute_script("document.getElementById('paper-review').scrollIntoView({block: 'start'});")
+    keep_shot(desk, "i-2-form-no-heading-en")
+    desk.driver.find_element(By.ID, "lang").click()
+    for index in unclear:
+        choose_section(desk, index, "side")
+        line_button(desk, index, "confirm")
+    resolved = [line for line in shown_lines(desk) if line["index"] in unclear]
+    keep_shot(desk, "i-3-form-sections-chosen")
+    ready = not check_disabled(desk)
+    sent_requests(desk.driver)
+    desk.driver.find_element(By.ID, "paper-check").click()
+    desk.verdict()
+    body = checked(desk)
+
+    assert sorted(answer["lines"][i]["name_en"] for i in unclear) == sorted(name for _count, name in SIDE_ROWS)
+    assert answer["deck"]["side"] == []
+    assert {line["section"] for line in flagged} == {"unknown"}  # listed apart, in no section until chosen
+    assert [line["state"] for line in flagged] == ["review"] * len(unclear)
+    assert [line["why"] for line in flagged] == [answer["lines"][i]["message"] for i in unclear]
+    assert all("見出しから決められませんでした" in line["why"] for line in flagged)
+    assert [line["box"]["state"] for line in flagged] == ["review"] * len(unclear)
+    assert [shown["chosen"][str(i)]["value"] for i in unclear] == [""] * len(unclear)
+    assert shown["headings"][0] == "区分が未定の行（3枚）"
+    assert blocked
+    assert focused == [flagged[0]["index"], "section"]  # the first line's section, to choose
+    assert refused == ["review", "この行の区分（メイン・エクストラ・サイド）を選んでから確定してください。", "section"]
+    assert english[0] == "Lines of no section yet (3)"
+    assert english[1:] == ["Main deck (5)"]
+    assert [(line["section"], line["state"]) for line in resolved] == [("side", "confirmed")] * len(unclear)
+    assert ready
+    assert totals(body) == {"main": 5, "extra": 0, "side": 3}
+    assert console_errors(desk.driver) == []
+
+
+def test_a_typed_pdf_form_is_said_to_be_read_from_its_text(desk: Desk, form: Form) -> None:
+    answer = read_form(desk, form.pdf)
+    summary = desk.text("paper-summary")
+    lines = shown_lines(desk)
+
+    assert answer["source"] == "text"
+    assert summary.startswith("PDFの文字から読み取りました（OCRなし）。"), summary
+    assert not desk.shown("paper-sheet")  # a PDF: the list alone, no picture to draw cells over
+    assert sorted((line["section"], line["state"]) for line in lines) == sorted(
+        (section, "") for section in FORM_SECTIONS.values()
+    )
     assert console_errors(desk.driver) == []

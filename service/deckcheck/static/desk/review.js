@@ -1,40 +1,41 @@
-// A paper deck list as the service read it (POST /v1/decks/read): the picture with each line's box drawn over it
-// (picture.js), beside the deck by section, each line as its count and card. A line the reader is unsure of is
-// marked with the reason, in words, and its strip of the picture, and is corrected in place (count, card name, the
-// names suggested) and confirmed or removed; the deck goes to the check only once every such line is. A line and its
-// box are highlighted together.
+// A paper deck list as the service read it (POST /v1/decks/read): the picture with each line's box and a form's
+// table cells drawn over it (picture.js), beside the deck grouped by section, each line as its count, card and
+// section (paperline.js). A line the reader is unsure of is marked with the reason, in words, and its strip of the
+// picture, and is corrected in place (count, card name, the names suggested, its section) and confirmed or removed;
+// a line whose section no heading told is listed apart until staff choose one; a line staff move to another section
+// is confirmed there. The deck goes to the check only once every such line is. A line and its box are highlighted
+// together.
 
 import {$, element} from "./common.js";
-import {lang, t} from "./words.js";
+import {t} from "./words.js";
 import {checkPaper} from "./checks.js";
-import {drawBoxes, lineStrip, showPicture} from "./picture.js";
+import {drawBoxes, drawCells, showPicture} from "./picture.js";
 import {disagreeing, showTotals} from "./totals.js";
+import {MAX_COUNT, SECTIONS, UNKNOWN, action, doubtful, groupOf, lineItem, nameOf, toReview} from "./paperline.js";
 
-const SECTIONS = ["main", "extra", "side"];
-const MAX_COUNT = 99; // copies one line may give (the service's limit)
+// What the summary says of where the lines were read from, by the answer's source.
+const SOURCES = {qr: "paper_from_qr", text: "paper_from_text", ocr: "paper_from_ocr"};
 
 let read = null; // the answer shown, or null
-let rows = []; // for each of its lines: {line, count, name, confirmed, removed}
+let rows = []; // for each of its lines: {line, section (null: none told), count, name, confirmed, removed}
 let picked = -1; // the line highlighted, or -1
 let totalsChecked = false; // staff compared the totals printed that disagree with the sheet
 
-/** Whether the reader is unsure of a line: staff review it, and nothing of it is checked until they confirm it. */
-const doubtful = (line) => line.needs_review || line.passcode === null || line.count === null;
-const unresolved = () => rows.filter((row) => doubtful(row.line) && !row.confirmed && !row.removed);
-/** A card's name in the page's language, else in the other. */
-const nameOf = (card) => (lang === "ja" ? card.name_ja ?? card.name_en : card.name_en ?? card.name_ja) ?? "";
+const unresolved = () => rows.filter((row) => toReview(row) && !row.confirmed && !row.removed);
 
 /** Show `answer`, over the picture at `imageUrl` (null for a PDF: the list alone). */
 export function showRead(answer, imageUrl) {
   read = answer;
-  rows = answer.lines.map((line) => ({line, section: line.section, count: line.count,
-    name: line.passcode === null ? "" : nameOf(line), confirmed: false, removed: false}));
+  // A line whose section no heading told is in none until staff choose it: never in the reader's guess unseen.
+  rows = answer.lines.map((line) => ({line, count: line.count, name: line.passcode === null ? "" : nameOf(line),
+    section: line.reasons?.includes("section_unclear") ? null : line.section, confirmed: false, removed: false}));
   picked = -1;
   totalsChecked = false;
   showPicture(imageUrl);
+  drawCells(answer);
   $("paper-review").hidden = false;
   drawRead();
-  (firstOpen()?.querySelector("input") ?? $("paper-check")).focus({preventScroll: true});
+  firstField().focus({preventScroll: true});
   $("paper-review").scrollIntoView({block: "start"});
 }
 
@@ -53,18 +54,20 @@ export function redrawRead() {
 
 function drawRead() {
   const review = rows.filter((row) => doubtful(row.line)).length; // as read: what is left is said under the list
-  const said = [t(read.source === "qr" ? "paper_from_qr" : "paper_from_ocr")];
+  const said = [t(SOURCES[read.source] ?? "paper_from_ocr")];
   if (read.pages_in_file > read.pages.length) said.push(t("paper_pages_read", read.pages_in_file, read.pages.length));
   said.push(review ? t("paper_to_review", review) : t("paper_all_read"));
   $("paper-summary").textContent = said.join(" ");
-  $("paper-sections").replaceChildren(...SECTIONS.filter((s) => rows.some((row) => row.section === s)).map(
-    (section) => {
+  // The lines of no section first, to choose theirs; then each section's.
+  $("paper-sections").replaceChildren(...[UNKNOWN, ...SECTIONS].filter((s) => rows.some((row) => groupOf(row) === s))
+    .map((section) => {
       const box = element("section", "paper-section");
       box.dataset.section = section;
-      const items = rows.map((row, i) => (row.section === section ? lineItem(i) : null)).filter(Boolean);
+      const items = rows.map((row, i) => (groupOf(row) === section ? lineItem(read, row, i) : null)).filter(Boolean);
       const list = element("ol");
       list.replaceChildren(...items);
-      box.append(element("h4"), list, action("add", t("paper_add_line"), {section}));
+      box.append(element("h4"), list);
+      if (section !== UNKNOWN) box.append(action("add", t("paper_add_line"), {section}));
       return box;
     }));
   $("paper-sections").append(...ignoredText());
@@ -84,65 +87,19 @@ function ignoredText() {
   return [box];
 }
 
-/** One line of the list: its count and card, which highlights it; for a line to review, the reason and its fields. */
-function lineItem(i) {
-  const {line, count, name} = rows[i];
-  const item = element("li", "paper-line");
-  item.dataset.index = String(i);
-  const pick = element("button", "paper-pick");
-  pick.type = "button";
-  pick.append(element("span", "paper-count", count ?? "?"), element("span", "paper-card",
-    (doubtful(line) ? name : nameOf(line)) || t("paper_unknown_card")), element("span", "paper-badge"));
-  item.append(pick);
-  if (!doubtful(line)) return item;
-  item.append(element("p", "paper-why", line.message ?? t("paper_needs_review")), ...lineStrip(read, line),
-    element("p", "paper-text", t("paper_read_as", line.text)));
-  const countField = Object.assign(element("input"), {type: "number", min: 1, max: MAX_COUNT, value: count ?? ""});
-  countField.dataset.field = "count";
-  const nameField = Object.assign(element("input"), {value: name, autocomplete: "off", spellcheck: false});
-  nameField.dataset.field = "name";
-  // Its section too: a line read under a heading whose count it passes may belong under one the reader lost.
-  const sectionField = element("select");
-  sectionField.dataset.field = "section";
-  sectionField.append(...SECTIONS.map((s) => Object.assign(element("option", "", t(`section_${s}`)),
-    {value: s, selected: s === rows[i].section})));
-  const fields = element("div", "paper-fields");
-  fields.append(labelled("paper_count", countField), labelled("paper_name", nameField),
-    labelled("paper_line_section", sectionField));
-  item.append(fields);
-  const names = [...new Set((line.suggestions ?? []).map(nameOf).filter(Boolean))];
-  if (names.length) {
-    const offered = element("p", "paper-suggestions", t("paper_suggestions"));
-    offered.append(...names.map((suggested) => action("suggest", suggested, {name: suggested})));
-    item.append(offered);
-  }
-  const actions = element("div", "actions");
-  actions.append(action("confirm", t("paper_confirm_line")),
-    action("remove", t(rows[i].removed ? "paper_restore_line" : "paper_remove_line")));
-  item.append(actions, element("p", "paper-invalid"));
-  return item;
-}
-
-function labelled(key, field) {
-  const label = element("label");
-  label.append(element("span", "", t(key)), field);
-  return label;
-}
-
-function action(act, words, data = {}) {
-  const button = Object.assign(element("button", "", words), {type: "button"});
-  Object.assign(button.dataset, {act, ...data});
-  return button;
-}
-
 const itemOf = (i) => $("paper-sections").querySelector(`li[data-index="${i}"]`);
-const firstOpen = () => itemOf(rows.indexOf(unresolved()[0]));
+/** Where staff go on: the first line left to review as the list shows it (its section where it has none yet, else
+ * its count), or the button that checks the deck. */
+function firstField() {
+  const item = $("paper-sections").querySelector('li.paper-line[data-state="review"]');
+  return item?.querySelector('select:has(option[value=""]:checked)') ?? item?.querySelector("input") ?? $("paper-check");
+}
 
 /** Mark each line and box as it stands, total each section, and let the deck be checked only when no line is left
  * to review. */
 function update() {
   rows.forEach((row, i) => {
-    const state = !doubtful(row.line) ? "" : row.removed ? "removed" : row.confirmed ? "confirmed" : "review";
+    const state = !toReview(row) ? "" : row.removed ? "removed" : row.confirmed ? "confirmed" : "review";
     for (const drawn of [itemOf(i), $("paper-boxes").querySelector(`[data-index="${i}"]`)]) {
       if (!drawn) continue;
       drawn.dataset.state = state;
@@ -153,7 +110,7 @@ function update() {
   });
   for (const box of $("paper-sections").querySelectorAll(".paper-section")) {
     const {section} = box.dataset;
-    const cards = rows.filter((row) => row.section === section && !row.removed)
+    const cards = rows.filter((row) => groupOf(row) === section && !row.removed)
       .reduce((sum, row) => sum + (Number(row.count) || 0), 0);
     box.querySelector("h4").textContent = t("paper_section", t(`section_${section}`), cards);
   }
@@ -173,21 +130,25 @@ function pick(i) {
   $("paper-boxes").querySelector(`[data-index="${i}"]`)?.scrollIntoView({block: "nearest"});
 }
 
-/** Confirm line `i` as its fields give it; a count or name missing is said, and its field focused. */
+/** Confirm line `i` as its fields give it; a count, name or section missing is said, and its field focused. */
 function confirmRow(i) {
   const row = rows[i];
   const count = Number(row.count);
-  const wrong = !Number.isInteger(count) || count < 1 || count > MAX_COUNT ? "count" : !row.name.trim() ? "name" : "";
+  const wrong = !Number.isInteger(count) || count < 1 || count > MAX_COUNT ? "count" : !row.name.trim() ? "name"
+    : !row.section ? "section" : "";
   const item = itemOf(i);
-  for (const field of item.querySelectorAll("input")) field.setAttribute("aria-invalid", field.dataset.field === wrong);
-  item.querySelector(".paper-invalid").textContent = wrong ? t("paper_line_invalid") : "";
+  for (const field of item.querySelectorAll("[data-field]")) {
+    field.setAttribute("aria-invalid", field.dataset.field === wrong);
+  }
+  item.querySelector(".paper-invalid").textContent =
+    !wrong ? "" : t(wrong === "section" ? "paper_section_invalid" : "paper_line_invalid");
   if (wrong) {
-    item.querySelector(`input[data-field="${wrong}"]`).focus();
+    item.querySelector(`[data-field="${wrong}"]`).focus();
     return;
   }
   row.confirmed = true;
   redrawLine(i);
-  (firstOpen()?.querySelector("input") ?? $("paper-check")).focus();
+  firstField().focus();
 }
 
 /** Remove line `i` from the deck, or put it back (to review again). */
@@ -208,7 +169,7 @@ function edit(item, field, value) {
 }
 
 function redrawLine(i) {
-  itemOf(i).replaceWith(lineItem(i));
+  itemOf(i).replaceWith(lineItem(read, rows[i], i));
   update();
 }
 
@@ -221,10 +182,11 @@ function confirmedDeck() {
     const kept = rows.filter((row) => row.section === section && !row.removed);
     if (!kept.length) continue;
     text.push(t(`section_${section}`));
-    for (const {line, count, name} of kept) {
+    for (const row of kept) {
+      const {line, count, name} = row;
       const typed = name.trim();
       const named = (card) => card.passcode !== null && [card.name_ja, card.name_en].includes(typed);
-      const card = doubtful(line) ? [line, ...(line.suggestions ?? [])].find(named) : line;
+      const card = toReview(row) ? [line, ...(line.suggestions ?? [])].find(named) : line;
       const copies = Number(count);
       fields[section].push(card ? {passcode: card.passcode, count: copies} : {name: typed, count: copies});
       text.push(`${copies} ${card ? nameOf(card) : typed}`);
@@ -233,7 +195,8 @@ function confirmedDeck() {
   return {fields, source: text.join("\n")};
 }
 
-/** Move line `i` to `section` (to be confirmed again there), its section's list drawn anew. */
+/** Move line `i` to `section` (to be confirmed there; a line read for sure, moved back, is as read), the lists drawn
+ * anew. */
 function moveLine(i, section) {
   Object.assign(rows[i], {section, confirmed: false});
   drawRead();
@@ -272,7 +235,7 @@ $("paper-sections").addEventListener("click", (event) => {
   else if (act === "suggest") {
     item.querySelector('input[data-field="name"]').value = name;
     edit(item, "name", name);
-  } else if (!event.target.closest("label, .actions, .paper-suggestions")) pick(i);
+  } else if (!event.target.closest("label, select, .actions, .paper-suggestions")) pick(i);
 });
 $("paper-sections").addEventListener("input", (event) => {
   const {field} = event.target.dataset;
