@@ -35,6 +35,7 @@ DIGITS_LANGUAGE = "eng"  # a count read again, as digits alone
 WORKING_PIXELS = 3150  # the longer side of a page as read: text of a sheet's smallest type stays about 28 px high
 EVEN_ENOUGH = 24  # grey levels across a page's background below which its light is left as it is
 MAX_SKEW = 8.0  # degrees a page may be turned and still be set upright
+MIN_ROWS = 8  # rows of the small copy a page's skew is measured on, at least
 LINE_GAP = 2.2  # a gap wider than this many line heights starts a new line: the gutter between two columns
 LINE_BAND = 0.4  # a word whose middle is further than this many line heights from a line's is on another line
 _engines = threading.local()
@@ -147,7 +148,8 @@ def prepare(page: Image.Image) -> Prepared:
     # median 1.8 s a page, 3600 px 433 in 2.0 s, 4200 px 437 in 2.1 s, 4800 px 438 in 2.7 s), but at 4200 px a
     # 200 dpi sheet's side-deck heading went unread: 3150 px stays until both hold.
     scale = WORKING_PIXELS / max(page.size)
-    scaled = page.resize((round(page.width * scale), round(page.height * scale)), Image.Resampling.BICUBIC)
+    size = (max(1, round(page.width * scale)), max(1, round(page.height * scale)))  # a strip 6300:1 keeps a row
+    scaled = page.resize(size, Image.Resampling.BICUBIC)
     even = _even_light(scaled)
     angle = _skew(even)
     upright = even.rotate(angle, Image.Resampling.BICUBIC, fillcolor=255) if angle else even
@@ -170,11 +172,13 @@ def _skew(image: Image.Image) -> float:
     """The angle (degrees) that sets the page's rows of ink level: the one whose row sums vary the most, searched
     by whole degrees, then tenths, on a small copy."""
     small = image.resize((max(1, image.width // 4), max(1, image.height // 4)), Image.Resampling.BOX)
+    if small.height < MIN_ROWS:  # a strip: no rows to line up
+        return 0.0
     ink = small.point(lambda v: 255 if v < 160 else 0)
 
-    def sharpness(angle: float) -> float:
+    def sharpness(angle: float) -> tuple[float, float]:
         rows = np.asarray(ink.rotate(angle, Image.Resampling.NEAREST), dtype=np.float32).sum(axis=1)
-        return float(np.var(np.diff(rows)))
+        return float(np.var(np.diff(rows))), -abs(angle)  # on a tie (a blank page) the angle nearest upright
 
     best = max(range(-int(MAX_SKEW), int(MAX_SKEW) + 1), key=sharpness)
     fine = max((best + tenth / 10 for tenth in range(-9, 10)), key=sharpness)

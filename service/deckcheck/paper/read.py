@@ -56,8 +56,9 @@ class Reading:
 
     @property
     def complete(self) -> bool:
-        """Whether the deck is the whole deck: no line needs review, and every total printed agrees."""
-        return self.needs_review == 0 and all(total.agrees for total in self.totals)
+        """Whether the deck is the whole deck: some line was read, none needs review, and every total printed agrees
+        (a page of noise or prose, with nothing read, is no deck read whole)."""
+        return bool(self.lines) and self.needs_review == 0 and all(total.agrees for total in self.totals)
 
     @property
     def needs_review(self) -> int:

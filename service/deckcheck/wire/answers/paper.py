@@ -171,7 +171,8 @@ class ReadResponse(WireModel):
         examples=["qr"],
     )
     complete: bool = Field(
-        description="No line needs review and every printed total agrees: `deck` is the whole deck.", examples=[True]
+        description=("Some line was read, none needs review and every printed total agrees: `deck` is the whole deck."),
+        examples=[True],
     )
     needs_review: int = Field(description="How many lines need review.", examples=[0])
     pages: list[PaperPage] = Field(
