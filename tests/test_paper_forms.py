@@ -82,13 +82,13 @@ def test_a_form_reads_with_every_line_in_its_own_table_section(client: httpx.Cli
         assert _lines(answer, lang) == expected
         assert [line["reasons"] for line in answer["lines"]] == [[]] * len(answer["lines"])
         assert answer["complete"] is True
-    else:  # Mincho kanji Tesseract misreads (炸裂 as 燈像): in its section, with its count, and flagged
+    else:  # Mincho kanji Tesseract misreads (炸裂 as 燈像): in its section, with its count, its name flagged
         assert len(answer["lines"]) == len(expected)
         sure = [line for line in answer["lines"] if not line["needs_review"]]
         assert len(sure) >= len(expected) // 2
         assert {(line["section"], line["count"], line["name_ja"]) for line in sure} <= set(expected)
         flagged = [line["reasons"] for line in answer["lines"] if line["needs_review"]]
-        assert all(reasons == ["unknown_card"] for reasons in flagged)
+        assert all(set(reasons) <= {"unknown_card", "low_confidence", "read_loosely"} for reasons in flagged)
     assert [total["agrees"] for total in answer["totals"]] == [True] * (3 if form == "tcg" else 5)
     ignored = " ".join(line["text"] for line in answer["ignored"])
     for label in ("Qty", "Total Monster Cards", "CARD GAME ID") if form == "tcg" else ("枚数", "氏名", "※"):

@@ -111,6 +111,7 @@ def test_a_table_row_takes_no_heading_over_another_table_and_two_near_headings_a
         "枚数",
         "CARD GAME ID 0000000035",
         "FOR OFEICIAT USE ONLY Judge Initials:",
+        "Penalty:",
         "今回は大会で使ったデッキを紹介します",
         "This deck did well at the last regional, and here is how I built it with the cards I had.",
         "© 2024 遊戯王デッキ構築ノート",

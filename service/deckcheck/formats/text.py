@@ -41,7 +41,7 @@ HEADINGS: dict[str, Section] = {
     **dict.fromkeys(("side", "side deck", "サイド", "サイドデッキ"), "side"),
 }
 # Marks a Japanese list puts before a heading (`■メインデッキ`) or, like a bullet, before a card (`・クリボー×3`).
-_MARKS = "■□◆◇●○▪•"
+_MARKS = "■□◆◇●○▪•▼▽▲△★☆◎"
 _BULLETS = _MARKS + "・-*"
 _BEFORE_HEADING = "#!" + _MARKS
 # Brackets around a heading, as folded: 【】 and 〔〕 stay, ［］ and ＜＞ become [] and <>.

@@ -20,7 +20,8 @@ _LABELS = tuple(
         "CARD GAME ID", "プレイヤー", "デッキ名", "デッキレシピ", "公認大会", "記入", "ジャッジ", "ショップ",
         "Qty", "Quantity", "Card Name", "First Name", "Last Name", "Player Name", "Event Name", "Event Date",
         "Country of Residence", "For Official Use", "Official Use", "Judge Initials", "Total", "Main Deck Total",
-        "Deck Name", "Deck List", "Decklist", "Registration", "Printed", "Created", "Updated",
+        "Deck Name", "Deck List", "Decklist", "Registration", "Printed", "Created", "Updated", "Deck Check Round",
+        "Penalty", "Judge", "Notes", "Signature", "署名", "備考", "受付番号",
     )
 )  # fmt: skip
 _URL = re.compile(r"https?:|www\.|\.(com|net|org|jp|io|gg)(/|\b)", re.IGNORECASE)
@@ -53,6 +54,8 @@ def furniture(text: str, score: float, count: int | None) -> bool:
         return True
     if _URL.search(folded) or _DATE.search(folded) or _PAGE.match(folded) or folded.startswith(_NOTE):
         return True
+    if "。" in folded or folded.endswith((":", "：", "_")):  # a sentence, a label whose field is empty (`Penalty:`)
+        return True  # no card's name holds 。 or ends so
     if score >= LIKE_A_CARD:
         return False
     if count is None or count > MAX_COPIES:

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from deckcheck.paper.bands import INK, runs
+from deckcheck.paper.bands import runs
 
+RULE_INK = 200  # a rule is darker than this: a hairline rule scaled down is grey, lighter than text's INK
 RULE_WIDTH = 0.05  # of the page's width: a rule over a count's column alone is longer than any letter's stroke
 RULE_HEIGHT = 0.03  # of the page's height: a vertical rule crosses at least two rows; no letter is that tall
 SLOPE = 2  # pixels either side a rule's run may wander (a photo's rules slope a little once set upright)
@@ -117,7 +118,7 @@ def find(pixels: NDArray[np.uint8]) -> tuple[Grid, NDArray[np.uint8]]:
     """The rules and cells of a grey page, and the page with its rules painted white: Tesseract reads a cell's words
     better without the box around them."""
     height, width = pixels.shape
-    ink = pixels < INK
+    ink = pixels < RULE_INK
     across, down = round(RULE_WIDTH * width), round(RULE_HEIGHT * height)
     along, upright = _long_runs(_thick(ink), across), _long_runs(_thick(np.ascontiguousarray(ink.T)), down)
     horizontal, vertical = _rules(along, across), _rules(upright, down)

@@ -8,6 +8,7 @@ its count is unclear: not printed, not read as a number, or more than three.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ _COUNT_TAIL = 4  # the most characters a heading's count is read as (`(15)`, `15
 _COUNT_READ = frozenset(COUNT_NOISE + "Oo@")  # what they may all be: a 0 read as a letter, a mark before 枚
 _COUNT_MARKS = frozenset(_DIGITS + "枚()")  # of which one at least: a digit, 枚 or a bracket (not a name's last `o`)
 _TIMES_READ = "メ※ｘXx"  # what OCR reads a times sign × before a count as
+_TIMES_BEFORE = re.compile(r"^(\d{1,2})\s*[xX×ｘ](?=[^\x00-\x7f])")  # a times sign against a Japanese name
 _WIDE = ("CJK", "HIRAGANA", "KATAKANA", "FULLWIDTH", "IDEOGRAPHIC", "KATAKANA-HIRAGANA")
 
 
@@ -121,16 +123,22 @@ def _heading_keys() -> dict[str, Section]:
     return {loose_key(word): section for word, section in HEADINGS.items() if len(loose_key(word)) >= 4}
 
 
-def _bracket_misread(text: str, cards: CardIndex) -> tuple[str, tuple[int, str]] | None:
-    """A line whose opening bracket OCR read as a digit (`8 増殖するG」x1` for `「増殖するG」×1`, `2クリボー》×2`): its
-    closing bracket stands with no opening one, and, read with the opening one, it names a card."""
+def _misprinted(text: str, cards: CardIndex) -> tuple[str, tuple[int, str]] | None:
+    """A line that names a card once read as it was printed: its opening bracket read as a digit (`8 増殖するG」x1`
+    for `「増殖するG」×1`: the closing bracket stands with no opening one), or a times sign against a Japanese name
+    (`1 x琰魔竜王`)."""
     folded = unicodedata.normalize("NFKC", text).strip()
-    for opening, closing in (("「", "」"), ("《", "》"), ("『", "』")):
-        if closing in folded and opening not in folded and folded[:1].isdigit() and not folded[1:2].isdigit():
-            marked = opening + folded[1:].lstrip()
-            again = text_line(marked, cards)
-            if isinstance(again, tuple) and cards.read_name(again[1]) is not None:
-                return marked, again
+    tries = [
+        opening + folded[1:].lstrip()
+        for opening, closing in (("「", "」"), ("《", "》"), ("『", "』"))
+        if closing in folded and opening not in folded and folded[:1].isdigit() and not folded[1:2].isdigit()
+    ]
+    if times := _TIMES_BEFORE.match(folded):
+        tries.append(f"{times[1]} {folded[times.end() :]}")
+    for marked in tries:
+        again = text_line(marked, cards)
+        if isinstance(again, tuple) and match(again[1], cards, 0, 0)[1:3] == ((), ()):  # a card's name, matched
+            return marked, again
     return None
 
 
@@ -144,10 +152,10 @@ def said_of(line: TextLine, cards: CardIndex) -> tuple[str, Section | tuple[int,
     if isinstance(said, tuple) and first[:1].isdigit() and not first[1:2].isdigit() and len(first) > 1:
         parted = joined([first[0], first[1:], *(word.text for word in line.words[1:])])
         again = text_line(parted, cards)
-        if isinstance(again, tuple) and cards.find_name(said[1]) is None:
-            return parted, again
-    if isinstance(said, tuple) and cards.find_name(said[1]) is None and (bracketed := _bracket_misread(text, cards)):
-        return bracketed
+        if isinstance(again, tuple) and cards.find_name(said[1]) is None and match(said[1], cards, 0, 0)[1]:
+            return parted, again  # not where the line names a card but for spaces (`1x琰魔竜王レッド・…`)
+    if isinstance(said, tuple) and cards.find_name(said[1]) is None and (misprinted := _misprinted(text, cards)):
+        return misprinted
     times = text.rstrip().rstrip(_DIGITS).rstrip()
     if isinstance(said, tuple) and times[-1:] in _TIMES_READ and times != text.rstrip():  # `《機械複製術》メ1`
         marked = f"{times[:-1]}×{text.rstrip()[len(times) :].strip()}"
