@@ -20,7 +20,10 @@ from numpy.typing import NDArray
 
 from deckcheck.paper.bands import runs
 
-RULE_INK = 200  # a rule is darker than this: a hairline rule scaled down is grey, lighter than text's INK
+CONTRAST = 48  # grey levels a rule is darker than the paper beside it (a hairline scaled down is a light grey)
+FILL = 190  # a form's grey fill is lighter than this; text is darker
+CROSSING = 4  # pixels from a thin line's pixels a crossing's dark pixels are
+REACH = 7  # pixels either side in which that paper is looked for: a rule is at most twice as thick
 RULE_WIDTH = 0.05  # of the page's width: a rule over a count's column alone is longer than any letter's stroke
 RULE_HEIGHT = 0.03  # of the page's height: a vertical rule crosses at least two rows; no letter is that tall
 SLOPE = 2  # pixels either side a rule's run may wander (a photo's rules slope a little once set upright)
@@ -114,22 +117,61 @@ def _rules(found: tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]], l
     return rules
 
 
+def _window_max(pixels: NDArray[np.uint8], reach: int, axis: int) -> NDArray[np.uint8]:
+    """Each pixel's brightest neighbour within `reach` along `axis` (0: up and down, 1: left and right), by windows
+    doubled in size."""
+    out = pixels.copy()
+    span = 1
+    while span <= reach:
+        step = min(span, reach + 1 - span)
+        moved = np.full_like(out, 0)
+        forward, backward = [slice(None)] * 2, [slice(None)] * 2
+        forward[axis], backward[axis] = slice(step, None), slice(None, -step)
+        moved[tuple(backward)] = out[tuple(forward)]
+        grown = np.maximum(out, moved)
+        moved[...] = 0
+        moved[tuple(forward)] = out[tuple(backward)]
+        out = np.maximum(grown, moved)
+        span += step
+    return out
+
+
+def _thin(pixels: NDArray[np.uint8], axis: int) -> NDArray[np.bool_]:
+    """The pixels of thin dark lines across `axis`: darker by CONTRAST than the brightest pixel within REACH either
+    side. A rule is, faint or black, on white or beside a grey heading's fill; a grey fill itself, a shadow across a
+    photo or the desk around the page is not."""
+    brightest = _window_max(pixels, REACH, axis)
+    return (brightest.astype(np.int16) - pixels) > CONTRAST
+
+
+def _lines(pixels: NDArray[np.uint8]) -> NDArray[np.bool_]:
+    """The pixels of thin dark lines either way, and the dark pixels where two cross (thin neither way, but beside
+    the thin ones of both)."""
+    thin = _thin(pixels, 0) | _thin(pixels, 1)
+    near = thin.view(np.uint8)
+    beside = (_window_max(near, CROSSING, 0) | _window_max(near, CROSSING, 1)).view(np.bool_)
+    return thin | (beside & (pixels < 255 - CONTRAST))
+
+
 def find(pixels: NDArray[np.uint8]) -> tuple[Grid, NDArray[np.uint8]]:
-    """The rules and cells of a grey page, and the page with its rules painted white: Tesseract reads a cell's words
-    better without the box around them."""
+    """The rules and cells of a grey page, and the page with its rules and a form's grey fills painted white:
+    Tesseract reads a cell's words better without the box around them."""
     height, width = pixels.shape
-    ink = pixels < RULE_INK
     across, down = round(RULE_WIDTH * width), round(RULE_HEIGHT * height)
-    along, upright = _long_runs(_thick(ink), across), _long_runs(_thick(np.ascontiguousarray(ink.T)), down)
-    horizontal, vertical = _rules(along, across), _rules(upright, down)
+    thin = _lines(pixels)  # either way, so that a rule runs on through the rules crossing it
+    flat, upright = thin, np.ascontiguousarray(thin.T)
+    along, standing = _long_runs(_thick(flat), across), _long_runs(_thick(upright), down)
+    horizontal, vertical = _rules(along, across), _rules(standing, down)
     grid = Grid(tuple(horizontal), tuple(vertical), tuple(_cells(horizontal, vertical, height)))
     if not horizontal and not vertical:
         return grid, pixels
     erased = pixels.copy()
+    if grid.cells:  # a form: its grey fills (a heading's band) as white as the paper, which Tesseract passes over
+        erased[erased > FILL] = 255
     for row, start, end in zip(*along, strict=True):
-        erased[row, start:end][ink[row, start:end]] = 255
-    for column, start, end in zip(*upright, strict=True):
-        erased[start:end, column][ink[start:end, column]] = 255
+        erased[row, start:end][flat[row, start:end]] = 255
+    for column, start, end in zip(*standing, strict=True):
+        erased[start:end, column][upright[column, start:end]] = 255
     return grid, erased
 
 

@@ -145,7 +145,7 @@ def _misprinted(text: str, cards: CardIndex) -> tuple[str, tuple[int, str]] | No
 def said_of(line: TextLine, cards: CardIndex) -> tuple[str, Section | tuple[int, str] | None]:
     """The line's text and what it says; a count read into the name's first letter (`1D一HERO`) is parted from it
     where the line names no card otherwise; a heading misread (a mark taken for a letter, `圏メインデッキ (40)`, or
-    letters for others) is still a heading."""
+    letters for others, `Exrapeck` with no count and naming no card) is still a heading."""
     text = joined(word.text for word in line.words)
     said = text_line(text, cards)
     first = line.words[0].text
@@ -167,7 +167,9 @@ def said_of(line: TextLine, cards: CardIndex) -> tuple[str, Section | tuple[int,
         if isinstance(rest, str):
             return text, rest
     if isinstance(said, tuple) and cards.find_name(said[1]) is None:
-        return text, _heading_like(text) or said
+        countless = not any(char.isdigit() for char in unicodedata.normalize("NFKC", text))
+        unsure = countless and bool(match(said[1], cards, 0, 0)[1])
+        return text, _heading_like(text) or (unsure and _heading_of(text)) or said  # `Exrapeck`: Extra Deck
     return text, said
 
 
