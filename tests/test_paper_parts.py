@@ -4,14 +4,17 @@ and the line reader (paper/lines.py) over any words, boxes and counts, which nev
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from PIL import Image
+from PIL import Image, ImageDraw, ImageFont
 
 from deckcheck import Data
 from deckcheck.model import SECTIONS, Section
+from deckcheck.paper import ppocr
 from deckcheck.paper.cells import assemble
 from deckcheck.paper.furniture import furniture, total_line
 from deckcheck.paper.grid import find
@@ -20,6 +23,7 @@ from deckcheck.paper.ocr import Prepared, TextLine, Word
 from deckcheck.paper.page import read_lines
 from deckcheck.paper.second import Second
 from deckcheck.paper.sections import Box, place
+from tests.forms import MINCHO, SERIF
 
 PAGE = (2000, 2800)  # width, height of the pages drawn here
 
@@ -207,3 +211,20 @@ def test_an_opening_bracket_read_as_a_digit_is_no_count(
     assert isinstance(said, tuple)
     found = data.cards.read_name(said[1])
     assert (said[0], None if found is None else found[0].passcode) == expected
+
+
+@pytest.mark.skipif(not ppocr.available(), reason="rapidocr and onnxruntime are not installed")
+@pytest.mark.parametrize(
+    ("text", "font"),
+    [
+        ("3 「炸裂装甲」×2", MINCHO),  # Mincho kanji Tesseract reads as 姓像
+        ("《増援》×1", MINCHO),  # 増, never the Chinese 增 its dictionary also holds
+        ("1x Ash Blossom & Joyous Spring", SERIF),
+    ],
+)
+def test_the_second_reader_reads_a_line_in_card_names_characters(data: Data, text: str, font: Path) -> None:
+    line = Image.new("L", (1000, 80), 255)
+    ImageDraw.Draw(line).text((10, 10), text, font=ImageFont.truetype(str(font), 42), fill=0)
+    read, confidence = ppocr.read_line(line, data.cards)
+    assert read == text
+    assert confidence > 80

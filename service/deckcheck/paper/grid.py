@@ -26,6 +26,7 @@ CROSSING = 4  # pixels from a thin line's pixels a crossing's dark pixels are
 REACH = 7  # pixels either side in which that paper is looked for: a rule is at most twice as thick
 RULE_WIDTH = 0.05  # of the page's width: a rule over a count's column alone is longer than any letter's stroke
 RULE_HEIGHT = 0.03  # of the page's height: a vertical rule crosses at least two rows; no letter is that tall
+THICKEST = 40  # rows of one rule at most: its own width and the slope of a photo's rule across a table
 SLOPE = 2  # pixels either side a rule's run may wander (a photo's rules slope a little once set upright)
 ROW = (0.006, 0.05)  # a row band's height, of the page's height, at least and at most (2 mm to 15 mm on A4)
 NARROW = 3.0  # a cell less than this many row heights wide is a count's column
@@ -101,11 +102,18 @@ def _thick(ink: NDArray[np.bool_]) -> NDArray[np.bool_]:
     return out
 
 
-def _rules(found: tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]], length: int) -> list[Rule]:
-    """The rules the long runs make: runs on rows close together are one rule, cut where it leaves a gap."""
+def _rules(
+    found: tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]], length: int
+) -> tuple[list[Rule], NDArray[np.bool_]]:
+    """The rules the long runs make, and which runs they are made of: runs on rows close together, no more than
+    THICKEST rows in all (a band of ink thicker than that, a page of noise or a dark fill, is no rule), are one rule,
+    cut where it leaves a gap."""
     rows, starts, ends = found
     rules = []
+    kept = np.zeros(len(rows), dtype=np.bool_)
     for top, bottom in runs(np.unique(rows), SLOPE + 1):
+        if bottom - top > THICKEST:
+            continue
         inside = (rows >= top) & (rows < bottom)
         order = np.argsort(starts[inside], kind="stable")
         first, last = starts[inside][order], ends[inside][order]
@@ -114,7 +122,8 @@ def _rules(found: tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]], l
         for part_start, part_end in zip(np.split(first, cuts), np.split(reach, cuts), strict=True):
             if int(part_end[-1]) - int(part_start[0]) >= length:
                 rules.append(Rule((top + bottom) // 2, int(part_start[0]), int(part_end[-1])))
-    return rules
+                kept |= inside & (starts >= part_start[0]) & (ends <= part_end[-1])
+    return rules, kept
 
 
 def _window_max(pixels: NDArray[np.uint8], reach: int, axis: int) -> NDArray[np.uint8]:
@@ -161,16 +170,16 @@ def find(pixels: NDArray[np.uint8]) -> tuple[Grid, NDArray[np.uint8]]:
     thin = _lines(pixels)  # either way, so that a rule runs on through the rules crossing it
     flat, upright = thin, np.ascontiguousarray(thin.T)
     along, standing = _long_runs(_thick(flat), across), _long_runs(_thick(upright), down)
-    horizontal, vertical = _rules(along, across), _rules(standing, down)
+    (horizontal, flat_kept), (vertical, upright_kept) = _rules(along, across), _rules(standing, down)
     grid = Grid(tuple(horizontal), tuple(vertical), tuple(_cells(horizontal, vertical, height)))
     if not horizontal and not vertical:
         return grid, pixels
     erased = pixels.copy()
     if grid.cells:  # a form: its grey fills (a heading's band) as white as the paper, which Tesseract passes over
         erased[erased > FILL] = 255
-    for row, start, end in zip(*along, strict=True):
+    for row, start, end in zip(*(part[flat_kept] for part in along), strict=True):
         erased[row, start:end][flat[row, start:end]] = 255
-    for column, start, end in zip(*standing, strict=True):
+    for column, start, end in zip(*(part[upright_kept] for part in standing), strict=True):
         erased[start:end, column][upright[column, start:end]] = 255
     return grid, erased
 

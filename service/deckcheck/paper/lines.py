@@ -228,16 +228,25 @@ def card_line(line: TextLine, said: tuple[int, str], text: str, cards: CardIndex
 
 
 def second_reading(line: TextLine, first: ReadLine, cards: CardIndex, second: Second) -> ReadLine:
-    """An uncertain line read again alone, by the English model where most of it is Latin letters, else by the
-    Japanese one as one line; the second reading stands where it is sure, the first otherwise."""
+    """An uncertain line read again alone: by the PP-OCR recognizer (paper/ppocr.py), then, where that is not sure
+    either, by Tesseract's English model where most of it is Latin letters, else its Japanese one as one line. The
+    first sure reading stands; else the first reading, to review."""
+    recognised = second.recognised(line.words, cards)
+    if recognised:
+        again = _sure_reading(TextLine(recognised, line.box), cards)
+        if again is not None:
+            return again
     latin = sum(char.isascii() and char.isalpha() for char in first.text)
     lang = "eng" if latin > len(first.text.replace(" ", "")) / 2 else "jpn"
-    again = second.line(line.words, lang)
-    if not again:
-        return first
-    again_line = TextLine(again, line.box)
-    text, said = said_of(recounted(again_line, cards, second), cards)
+    tesseract = second.line(line.words, lang)
+    again = _sure_reading(recounted(TextLine(tesseract, line.box), cards, second), cards) if tesseract else None
+    return first if again is None else again
+
+
+def _sure_reading(line: TextLine, cards: CardIndex) -> ReadLine | None:
+    """The line read as a card line, where that reading needs no review."""
+    text, said = said_of(line, cards)
     if not isinstance(said, tuple):
-        return first
-    read, _score = card_line(recounted(again_line, cards, second), said, text, cards)
-    return read if not read.needs_review else first
+        return None
+    read, _score = card_line(line, said, text, cards)
+    return None if read.needs_review else read

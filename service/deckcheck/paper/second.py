@@ -11,9 +11,12 @@ from typing import Any
 import numpy as np
 from PIL import ImageOps
 
+from deckcheck.data import CardIndex
+from deckcheck.paper import ppocr
 from deckcheck.paper.bands import INK, runs, unread
 from deckcheck.paper.ocr import Prepared, Word, engine, read_words
 
+RECOGNISE_LEFT = 2.5  # heights of a line, left of its first word, read again with it: a count the first reading lost
 CROP_BORDER = 30  # white pixels around a part of a page read again
 # A count's glyph before a name, in heights of the name's ink: how tall at least and wide at most, how far its middle
 # from the name's, and the gap between the two, at least (wider than any gap within a letter) and at most.
@@ -92,6 +95,25 @@ class Second:
         height = sorted(word.bottom - word.top for word in found)[len(found) // 2]
         boxes = unread(np.asarray(self.prepared.image), [(w.left, w.top, w.right, w.bottom) for w in found], height)
         return [word for box in boxes for word in self.line((Word("", *box, 0.0),), "jpn")]
+
+    def recognised(self, ws: tuple[Word, ...], cards: CardIndex) -> tuple[Word, ...]:
+        """The line's words read again by the PP-OCR recognizer (paper/ppocr.py), each with the line's box and the
+        recognizer's confidence; none past the deadline or without the recognizer. Read from a crop a third of the
+        line's height larger all round: where the line begins with a count read as one (a form's count cell, which
+        may stand far from the name), of the name alone, the count kept; else RECOGNISE_LEFT heights further left
+        too, where a count the first reading lost stands."""
+        if time.monotonic() > self.deadline or not ppocr.available():
+            return ()
+        counted = ws[0].text.isdigit() and len(ws) > 1
+        name = ws[1:] if counted else ws
+        high = max(w.bottom - w.top for w in name)
+        pad = high // 3
+        left = max(0, min(w.left for w in name) - pad - (0 if counted else round(RECOGNISE_LEFT * high)))
+        top = max(0, min(w.top for w in name) - pad)
+        right, bottom = max(w.right for w in name) + pad, max(w.bottom for w in name) + pad
+        text, confidence = ppocr.read_line(self.prepared.image.crop((left, top, right, bottom)), cards)
+        read = tuple(Word(part, left, top, right, bottom, confidence) for part in text.split())
+        return (ws[0], *read) if counted and read else read
 
     def line(self, ws: tuple[Word, ...], lang: str) -> tuple[Word, ...]:
         """The line's words read again as one line by the model of `lang` (jpn or eng)."""
