@@ -26,7 +26,7 @@ _LABELS = tuple(
 )  # fmt: skip
 _URL = re.compile(r"https?:|www\.|\.(com|net|org|jp|io|gg)(/|\b)", re.IGNORECASE)
 _DATE = re.compile(
-    r"(19|20)\d\d\s*[年/.\-]\s*\d{1,2}|\d{1,2}\s*月\s*\d{1,2}\s*日|"
+    r"(19|20)\d\d\s*[/.\-]\s*\d{1,2}|\d{4}\s*年\s*\d{1,2}|\d{1,2}\s*月\s*\d{1,2}\s*日|"
     r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(19|20)\d\d",
     re.IGNORECASE,
 )
@@ -39,6 +39,7 @@ _TOTAL = re.compile(
 )
 _PROSE_JA = ("。", "です", "ます", "でした", "ました", "ません", "ください")
 PROSE_WORDS = 12  # an English line of more words than any card name has (11) that ends a sentence is prose
+SCRAP = 2  # characters at most of a line with no count that names no card: no line of a deck
 LIKE_A_CARD = 85.0  # the name search's score from which a line is taken for a misread card
 PROSE_LENGTH = 70  # characters: longer than any card's name (63) with its count
 
@@ -56,6 +57,8 @@ def furniture(text: str, score: float, count: int | None) -> bool:
         return True
     if "。" in folded or folded.endswith((":", "：", "_")):  # a sentence, a label whose field is empty (`Penalty:`)
         return True  # no card's name holds 。 or ends so
+    if count is None and len(loose_key(folded)) <= SCRAP:  # a scrap of prose or a speck, `天`, `た`: no line of a deck
+        return True
     if score >= LIKE_A_CARD:
         return False
     if count is None or count > MAX_COPIES:

@@ -30,6 +30,7 @@ _COUNT_READ = frozenset(COUNT_NOISE + "Oo@")  # what they may all be: a 0 read a
 _COUNT_MARKS = frozenset(_DIGITS + "枚()")  # of which one at least: a digit, 枚 or a bracket (not a name's last `o`)
 _TIMES_READ = "メ※ｘXx"  # what OCR reads a times sign × before a count as
 _TIMES_BEFORE = re.compile(r"^(\d{1,2})\s*[xX×ｘ](?=[^\x00-\x7f])")  # a times sign against a Japanese name
+_SPECKS = " .,:;'`_-|{}~・。、\"*"  # what OCR makes of specks before or after a heading
 _WIDE = ("CJK", "HIRAGANA", "KATAKANA", "FULLWIDTH", "IDEOGRAPHIC", "KATAKANA-HIRAGANA")
 
 
@@ -92,8 +93,9 @@ def _heading_like(text: str) -> Section | None:
     """The section a heading OCR misread opens (`宅ツジスターカード(19)`, `ンスターカード 42枚`, `サイドデッキ⑨)`,
     `サイドデッキO枚`, `エクストラデッキ6@枚`): a line that ends in its count, however misread (digits, brackets, 枚 and
     what OCR makes of them, a 0 read as O; at most _COUNT_TAIL characters, one of them a digit, 枚 or a bracket), before
-    which stands a heading's word but for a third of its letters."""
-    folded = unicodedata.normalize("NFKC", text).rstrip()
+    which stands a heading's word but for a third of its letters; specks read as marks around it (`{【エクストラデッキ】
+    15枚.`) aside."""
+    folded = unicodedata.normalize("NFKC", text).strip(_SPECKS)
     tails = [cut for cut in range(1, _COUNT_TAIL + 1) if set(folded[-cut:]) <= _COUNT_READ]
     found = {_heading_of(folded[:-cut]) for cut in tails if _COUNT_MARKS & set(folded[-cut:])}
     found.discard(None)

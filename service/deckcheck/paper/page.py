@@ -12,7 +12,7 @@ import dataclasses
 import unicodedata
 from dataclasses import dataclass
 
-from deckcheck.data import CardIndex
+from deckcheck.data import MAX_COPIES, CardIndex
 from deckcheck.data.names import loose_key
 from deckcheck.formats.text import HEADINGS
 from deckcheck.model import SECTIONS, Section
@@ -94,7 +94,8 @@ def read_lines(
             continue
         read, score = card_line(line, said, text, cards)
         above = line.box[1] < header or (placed.heading is None and section is None)
-        if above and score < 100:  # the header: title, fields, player's name
+        counted = read.count is not None and 1 <= read.count <= MAX_COPIES  # a card's line, its heading misread
+        if above and score < 100 and not counted:  # the header: title, fields, player's name
             ignored.append(Ignored(page, line.box, text))
             continue
         if "unknown_card" in read.reasons and furniture(text, score, read.count):
@@ -102,12 +103,22 @@ def read_lines(
             continue
         if read.needs_review:
             read = second_reading(line, read, cards, second)
-        reasons = (*read.reasons, "section_unclear") if placed.unclear else read.reasons
+        unclear = placed.unclear or _elsewhere(read, placed.section)
+        reasons = (*read.reasons, "section_unclear") if unclear else read.reasons
         under.setdefault(placed.heading, []).append(
             dataclasses.replace(read, page=page, section=placed.section, reasons=reasons)
         )
     ordered, headings = _by_heading(under, heading_lines, printed, whole)
     return PageRead(ordered, ignored, headings, section)
+
+
+def _elsewhere(read: ReadLine, section: Section) -> bool:
+    """Whether the card read belongs in another section than the one the heading over it opens: an Extra Deck
+    monster under a main deck's heading or a main deck's card under the Extra Deck's (TR 1 エクストラデッキ): most
+    often a heading misread, whose lines then stand under the heading before it."""
+    if read.card is None or section == "side":
+        return False
+    return (section == "extra") == (read.card.extra_deck_type == "none")
 
 
 def _section_named(label: str) -> Section | None:
