@@ -51,19 +51,22 @@ def furniture(text: str, score: float, count: int | None) -> bool:
     it scores below LIKE_A_CARD (a misread `Total Defense Shogun` is a card to review, not a label). `count` is the
     count printed on the line, None for none."""
     folded = " ".join(unicodedata.normalize("NFKC", text).split())
-    if not folded:
-        return True
-    if _URL.search(folded) or _DATE.search(folded) or _PAGE.match(folded) or folded.startswith(_NOTE):
-        return True
-    if "。" in folded or folded.endswith((":", "：", "_")):  # a sentence, a label whose field is empty (`Penalty:`)
-        return True  # no card's name holds 。 or ends so
-    if count is None and len(loose_key(folded)) <= SCRAP:  # a scrap of prose or a speck, `天`, `た`: no line of a deck
+    if _never_a_card(folded, count):
         return True
     if score >= LIKE_A_CARD:
         return False
     if count is None or count > MAX_COPIES:
         return True
     return _label(loose_key(folded.lstrip("0123456789 ・-*"))) or _prose(folded)
+
+
+def _never_a_card(folded: str, count: int | None) -> bool:
+    """Whether a line is no card's whatever it is near: a web address, a date, a page's number, a note or a
+    copyright, a sentence (no card's name holds 。), a label whose field is empty (`Penalty:`: none ends so), or a
+    scrap of prose or a speck with no count (`天`, `た`)."""
+    marks = _URL.search(folded) or _DATE.search(folded) or _PAGE.match(folded) or folded.startswith(_NOTE)
+    sentence = "。" in folded or folded.endswith((":", "：", "_"))
+    return not folded or bool(marks) or sentence or (count is None and len(loose_key(folded)) <= SCRAP)
 
 
 def _label(key: str) -> bool:
