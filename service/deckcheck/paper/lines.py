@@ -207,21 +207,26 @@ def _names_card(words: tuple[Word, ...], cards: CardIndex) -> bool:
     return isinstance(said, tuple) and cards.read_name(said[1]) is not None
 
 
+def count_word(line: TextLine, count: int) -> Word | None:
+    """The word a line's count was read in: one that begins or ends with it (`3`, `×3`, `3枚`), else one that holds
+    it inside (`コメント(2)`, `(③)` read again as `(3)`); None where NFKC made the count (`③` is 3)."""
+    digits = str(count)
+    counted = [w for w in line.words if w.text.startswith(digits) or w.text.endswith(digits)]
+    counted = counted or [w for w in line.words if digits in unicodedata.normalize("NFKC", w.text)]
+    return counted[0] if counted else None
+
+
 def card_line(line: TextLine, said: tuple[int, str], text: str, cards: CardIndex) -> tuple[ReadLine, float]:
     """A card line read, and the name search's score for its name (100 for a name matched, not guessed)."""
     count, name = said
     folded = " ".join(unicodedata.normalize("NFKC", text).split())
     printed = name != folded and str(count) in folded.replace(name, "", 1)
-    # The word the count was read in: one that begins or ends with it (`3`, `×3`, `3枚`), else one that holds it
-    # inside (`コメント(2)`, `(③)` read again as `(3)`); none where NFKC made the count (`③` is 3).
-    digits = str(count)
-    counted = [w for w in line.words if w.text.startswith(digits) or w.text.endswith(digits)]
-    counted = counted or [w for w in line.words if digits in unicodedata.normalize("NFKC", w.text)]
-    named = [w for w in line.words if w not in counted[:1]] if printed else list(line.words)
+    counted = count_word(line, count)
+    named = [w for w in line.words if w is not counted] if printed else list(line.words)
     unsure = sum(len(w.text) for w in named if w.confidence < LOW_CONFIDENCE)
     unsure_look = sum(len(w.text) for w in named if w.confidence < HIGH_CONFIDENCE)
     card, reasons, others, score = match(name, cards, unsure, unsure_look)
-    sure_count = bool(counted) and counted[0].confidence >= LOW_CONFIDENCE
+    sure_count = counted is not None and counted.confidence >= LOW_CONFIDENCE
     clear = printed and 1 <= count <= MAX_COPIES and sure_count
     reasons = (*reasons, *(() if clear else ("count_unclear",)))
     confidence = round(min(w.confidence for w in line.words), 1)

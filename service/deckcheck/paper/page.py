@@ -23,6 +23,7 @@ from deckcheck.paper.lines import (
     Ignored,
     ReadLine,
     card_line,
+    count_word,
     recounted,
     said_of,
     second_reading,
@@ -32,6 +33,7 @@ from deckcheck.paper.second import Second
 from deckcheck.paper.sections import place
 
 Box = tuple[int, int, int, int]
+COUNT_SURE = 93.0  # a count read with less confidence is read again by the second reader
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +105,8 @@ def read_lines(
             continue
         if read.needs_review:
             read = second_reading(line, read, cards, second)
+        elif not _count_holds(line, read, cards, second):
+            read = dataclasses.replace(read, reasons=("count_unclear",))
         unclear = placed.unclear or _elsewhere(read, placed.section)
         reasons = (*read.reasons, "section_unclear") if unclear else read.reasons
         under.setdefault(placed.heading, []).append(
@@ -110,6 +114,15 @@ def read_lines(
         )
     ordered, headings = _by_heading(under, heading_lines, printed, whole)
     return PageRead(ordered, ignored, headings, section)
+
+
+def _count_holds(line: TextLine, read: ReadLine, cards: CardIndex, second: Second) -> bool:
+    """Whether a sure line's count stands: read with confidence COUNT_SURE or more, or read alike by the second
+    reader (a faxed `1x` read as `3x` with confidence 84)."""
+    if read.count is None:
+        return True
+    word = count_word(line, read.count)
+    return word is None or word.confidence >= COUNT_SURE or second.count_agrees(word, read.count, cards)
 
 
 def _elsewhere(read: ReadLine, section: Section) -> bool:

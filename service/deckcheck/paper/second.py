@@ -115,6 +115,17 @@ class Second:
         read = tuple(Word(part, left, top, right, bottom, confidence) for part in text.split())
         return (ws[0], *read) if counted and read else read
 
+    def count_agrees(self, word: Word, count: int, cards: CardIndex) -> bool:
+        """Whether the PP-OCR recognizer reads the same count in `word` (`3`, `3x`, `×3`) as the first reading: a
+        count is the one thing on a line no name's match can check. True without the recognizer or past the
+        deadline (nothing to check it by)."""
+        if time.monotonic() > self.deadline or not ppocr.available():
+            return True
+        pad = (word.bottom - word.top) // 3
+        box = (max(0, word.left - pad), max(0, word.top - pad), word.right + pad, word.bottom + pad)
+        text, _confidence = ppocr.read_line(self.prepared.image.crop(box), cards)
+        return "".join(char for char in text if char.isdigit()) == str(count)
+
     def line(self, ws: tuple[Word, ...], lang: str) -> tuple[Word, ...]:
         """The line's words read again as one line by the model of `lang` (jpn or eng)."""
         if time.monotonic() > self.deadline:
