@@ -11,6 +11,8 @@ from deckcheck.paper.grid import Cell, Grid
 from deckcheck.paper.ocr import Prepared, TextLine, Word, lines, reading_order
 from deckcheck.paper.second import Second
 
+EDGE = 0.2  # of a cell's height: a count whose middle stands this near its rule above or below is unclear
+
 
 @dataclass(frozen=True, slots=True)
 class Assembled:
@@ -35,6 +37,8 @@ def assemble(found: list[Word], grid: Grid, prepared: Prepared, second: Second) 
         count = _inside(found, count_cell, taken) if count_cell is not None else []
         if count_cell is not None and not _plain(count):
             count = _digits(count_cell, second) or count
+        if count_cell is not None:
+            count = [_edged(word, count_cell) for word in count]
         words = tuple(sorted(count, key=lambda w: w.left) + sorted(name, key=lambda w: w.left))
         box = prepared.to_page(
             min(w.left for w in words),
@@ -85,3 +89,14 @@ def _digits(cell: Cell, second: Second) -> list[Word]:
     if not number.isdigit() or len(number) > 2:
         return []
     return [Word(number, *inner, confidence)]
+
+
+def _edged(word: Word, cell: Cell) -> Word:
+    """The count read in `cell`, its confidence nothing where its middle stands within EDGE of the cell's height of
+    the rule above or below: on a photographed form whose rules lean (its keystone), the neighbouring row's count
+    lands there, and a count so placed is one to confirm, never one to trust."""
+    top, bottom = cell.box[1], cell.box[3]
+    middle, margin = (word.top + word.bottom) / 2, EDGE * (bottom - top)
+    if top + margin <= middle <= bottom - margin:
+        return word
+    return Word(word.text, word.left, word.top, word.right, word.bottom, 0.0)

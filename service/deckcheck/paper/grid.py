@@ -204,6 +204,11 @@ def _cells(horizontal: list[Rule], vertical: list[Rule], height: int) -> list[Ce
             and left - tolerance <= rule.at <= right + tolerance
         )
         edges = [x for at, x in enumerate(crossing) if not at or x - crossing[at - 1] > tolerance]
+        if not edges:  # rules across with none down: a form's fields, a blog's separators, no table
+            continue
+        # A table's outer rule lost (in a photo's shadow): the ends of its rules above and below stand for it.
+        edges = [left, *edges] if edges[0] - left > 2 * tolerance else edges
+        edges = [*edges, right] if edges[-1] < right - 2 * tolerance else edges
         if len(edges) < 2:
             continue
         top = tops.get(number, upper.at)
