@@ -228,3 +228,10 @@ def test_the_second_reader_reads_a_line_in_card_names_characters(data: Data, tex
     read, confidence = ppocr.read_line(line, data.cards)
     assert read == text
     assert confidence > 80
+
+
+@pytest.mark.parametrize(
+    ("text", "count"), [("《ンディライオン》メ1", None), ("8 増殖するG」x1", 8), ("3 ブラックマジツャン", 3)]
+)
+def test_a_card_line_misread_past_the_search_is_no_furniture(text: str, count: int | None) -> None:
+    assert not furniture(text, 40.0, count)  # flagged for review, never passed over

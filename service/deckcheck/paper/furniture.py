@@ -37,6 +37,13 @@ _TOTAL = re.compile(
     r"^(?:(?:total|合計|計)\s*(?P<after>.*?)|(?P<before>.*?)\s*(?:total|合計|計))\s*[:：]?\s*[(（]?\s*(?P<count>\d{1,3})\s*枚?\s*[)）]?$",
     re.IGNORECASE,
 )
+_LIST_MARKS = "《》「」『』×"  # what a list's card line is marked with, never a sidebar's
+
+
+def _marked(folded: str) -> bool:
+    return any(char in _LIST_MARKS for char in folded)
+
+
 _PROSE_JA = ("。", "です", "ます", "でした", "ました", "ません", "ください")
 PROSE_WORDS = 12  # an English line of more words than any card name has (11) that ends a sentence is prose
 SCRAP = 2  # characters at most of a line with no count that names no card: no line of a deck
@@ -46,8 +53,9 @@ PROSE_LENGTH = 70  # characters: longer than any card's name (63) with its count
 
 def furniture(text: str, score: float, count: int | None) -> bool:
     """Whether a line that names no card for sure is the page's furniture rather than a card misread: a web
-    address, a date, a page's number, a note or a copyright whatever it is near; a label, prose, or a line with no
-    count or one no deck holds (a blog's sidebar: `雑記 (13)`, `カテゴリー`) only where the name search's best guess for
+    address, a date, a page's number, a note or a copyright whatever it is near; a label, prose, a line with no count
+    and no digit, or one with a count no deck holds and none of a list's marks (a blog's sidebar: `雑記 (13)`,
+    `カテゴリー`) only where the name search's best guess for
     it scores below LIKE_A_CARD (a misread `Total Defense Shogun` is a card to review, not a label). `count` is the
     count printed on the line, None for none."""
     folded = " ".join(unicodedata.normalize("NFKC", text).split())
@@ -55,8 +63,9 @@ def furniture(text: str, score: float, count: int | None) -> bool:
         return True
     if score >= LIKE_A_CARD:
         return False
-    if count is None or count > MAX_COPIES:
-        return True
+    listed = any(char.isdigit() or char in _LIST_MARKS for char in folded)
+    if (count is None and not listed) or (count is not None and count > MAX_COPIES and not _marked(folded)):
+        return True  # a sidebar's `カテゴリー` or `雑記 (13)`; never `《ンディライオン》メ1`, a card's line misread
     return _label(loose_key(folded.lstrip("0123456789 ・-*"))) or _prose(folded)
 
 
