@@ -681,7 +681,8 @@ def test_the_queue_names_what_was_found_in_words_and_exports_the_event_day(
     screenshot(desk.driver, "desk", "8-queue")
     name = f"deckcheck-{EVENT}.csv"
     desk.driver.find_element(By.ID, "queue-export").click()
-    WebDriverWait(desk.driver, WAIT).until(lambda _: (downloads / name).exists())
+    # Written in place on a busy machine: the file may stand empty a moment before its bytes arrive.
+    WebDriverWait(desk.driver, WAIT).until(lambda _: (downloads / name).exists() and (downloads / name).stat().st_size)
     exported = (downloads / name).read_bytes()
     links = [convert(desk.origin, {"text": text, "to": "ydke"}) for text in (presented, decks.pot_text)]
     links.append(convert(desk.origin, {"text": decks.legal_text, "to": "ydke"}))
