@@ -8,7 +8,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from deckcheck.paper.grid import Cell, Grid
-from deckcheck.paper.ocr import Prepared, TextLine, Word, lines, reading_order
+from deckcheck.paper.ocr import Prepared, TextLine, Word, box_of, lines, reading_order
 from deckcheck.paper.second import Second
 
 EDGE = 0.2  # of a cell's height: a count whose middle stands this near its rule above or below is unclear
@@ -40,13 +40,7 @@ def assemble(found: list[Word], grid: Grid, prepared: Prepared, second: Second) 
         if count_cell is not None:
             count = [_edged(word, count_cell) for word in count]
         words = tuple(sorted(count, key=lambda w: w.left) + sorted(name, key=lambda w: w.left))
-        box = prepared.to_page(
-            min(w.left for w in words),
-            min(w.top for w in words),
-            max(w.right for w in words),
-            max(w.bottom for w in words),
-        )
-        rows.append(TextLine(words, box))
+        rows.append(TextLine(words, box_of(words, prepared)))
         tops.append(prepared.to_page(name_cell.box[0], name_cell.top, name_cell.box[0], name_cell.top)[1])
     for cell in grid.cells:
         _inside(found, cell, taken)  # a count with no name beside it, a label's cell: in a table, never a line's part

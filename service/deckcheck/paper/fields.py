@@ -5,7 +5,7 @@ name so drawn, or an appearance whose text cannot be told from its glyphs, leave
 labels and no card.
 
 pypdf reads the values (paper/fields_main.py) in a process of its own, as pdftotext runs: limited in memory and CPU
-time as pages._run limits poppler, at most MAX_ANNOTATIONS annotations looked at, a value's line cut at
+time as pages.run limits poppler, at most MAX_ANNOTATIONS annotations looked at, a value's line cut at
 MAX_CHARACTERS, and ended once it has taken its SHARE of the time left to read the file (the page is then read
 without its fields; never past the request's deadline). Each value is one word over its widget's rectangle (a
 multi-line field's one a line, stacked from its top), in the pixels of the page as pdftoppm rasterises it: the PDF's
@@ -25,8 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from deckcheck.paper.ocr import Word
-from deckcheck.paper.pages import MAX_PAGES, PAGE_PIXELS, PaperError
-from deckcheck.paper.pages import _run as run
+from deckcheck.paper.pages import MAX_PAGES, PAGE_PIXELS, PaperError, run
 
 MAX_ANNOTATIONS = 2_000  # annotations looked at, all pages together: a TCG sheet has some 180 fields
 MAX_CHARACTERS = 200  # of a value's line: the longest card name has some 60

@@ -15,8 +15,7 @@ import numpy as np
 
 from deckcheck.paper.fields import Field, field_words
 from deckcheck.paper.ocr import Word
-from deckcheck.paper.pages import MAX_PAGES, PAGE_PIXELS, PaperError
-from deckcheck.paper.pages import _run as run
+from deckcheck.paper.pages import MAX_PAGES, PAGE_PIXELS, PaperError, run
 
 _PAGE = re.compile(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', re.DOTALL)
 _WORD = re.compile(r'<word xMin="([-\d.]+)" yMin="([-\d.]+)" xMax="([-\d.]+)" yMax="([-\d.]+)">(.*?)</word>', re.DOTALL)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import os
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -217,11 +218,12 @@ def lines(found: list[Word], prepared: Prepared) -> list[TextLine]:
             open_lines.append([word])
         else:
             best.append(word)
-    made = [TextLine(tuple(ws), _box(ws, prepared)) for ws in open_lines]
+    made = [TextLine(tuple(ws), box_of(ws, prepared)) for ws in open_lines]
     return reading_order(made, prepared.image.width / prepared.scale)
 
 
-def _box(ws: list[Word], prepared: Prepared) -> tuple[int, int, int, int]:
+def box_of(ws: Sequence[Word], prepared: Prepared) -> tuple[int, int, int, int]:
+    """The box of words of the prepared page, in the page's own pixels."""
     return prepared.to_page(
         min(w.left for w in ws), min(w.top for w in ws), max(w.right for w in ws), max(w.bottom for w in ws)
     )

@@ -31,6 +31,7 @@ from deckcheck.paper.lines import (
 from deckcheck.paper.ocr import TextLine
 from deckcheck.paper.second import Second
 from deckcheck.paper.sections import place
+from deckcheck.paper.totals import of_kind
 
 Box = tuple[int, int, int, int]
 COUNT_SURE = 93.0  # a count read with less confidence is read again by the second reader
@@ -137,8 +138,7 @@ def _elsewhere(read: ReadLine, section: Section) -> bool:
 def _section_named(label: str) -> Section | None:
     """The section a total's label names (`Main Deck`, `メインデッキ`), None for a kind or nothing."""
     section = HEADINGS.get(" ".join(unicodedata.normalize("NFKC", label).split()).casefold())
-    kinds = ("monster", "spell", "trap", "モンスター", "魔法", "罠")
-    return None if section is None or any(kind in label.casefold() for kind in kinds) else section
+    return None if section is None or of_kind(label) else section
 
 
 def _by_heading(

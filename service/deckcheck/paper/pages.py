@@ -233,7 +233,7 @@ def _limits() -> None:  # pragma: no cover - runs in the child process
     resource.setrlimit(resource.RLIMIT_CPU, (60, 60))
 
 
-def _run(argv: list[str], content: bytes, deadline: float) -> bytes:
+def run(argv: list[str], content: bytes, deadline: float) -> bytes:
     """What `argv` writes with `content` on its standard input, ended at `deadline`."""
     left = deadline - time.monotonic()
     if left <= 0:
@@ -253,7 +253,7 @@ def _run(argv: list[str], content: bytes, deadline: float) -> bytes:
 
 
 def _pdf_pages(content: bytes, deadline: float) -> tuple[tuple[Image.Image, ...], int]:
-    info = _run(["pdfinfo", "-"], content, deadline).decode("utf-8", "replace")
+    info = run(["pdfinfo", "-"], content, deadline).decode("utf-8", "replace")
     found = re.search(r"^Pages:\s+(\d+)", info, re.MULTILINE)
     total = int(found.group(1)) if found else 0
     if total < 1:
@@ -261,7 +261,7 @@ def _pdf_pages(content: bytes, deadline: float) -> tuple[tuple[Image.Image, ...]
     pages = []
     for number in range(1, min(total, MAX_PAGES) + 1):
         argv = ["pdftoppm", "-f", str(number), "-l", str(number), "-scale-to", str(PAGE_PIXELS), "-gray", "-"]
-        pages.append(_netpbm(_run(argv, content, deadline)))
+        pages.append(_netpbm(run(argv, content, deadline)))
     return tuple(pages), total
 
 

@@ -16,6 +16,11 @@ _NOT_PLAIN = frozenset(chr(c) for c in range(0x2070, 0x2500) if unicodedata.norm
 _KINDS = ("モンスター", "魔法", "罠", "トラップ", "monster", "spell", "trap")
 
 
+def of_kind(text: str) -> bool:
+    """Whether `text` names one kind of card (monsters, spells, traps) rather than a section."""
+    return any(loose_key(kind) in loose_key(text) for kind in _KINDS)
+
+
 @dataclass(frozen=True, slots=True)
 class Heading:
     """A heading as read: where, its text, the count it prints (None for none), and how many card lines were read
@@ -31,7 +36,7 @@ class Heading:
     @property
     def of_kind(self) -> bool:
         """Whether it heads one kind of card (monsters, spells, traps) rather than a section."""
-        return any(loose_key(kind) in loose_key(self.text) for kind in _KINDS)
+        return of_kind(self.text)
 
 
 @dataclass(frozen=True, slots=True)
