@@ -46,11 +46,14 @@ def serve(workers: int | None = None, env: Mapping[str, str] | None = None) -> I
     assert command is not None, "no deckcheck command beside this Python"
     args = [command, "serve", "--host", "127.0.0.1", "--port", str(port)]
     args += [] if workers is None else ["--workers", str(workers)]
-    with tempfile.NamedTemporaryFile(prefix="deckcheck-serve-", suffix=".log") as log:
+    with (
+        tempfile.NamedTemporaryFile(prefix="deckcheck-serve-", suffix=".log") as log,
+        tempfile.TemporaryDirectory(prefix="deckcheck-updates-") as empty,
+    ):
+        # The bundled data alone unless `env` names an updates folder: never the updates of whoever runs the bench.
+        env = {**os.environ, "DECKCHECK_UPDATES_DIR": empty, **(env or {})}
         # A session of its own: Ctrl-C reaches only us, and the finally below stops the server and its workers.
-        process = subprocess.Popen(
-            args, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True, env={**os.environ, **(env or {})}
-        )
+        process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True, env=env)
         try:
             _wait_healthy(process, port, log.name)
             yield Server(process, port, log)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -15,6 +18,20 @@ from deckcheck.api import create_app
 from deckcheck.api.server import server_options
 from deckcheck.config import load_settings
 from tests import served
+
+_HOME = tempfile.mkdtemp(prefix="deckcheck-tests-home-")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The user's data and state folders (the default updates folder and the services' records, data/watchers.py)
+    in a folder of the run's own, for every test and every server it starts: never the updates of whoever runs the
+    tests."""
+    os.environ["XDG_DATA_HOME"] = os.path.join(_HOME, "data")
+    os.environ["XDG_STATE_HOME"] = os.path.join(_HOME, "state")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(_HOME, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -12,6 +12,7 @@ import pytest
 
 from deckcheck import Data
 from deckcheck.data.status import newest_lists
+from deckcheck.data.watchers import default_updates_dir
 from deckcheck.versions import PACKAGE, code_digest, data_version
 from deckcheck.wire.inputs import today
 
@@ -42,6 +43,8 @@ def test_health_names_the_data_version(client: httpx.Client, data: Data) -> None
         "printings_may_be_missing": True,
         "data_version": data_version(data),
         "loaded": answer.json()["loaded"],
+        "updates_dir": str(default_updates_dir()),  # no DECKCHECK_UPDATES_DIR: the user's data folder
+        "updates_poll_seconds": 2.0,
         "version": "0.1.0",
     }
     assert re.fullmatch("[0-9a-f]{16}", answer.json()["data_version"])

@@ -286,7 +286,8 @@ def test_every_answer_carries_a_request_id_and_a_json_access_log_line(strict: Se
 
 
 def _is_json(line: str) -> bool:
-    return line.startswith("{")
+    """An access log line (the data lines, `data_served` and `data_reload`, are JSON too)."""
+    return line.startswith("{") and '"request_id"' in line
 
 
 def test_metrics_count_requests_violations_and_rechecks(strict: Served) -> None:
@@ -384,5 +385,7 @@ def test_during_the_drain_period_readiness_fails_while_the_port_still_answers(tm
         "checks": 0,
         "data_version": health.json()["data_version"],
         "newest_lists": health.json()["newest_lists"],
+        "updates_dir": health.json()["updates_dir"],
+        "updates_poll_seconds": 2.0,
     }
     assert health.status_code == 200

@@ -435,7 +435,23 @@ def test_a_card_is_removed_by_its_passcode(updates: Path, bundle: Path, tmp_path
     assert [json.loads(r)["action"] for r in records] == ["add-cards", "remove", "remove"]
 
 
-def test_without_an_updates_folder_the_commands_that_write_say_so(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_settings_the_commands_use_the_users_data_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.delenv("DECKCHECK_UPDATES_DIR", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     code, _out, err = _run("data", "remove", "ocg-2027-01-01")
-    assert (code, err) == (2, "deckcheck: name the updates folder: --dir DIR, or DECKCHECK_UPDATES_DIR\n")
+    folder = tmp_path / "deckcheck" / "updates"
+    assert (code, err) == (2, f"deckcheck: ocg-2027-01-01: {folder} holds no list ocg-2027-01-01\n")
+
+
+def test_a_default_folder_that_cannot_be_made_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("DECKCHECK_UPDATES_DIR", raising=False)
+    (tmp_path / "file").write_text("not a folder")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "file"))
+    code, _out, err = _run("data", "status")
+    folder = tmp_path / "file" / "deckcheck" / "updates"
+    assert (code, err) == (
+        2,
+        f"deckcheck: the default updates folder {folder} cannot be made (Not a directory): set DECKCHECK_UPDATES_DIR\n",
+    )

@@ -10,6 +10,7 @@ from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from deckcheck.data import DEFAULT_DATA_DIR, Cadence, DataSource
+from deckcheck.data.watchers import default_updates_dir
 from deckcheck.origins import parse_origins
 
 Seconds = Annotated[float, Field(gt=0, le=3600)]
@@ -30,9 +31,11 @@ class Settings(BaseSettings):
     data_dir: Path = DEFAULT_DATA_DIR
     """The folder holding cards/ and banlists/ (default: the data bundled with the package), replaced whole."""
     updates_dir: Path | None = None
-    """A folder of lists and cards added with `deckcheck data` and laid over the data (default: none)."""
-    updates_poll: Annotated[float, Field(ge=0, le=3600)] = 0.0
-    """Seconds between looks at the updates folder for changes, each change reloading the data; 0: only SIGHUP."""
+    """The folder of lists and cards added with `deckcheck data` and laid over the data (default: the user's data
+    folder, ~/.local/share/deckcheck/updates on Linux, made when first used)."""
+    updates_poll: Annotated[float, Field(ge=0, le=3600)] = 2.0
+    """Seconds between looks at the sizes and times of the data files, each change reloading the data; 0: only
+    SIGHUP."""
     ocg_list_months: Annotated[tuple[int, ...], NoDecode] = (1, 4, 7, 10)
     """Months on whose first day a new OCG list takes effect; an answer on a later day than the next of them after
     the newest OCG list says a newer one may be in force."""
@@ -131,9 +134,22 @@ class Settings(BaseSettings):
             raise ValueError("not a folder (make it first: the commands of `deckcheck data` fill it)")
         return updates_dir
 
+    def updates_folder(self) -> Path:
+        """The updates folder: DECKCHECK_UPDATES_DIR, else the default one, made when missing."""
+        if self.updates_dir is not None:
+            return self.updates_dir
+        folder = default_updates_dir()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ConfigError(
+                f"the default updates folder {folder} cannot be made ({exc.strerror}): set DECKCHECK_UPDATES_DIR"
+            ) from None
+        return folder
+
     def data_source(self) -> DataSource:
         """Where the data are read from, and the cadence of new lists their answers are weighed by."""
-        return DataSource(self.data_dir, self.updates_dir, Cadence(self.ocg_list_months, self.tcg_list_days))
+        return DataSource(self.data_dir, self.updates_folder(), Cadence(self.ocg_list_months, self.tcg_list_days))
 
     @field_validator("data_dir")
     @classmethod

@@ -68,6 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     paper = Pool(settings.paper_threads, settings.paper_waiting, metrics, settings.queue_seconds)
     lifecycle = Lifecycle(settings.drain_seconds)
+    watched = {"updates_dir": str(source.updates), "updates_poll_seconds": settings.updates_poll}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -91,7 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(Overloaded, _overloaded(settings.retry_after))
     app.add_exception_handler(ClientGone, _client_gone)
     api = [
-        build_health_router(admission, metrics, lifecycle, retry_after=settings.retry_after),
+        build_health_router(admission, metrics, lifecycle, watched, retry_after=settings.retry_after),
         build_router(admission, metrics),
         build_decks_router(admission),
         build_paper_router(paper, settings.paper_seconds, metrics),

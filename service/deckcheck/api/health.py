@@ -56,19 +56,22 @@ class Lifecycle:
             self._loop.call_soon_threadsafe(self._loop.call_later, self.drain_seconds, previous, signum, None)
 
 
-def build_health_router(admission: Admission, metrics: Metrics, lifecycle: Lifecycle, *, retry_after: int) -> APIRouter:
+def build_health_router(
+    admission: Admission, metrics: Metrics, lifecycle: Lifecycle, watched: dict[str, Any], *, retry_after: int
+) -> APIRouter:
     """/healthz, /readyz and /metrics, bound to the app's admission and metrics, over the data each request arrived
-    to."""
+    to; `watched` names the updates folder and how often it is looked at."""
     router = APIRouter(tags=["health"])
 
     @router.get("/healthz", operation_id="getHealth", response_model=Health, responses=BAD_QUERY)
     async def healthz(request: Request) -> Response:
         """Liveness: the process answers. With the size of the loaded data, the data version that validates every
         cached answer (and changes with the data, the ruleset or the code), the package version, when the data were
-        loaded, the newest list of each format and what may be out of date today."""
+        loaded, the updates folder watched, the newest list of each format and what may be out of date today."""
         now = served(request)
         loaded = dt.datetime.fromtimestamp(now.loaded, dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
         body = {"status": "ok", **data_status(now.data, today()), "data_version": now.version, "loaded": loaded}
+        body |= watched
         return json_response(body | {"version": __version__})
 
     @router.get(
@@ -82,7 +85,7 @@ def build_health_router(admission: Admission, metrics: Metrics, lifecycle: Lifec
     )
     async def readyz(request: Request) -> Response:
         """Readiness: the data are loaded, the server is not shutting down and a new check would be admitted. With
-        the data version served and the newest list of each format."""
+        the data version served, the updates folder watched and the newest list of each format."""
         reasons = (["shutting_down"] if lifecycle.draining else []) + (["saturated"] if admission.saturated else [])
         now = served(request)
         body: dict[str, Any] = {
@@ -91,6 +94,7 @@ def build_health_router(admission: Admission, metrics: Metrics, lifecycle: Lifec
             "checks": admission.admitted,
             "data_version": now.version,
             "newest_lists": newest_lists(now.data, today()),
+            **watched,
         }
         response = json_response(body)
         if reasons:

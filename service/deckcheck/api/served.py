@@ -24,6 +24,7 @@ from deckcheck.api.metrics import Metrics
 from deckcheck.api.middleware.caching import Caching
 from deckcheck.data import Data, DataSource
 from deckcheck.data.loader import data_files, settle
+from deckcheck.data.watchers import Registration
 from deckcheck.errors import DataError
 from deckcheck.rules import warm
 from deckcheck.versions import data_version
@@ -69,6 +70,7 @@ class DataStore:
         self.current = self._served(data)
         self._lock = asyncio.Lock()
         self._seen = seen
+        self._registration: Registration | None = None
 
     def _served(self, data: Data) -> Served:
         version = data_version(data)
@@ -90,6 +92,8 @@ class DataStore:
                     else {"problem": str(exc)}
                 )
                 _log("failed", cause, **where, kept=self.current.version)
+                if self._registration is not None:
+                    self._registration.write("failed", self.current.version, str(where["problem"]))
                 return False
             retired, self.current = [self.current], self._served(data)
             old = retired[0].version
@@ -97,6 +101,8 @@ class DataStore:
             self.metrics.reloads.labels("ok").inc()
             seconds = round(time.perf_counter() - started, 3)
             _log("ok", cause, version=self.current.version, previous=old, seconds=seconds)
+            if self._registration is not None:
+                self._registration.write("ok", self.current.version)
             await asyncio.to_thread(_retire, retired)
             return True
 
@@ -118,7 +124,23 @@ class DataStore:
     @asynccontextmanager
     async def watching(self, poll: float) -> AsyncIterator[None]:
         """Reload on SIGHUP (in the main thread, where signals arrive) and, when `poll` is above 0, on a change of
-        the files, while the app runs."""
+        the files, while the app runs; the process's record says so to `deckcheck data` (data/watchers.py)."""
+        updates = self.source.updates
+        DATA_LOG.info(
+            orjson.dumps(
+                {
+                    "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                    "event": "data_served",
+                    "data_dir": str(self.source.root),
+                    "updates_dir": None if updates is None else str(updates),
+                    "poll_seconds": poll,
+                    "version": self.current.version,
+                }
+            ).decode()
+        )
+        if updates is not None:
+            self._registration = Registration(updates, self.source.root, poll, self.current.version)
+            await asyncio.to_thread(self._registration.write, "started", self.current.version)
         loop = asyncio.get_running_loop()
         tasks: set[asyncio.Task[object]] = set()
 
@@ -141,6 +163,8 @@ class DataStore:
                 loop.remove_signal_handler(signal.SIGHUP)
             for task in [*tasks, *([poller] if poller else [])]:
                 task.cancel()
+            if self._registration is not None:
+                self._registration.remove()
 
 
 @contextmanager

@@ -16,6 +16,7 @@ from deckcheck.cli.contacts import ContactList
 from deckcheck.cli.output import EXIT_ERROR, EXIT_FAILED
 from deckcheck.config import Settings
 from deckcheck.data import DEFAULT_DATA_DIR
+from deckcheck.data.loader import data_files
 from deckcheck.errors import DataError, RequestError
 
 
@@ -46,7 +47,10 @@ def run_on_dask(
         print(f"deckcheck: --dask needs the dask extra (pip install 'deckcheck[dask]'): {exc}", file=stderr)
         return EXIT_ERROR
     data = checker.data
-    own = None if settings.data_dir == DEFAULT_DATA_DIR and settings.updates_dir is None else settings.data_source()
+    # The workers load the bundled data of their own install, unless these data are not only the bundle's.
+    source = settings.data_source()
+    bundled = settings.data_dir == DEFAULT_DATA_DIR and not data_files(source.folders()[1:])
+    own = None if bundled else source
     job = Job(spec, args.out, data.digest, args.results_format or "parquet", own)
     try:
         with connect(args.dask) as client:

@@ -1,6 +1,8 @@
 """`deckcheck data`: what data the service judges by and how current they are, and new lists and cards added to an
 updates folder (DECKCHECK_UPDATES_DIR, or --dir) from the files the ecosystem publishes, each previewed, checked as a
-start-up would check it, and recorded. A running service takes them on SIGHUP (README: When a new list is announced).
+start-up would check it, and recorded. A service watching the folder takes them within seconds (it looks at the files
+every DECKCHECK_UPDATES_POLL seconds); each command waits for the services of this machine that watch it, and says
+which took the change (cli/watch.py).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import orjson
 
 from deckcheck.cli.banlist import print_changes
 from deckcheck.cli.output import EXIT_ERROR, EXIT_OK, table, words
+from deckcheck.cli.watch import await_services, reload_services
 from deckcheck.config import Settings
 from deckcheck.data import Data, DataSource, make_banlist
 from deckcheck.data.imports import (
@@ -30,6 +33,7 @@ from deckcheck.data.imports import (
 )
 from deckcheck.data.status import data_status
 from deckcheck.data.updates import Change, commit, file_sha256, record, sha256, trial
+from deckcheck.data.watchers import watchers
 from deckcheck.errors import DataError, SourceError
 from deckcheck.versions import data_version
 from deckcheck.wire.inputs import today
@@ -59,11 +63,22 @@ def add_data_parser(commands: Any, day: Any) -> None:
         command.add_argument("--dry-run", action="store_true", help="print what would change, change nothing")
     remove = actions.add_parser("remove", help="take an added list (by id) or card (by passcode) out again")
     remove.add_argument("what", help="a list id (ocg-2026-10-01) or a passcode")
+    reload = actions.add_parser("reload", help="tell the services watching the updates folder to load it again now")
+    for command in (add_list, add_cards, remove, reload):
+        command.add_argument(
+            "--wait",
+            type=float,
+            default=20.0,
+            metavar="SECONDS",
+            help="how long to wait for the services watching the folder to serve the change (default 20; 0: not)",
+        )
     check = actions.add_parser("check", help="check an updates folder as a start-up would, without serving")
     check.add_argument("folder", type=Path, help="the updates folder")
-    for command in (status, add_list, add_cards, remove):
-        command.add_argument("--dir", type=Path, help="the updates folder (default: DECKCHECK_UPDATES_DIR)")
-    for command in (status, add_list, add_cards, remove, check):
+    for command in (status, add_list, add_cards, remove, reload):
+        command.add_argument(
+            "--dir", type=Path, help="the updates folder (default: DECKCHECK_UPDATES_DIR, else the user's data folder)"
+        )
+    for command in (status, add_list, add_cards, remove, reload, check):
         command.add_argument("--lang", choices=("en", "ja"), default="en", help="language of the text")
 
 
@@ -80,18 +95,19 @@ def run_data(args: argparse.Namespace, argv: list[str], settings: Settings, stdo
                 file=stdout,
             )
             return EXIT_OK
-        folder = args.dir or settings.updates_dir
+        folder = args.dir or settings.updates_folder()
         if args.action == "status":
             where = source if args.dir is None else DataSource(source.root, args.dir, source.cadence)
             return _status(args, where, stdout)
-        if folder is None:
-            print("deckcheck: name the updates folder: --dir DIR, or DECKCHECK_UPDATES_DIR", file=stderr)
-            return EXIT_ERROR
+        if args.action == "reload":
+            reload_services(folder, args.wait, args.lang, stdout)
+            return EXIT_OK
         target = _target(source, folder)
         change = _plan(args, argv, target, folder, stdout)
         if change is None:
             return EXIT_OK
         trial(change, folder, target)
+        before = watchers(folder)  # as they were before the change: each is waited for until it serves it
         commit(change, folder)
     except (DataError, SourceError) as exc:
         print(f"deckcheck: {exc}", file=stderr)
@@ -99,6 +115,8 @@ def run_data(args: argparse.Namespace, argv: list[str], settings: Settings, stdo
     print(
         words(args.lang, "data_written", folder=folder, files=", ".join([*change.writes, *change.removes])), file=stdout
     )
+    if args.wait > 0:
+        await_services(before, folder, args.wait, args.lang, stdout)
     return EXIT_OK
 
 

@@ -81,9 +81,25 @@ _WORDS: dict[str, tuple[str, str]] = {
         "{folder}: good ({cards} cards, {lists} lists with the data beneath)",
         "{folder}：問題なし（カード{cards}枚・リスト{lists}件）",
     ),
-    "data_written": (
-        "{folder}: wrote {files}; send the service SIGHUP to judge by them",
-        "{folder}：{files}を書き込みました。SIGHUPを送ると使われます",
+    "data_written": ("{folder}: wrote {files}", "{folder}：{files}を書き込みました"),
+    "data_taken": (
+        "{service} serves it: data version {version}, after {seconds} s",
+        "{service}が反映しました：データバージョン {version}（{seconds}秒後）",
+    ),
+    "data_refused": (
+        "{service} could not load it and still serves data version {version}: {problem}",
+        "{service}は読み込めず、データバージョン {version} のままです：{problem}",
+    ),
+    "data_not_taken": (
+        "{service} has not taken it within {seconds} s (it looks at the folder every {poll} s): see its log",
+        "{service}は{seconds}秒以内に反映していません（フォルダーの確認は{poll}秒ごと）：ログを確認してください",
+    ),
+    "data_service_gone": ("{service} stopped serving meanwhile", "{service}はその間に停止しました"),
+    "data_unwatched": (
+        "no service on this machine watches {folder}: `deckcheck serve` reads it when DECKCHECK_UPDATES_DIR names it, "
+        "or when nothing is set and it is the default folder",
+        "このマシンで{folder}を監視しているサービスはありません：`deckcheck serve`は、"
+        "DECKCHECK_UPDATES_DIRで指定したとき、または何も指定せず既定のフォルダーのときに読み込みます",
     ),
     "data_dry_run": ("dry run: nothing written", "試行のみ：何も書き込んでいません"),
     "data_cards": (

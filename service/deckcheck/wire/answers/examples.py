@@ -271,6 +271,8 @@ HEALTH: Example = {
     "printings_may_be_missing": True,
     "data_version": "82e4c1430bb70274",
     "loaded": "2026-12-01T00:00:00Z",
+    "updates_dir": "/home/deckcheck/.local/share/deckcheck/updates",
+    "updates_poll_seconds": 2.0,
     "version": "0.1.0",
 }
 READINESS: Example = {
@@ -279,6 +281,8 @@ READINESS: Example = {
     "checks": 0,
     "data_version": "82e4c1430bb70274",
     "newest_lists": NEWEST_LISTS,
+    "updates_dir": "/home/deckcheck/.local/share/deckcheck/updates",
+    "updates_poll_seconds": 2.0,
 }
 
 # A .ydk line that is not a passcode: POST /v1/validate {"ydk": "#main\n55144522\nPot of Greed\n"}

@@ -137,7 +137,22 @@ class NewestList(WireModel):
     )
 
 
-class Health(WireModel):
+class Watched(WireModel):
+    """The updates folder a service reads, and how often it looks at it."""
+
+    updates_dir: str = Field(
+        description="The updates folder whose lists and cards are laid over the bundled data "
+        "(DECKCHECK_UPDATES_DIR, else the user's data folder).",
+        examples=["/home/deckcheck/.local/share/deckcheck/updates"],
+    )
+    updates_poll_seconds: float = Field(
+        description="Seconds between looks at the data files, a change reloading the data (DECKCHECK_UPDATES_POLL); "
+        "0: only SIGHUP reloads.",
+        examples=[2.0],
+    )
+
+
+class Health(Watched):
     """Liveness: the process answers, with the size of its data and the versions every answer depends on."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.HEALTH]})
@@ -168,7 +183,7 @@ class Health(WireModel):
     version: str = Field(description="The deckcheck package's version.", examples=["0.1.0"])
 
 
-class Readiness(WireModel):
+class Readiness(Watched):
     """Readiness: whether a new check would be admitted now (200), or why not (503, with Retry-After)."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [ex.READINESS]})

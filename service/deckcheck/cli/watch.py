@@ -1,0 +1,81 @@
+"""After `deckcheck data` changes a folder, or is told to reload: the services of this machine watching that folder
+(data/watchers.py), waited for until each serves the change, or has said it could not load it, or the wait ends."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO
+
+from deckcheck.cli.output import words
+from deckcheck.data.watchers import Watcher, watchers
+
+_LOOK = 0.2  # seconds between looks at the services' records
+
+
+def await_services(
+    before: list[Watcher],
+    folder: Path,
+    seconds: float,
+    lang: str,
+    out: IO[str],
+    *,
+    done: Callable[[Watcher, Watcher], bool] = lambda old, new: new.data_version != old.data_version,
+) -> bool:
+    """Wait up to `seconds` until each service of `before` (as it was before the change) serves the change (`done`),
+    saying which took it; whether all did. No service: say that none watches `folder`."""
+    if not before:
+        print(words(lang, "data_unwatched", folder=folder), file=out)
+        return False
+    began = time.monotonic()
+    pending = {watcher.pid: watcher for watcher in before}
+    all_took = True
+    while pending:
+        now = {watcher.pid: watcher for watcher in watchers(folder)}
+        for pid, old in list(pending.items()):
+            new = now.get(pid)
+            waited = round(time.monotonic() - began, 1)
+            if new is None:
+                print(words(lang, "data_service_gone", service=old.describe()), file=out)
+            elif done(old, new) and new.reload_outcome == "ok":
+                print(
+                    words(lang, "data_taken", service=new.describe(), version=new.data_version, seconds=waited),
+                    file=out,
+                )
+            elif new.reload_outcome == "failed" and new.reloaded != old.reloaded:
+                print(
+                    words(
+                        lang,
+                        "data_refused",
+                        service=new.describe(),
+                        version=new.data_version,
+                        problem=new.reload_problem,
+                    ),
+                    file=out,
+                )
+                all_took = False
+            else:
+                continue
+            del pending[pid]
+        if pending and time.monotonic() - began >= seconds:
+            for old in pending.values():
+                print(
+                    words(lang, "data_not_taken", service=old.describe(), seconds=seconds, poll=old.poll_seconds),
+                    file=out,
+                )
+            return False
+        if pending:
+            time.sleep(_LOOK)
+    return all_took
+
+
+def reload_services(folder: Path, seconds: float, lang: str, out: IO[str]) -> bool:
+    """Send SIGHUP to each service watching `folder` (to the supervisor of workers, once), and wait until each has
+    loaded the data again; whether all did."""
+    before = watchers(folder)
+    for pid in sorted({watcher.signal_pid for watcher in before}):
+        os.kill(pid, signal.SIGHUP)
+    return await_services(before, folder, seconds, lang, out, done=lambda old, new: new.reloaded != old.reloaded)
