@@ -9,6 +9,7 @@ import {eventFields} from "./settings.js";
 import {DECK_FIELDS, deckOnly, fileKind, isDeckLink, readDeck, readFile, readQrPicture} from "./reading.js";
 import {closeVerdict, render, returnFocusTo, showChecking, showError, showNotice, verdictOpen} from "./verdict.js";
 import {attachDeck, record} from "./queue.js";
+import {answeredWith} from "./currency.js";
 
 const MAX_CODE_WORDS = 80; // characters of a code that holds no deck shown to staff
 
@@ -38,6 +39,7 @@ async function validate(body, signal) {
     if (signal.aborted) throw error;
     throw new DeskError(t("unreachable", url.href));
   }
+  answeredWith(answer.headers.get("Deckcheck-Data-Version")); // new data: the header says how current they are
   const json = await answer.json().catch(() => null);
   if (answer.ok && Array.isArray(json?.violations)) return json; // a report, not a page or a value a proxy sent
   if (json?.detail) {

@@ -4,12 +4,13 @@
 //
 // This module wires the page's elements to the others, which the browser loads by their relative imports (there
 // is no build step): common.js (elements, storage keys, errors, dates), words.js (the page's words in both
-// languages), settings.js (the event's settings and lists), reading.js (a deck in any form, files, QR codes and
-// the camera), shape.js (what is wrong with the shape of a JSON deck or a ydke link, in words), checks.js (the
-// checks sent to the API), verdict.js (the verdict), queue.js (the checks made), catalogue.js (what each code is, in
-// words), paper.js (a paper list photographed or opened, and read by the API), review.js (what it read, reviewed
-// before the check) and picture.js (its picture), sheet.js (the registration sheet printed), and for judges
-// clock.js (the round clock and time-limit rulings) and assessor.js (penalties).
+// languages), settings.js (the event's settings and lists), currency.js (how current the data are for the event),
+// reading.js (a deck in any form, files, QR codes and the camera), shape.js (what is wrong with the shape of a JSON
+// deck or a ydke link, in words), checks.js (the checks sent to the API), verdict.js (the verdict), queue.js (the
+// checks made), catalogue.js (what each code is, in words), paper.js (a paper list photographed or opened, and read
+// by the API), review.js (what it read, reviewed before the check) and picture.js (its picture), sheet.js (the
+// registration sheet printed), and for judges clock.js (the round clock and time-limit rulings) and assessor.js
+// (penalties).
 
 import {$} from "./common.js";
 import {applyWords, switchLanguage, t} from "./words.js";
@@ -24,6 +25,7 @@ import {loadInfractions, startAssessor} from "./assessor.js";
 import {closePaper, openPaper, photoOn, readPaper, shoot, startPhoto, stopPhoto} from "./paper.js";
 import {redrawRead} from "./review.js";
 import {printSheet} from "./sheet.js";
+import {dataVersion, keepCurrent, loadHealth} from "./currency.js";
 
 /** Set the page in its language: its own words, the lists, the queue, the verdict shown and the judge's tools. */
 function applyLanguage() {
@@ -34,6 +36,21 @@ function applyLanguage() {
   drawClock();
   redrawRead();
   loadInfractions().then(renderQueue); // the catalogue in the page's language: the queue names what it found by it
+}
+
+let refreshing = null; // the refresh under way, which a second asks for meanwhile joins
+
+/** Ask the service how current its data are; when their version changed, load the lists again too. */
+function refreshData() {
+  refreshing ??= (async () => {
+    const before = dataVersion();
+    if (!(await loadHealth())) return; // nothing new
+    if (before && dataVersion() !== before) await loadBanlists($("event-banlist").value);
+    else fillBanlists();
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
 }
 
 /** Clear the player: the next check is the next player's. */
@@ -180,4 +197,6 @@ const chosen = readSettings();
 startClock();
 startAssessor();
 applyLanguage();
-await loadBanlists(chosen);
+await Promise.all([loadHealth(), loadBanlists(chosen)]);
+fillBanlists();
+keepCurrent(refreshData);

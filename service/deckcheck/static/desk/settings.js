@@ -1,9 +1,10 @@
 // The event's settings (date, format, list, card language, sleeves), kept in this browser, and the lists of the
-// chosen format as the API gives them.
+// chosen format as the API gives them; how current they are for the event is drawn by currency.js.
 
 import {$, KEYS, element, today} from "./common.js";
 import {t} from "./words.js";
 import {showError} from "./verdict.js";
+import {drawCurrency, mayBeOutdated} from "./currency.js";
 
 let banlists = []; // GET /v1/banlists?format=… for the chosen format
 
@@ -42,21 +43,24 @@ export function saveSettings() {
 
 /** The list in force on the event date, of those loaded. */
 function inForce() {
-  const date = $("event-date").value;
+  const date = $("event-date").value || today();
   return banlists.find((b) => b.effective_from <= date && (!b.effective_until || date < b.effective_until));
 }
 
-/** Fill the list select (newest first) keeping the choice, and name the list in force in its first option. */
+/** Fill the list select (newest first) keeping the choice, and name the list in force in its first option (never
+ * plainly "in force" when a newer one may be); then show how current the data are for the event. */
 export function fillBanlists(chosen = $("event-banlist").value) {
   const select = $("event-banlist");
   const current = inForce();
-  const first = element("option", "", current ? t("in_force_named", current.name) : t("in_force"));
+  const date = $("event-date").value || today();
+  const format = $("event-format").value;
+  const named = mayBeOutdated(current, date, format) ? "option_stale" : "in_force_named"; // its name first
+  const first = element("option", "", current ? t(named, current.name) : t("in_force"));
   first.value = "";
   const options = [...banlists].reverse().map((b) => Object.assign(element("option", "", b.name), {value: b.id}));
   select.replaceChildren(first, ...options);
   select.value = banlists.some((b) => b.id === chosen) ? chosen : "";
-  const {date, format, banlist} = eventNames();
-  $("event-summary").textContent = `${date} · ${format} · ${banlist}`;
+  drawCurrency({date, format, chosen: banlists.find((b) => b.id === select.value) ?? null, inForce: current ?? null});
 }
 
 /** The event as staff name it: its date, format and the name of its list (the one chosen, else the one in force). */

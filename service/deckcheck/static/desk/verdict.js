@@ -115,7 +115,10 @@ export function render(check) {
   $("verdict-penalty").textContent = penaltyWords(report.penalty, worst?.penalty_applies_to);
   // Whose deck, when and against what: enough for a printed slip to stand on its own.
   $("verdict-player").textContent = playerWords(check.player);
-  const meta = [timeWords(check.time), report.date, report.banlist?.name ?? "—"];
+  // A list the service says a newer one may have followed is never named plainly, as in the header.
+  const stale = report.ruleset.notes.some((note) => note.code === "list_may_be_outdated");
+  const banlist = report.banlist ? (stale ? t("in_force_stale", report.banlist.name) : report.banlist.name) : "—";
+  const meta = [timeWords(check.time), report.date, banlist];
   if (check.kind === "roster") meta.push(t("duel_n", check.body.duel), t(`phase_${check.body.phase}`));
   meta.push(t("counts", report.counts.main, report.counts.extra, report.counts.side));
   $("verdict-meta").textContent = meta.join(" · ");

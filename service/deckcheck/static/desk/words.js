@@ -7,6 +7,16 @@ export const WORDS = {
   ja: {
     title: "deckcheck 受付", settings: "大会設定", date: "大会の日付", format: "フォーマット",
     banlist: "リミットレギュレーション", in_force: "日付の時点で施行中のリスト", in_force_named: "施行中：{0}",
+    in_force_stale: "施行中（新しいリストが出ている可能性あり）：{0}", chosen_named: "指定したリスト：{0}",
+    option_stale: "{0}：施行中（新しいリストが出ている可能性あり）",
+    no_list_in_force: "施行中のリストなし", newest_named: "保有する最新のリスト：{0}", version_named: "データ版 {0}",
+    warn_outdated: "{0}には{1}より新しいリストが出ている可能性があります（次の改定予定日 {2}）。" +
+      "必要なら大会設定でリストを指定してください。",
+    warn_printings: "カードの発売データは{0}までです。それより後に発売されたカードは未収録の可能性があります。",
+    cur_heading: "データの状態", cur_list: "{0}（{1}から）", cur_list_stale: "{0}（{1}から）・新しいリストが出ている可能性あり",
+    cur_newest_label: "保有する最新のリスト", cur_newest: "{0}（{1}から。次の改定予定日 {2}）",
+    cur_printings_label: "カードの発売データ", cur_printings: "{0}まで", cur_version_label: "データ版",
+    cur_version: "{0}（{1}に読み込み）",
     default_language: "カードの言語（指定のないもの）", lang_ja: "日本語", lang_en: "英語", lang_ko: "韓国語",
     lang_fr: "フランス語", lang_de: "ドイツ語", lang_it: "イタリア語", lang_es: "スペイン語", lang_pt: "ポルトガル語",
     protectors: "スリーブ", protectors_used: "スリーブを使用", protectors_opaque: "裏面が不透明",
@@ -122,6 +132,16 @@ export const WORDS = {
   en: {
     title: "deckcheck desk", settings: "Event settings", date: "Event date", format: "Format",
     banlist: "Forbidden/Limited list", in_force: "The list in force on the date", in_force_named: "In force: {0}",
+    in_force_stale: "In force (a newer list may have been published): {0}", chosen_named: "List chosen: {0}",
+    option_stale: "{0}: in force (a newer list may have been published)",
+    no_list_in_force: "No list in force", newest_named: "Newest list held: {0}", version_named: "data version {0}",
+    warn_outdated: "A newer list than {1} may be in force on {0} (one was due {2}): choose the list in the " +
+      "event settings if need be.",
+    warn_printings: "Card printings are complete until {0}: cards printed after it may be missing.",
+    cur_heading: "How current the data are", cur_list: "{0} (from {1})",
+    cur_list_stale: "{0} (from {1}); a newer list may have been published", cur_newest_label: "Newest list held",
+    cur_newest: "{0} (from {1}; the next list is due {2})", cur_printings_label: "Card printings",
+    cur_printings: "complete until {0}", cur_version_label: "Data version", cur_version: "{0} (loaded {1})",
     default_language: "Card language (where none is given)", lang_ja: "Japanese", lang_en: "English",
     lang_ko: "Korean", lang_fr: "French", lang_de: "German", lang_it: "Italian", lang_es: "Spanish",
     lang_pt: "Portuguese", protectors: "Sleeves", protectors_used: "Sleeved", protectors_opaque: "Opaque backs",
