@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from deckcheck import Data
-from deckcheck.data.status import newest_lists
+from deckcheck.data.status import lists_in_force, newest_lists
 from deckcheck.data.watchers import default_updates_dir
 from deckcheck.versions import PACKAGE, code_digest, data_version
 from deckcheck.wire.inputs import today
@@ -38,6 +38,7 @@ def test_health_names_the_data_version(client: httpx.Client, data: Data) -> None
         "cards": 14216,
         "banlists": 133,
         "imports": 1,
+        "lists_in_force": lists_in_force(data, today()),
         "newest_lists": newest_lists(data, today()),
         "printings_complete_until": "2025-11-15",
         "printings_may_be_missing": True,

@@ -80,6 +80,13 @@ def test_a_new_list_reaches_the_running_service_with_no_settings(
         assert (said["updates_dir"], said["data_version"]) == (str(folder), served["data_version"])
         assert said["newest_lists"][0]["id"] == "ocg-2027-01-01"
         assert said["newest_lists"][0]["may_be_outdated"] is False
+        assert said["lists_in_force"][0] == {
+            "format": "ocg",
+            "id": "ocg-2027-01-01",
+            "name": "OCG 2027.01",
+            "effective_from": "2027-01-01",
+            "may_be_outdated": False,
+        }
 
 
 def test_a_change_no_service_watches_says_so(tmp_path: Path, new_list: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -328,10 +328,17 @@ def test_status_says_what_may_be_out_of_date(updates: Path) -> None:
         ("ocg-2026-07-01", "2026-10-01", True),
         ("tcg-2026-05-18", "2026-11-14", True),
     ]
+    assert [(n["id"], n["effective_from"], n["may_be_outdated"]) for n in status["lists_in_force"]] == [
+        ("ocg-2026-07-01", "2026-07-01", True),
+        ("tcg-2026-05-18", "2026-05-18", True),
+    ]
     assert (status["printings_complete_until"], status["printings_may_be_missing"]) == ("2025-11-15", True)
     code, out, _err = _run("data", "status", "--date", "2026-09-30", "--lang", "ja")
     assert code == 0
     assert "OCG 2026.07  2026-07-01  次の改定予定 2026-10-01  最新" in out
+    assert "  施行中：OCG 2026.07（2026-07-01から）\n" in out
+    code, out, _err = _run("data", "status", "--date", "2026-12-01")
+    assert "  in force: OCG 2026.07 (from 2026-07-01); a newer list may be in force\n" in out
 
 
 # Honest when stale.

@@ -218,6 +218,8 @@ def _status(args: argparse.Namespace, source: DataSource, out: IO[str]) -> int:
         return EXIT_OK
     lang = args.lang
     print(words(lang, "data_status", **status), file=out)
+    for held in status["lists_in_force"]:
+        print(words(lang, "data_in_force_stale" if held["may_be_outdated"] else "data_in_force", **held), file=out)
     rows = [
         (
             found["name"],

@@ -120,6 +120,11 @@ _WORDS: dict[str, tuple[str, str]] = {
         "データ {data_dir}（バージョン {data_version}）、更新 {updates_dir}："
         "カード{cards}枚・リスト{banlists}件。{date}時点：",
     ),
+    "data_in_force": ("  in force: {name} (from {effective_from})", "  施行中：{name}（{effective_from}から）"),
+    "data_in_force_stale": (
+        "  in force: {name} (from {effective_from}); a newer list may be in force",
+        "  施行中：{name}（{effective_from}から）：新しいリストが施行されている可能性があります",
+    ),
     "data_due": ("next due {day}", "次の改定予定 {day}"),
     "data_stale": ("a newer list may be in force", "新しいリストが施行されている可能性があります"),
     "data_current": ("current", "最新"),

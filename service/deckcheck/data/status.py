@@ -1,5 +1,6 @@
 """What an operator asks of the data: their version, the updates laid over them, the newest list of each format with
-the day a newer one may be due, until when the card printings are complete, and what looks out of date on a day."""
+the day a newer one may be due, the list in force on a day, until when the card printings are complete, and what
+looks out of date on that day."""
 
 from __future__ import annotations
 
@@ -32,6 +33,27 @@ def newest_lists(data: Data, day: dt.date) -> list[dict[str, Any]]:
     return found
 
 
+def lists_in_force(data: Data, day: dt.date) -> list[dict[str, Any]]:
+    """Per format, the list in force on `day`, the day it began, and whether a newer one may be in force (only the
+    newest list may be outdated: a later one is held)."""
+    found = []
+    for fmt in (name.lower() for name in FORMATS):
+        banlist = data.banlists.in_force(day, fmt)
+        if banlist is None or banlist.effective_from is None:
+            continue
+        newest = data.banlists.of_format(fmt)[-1]
+        found.append(
+            {
+                "format": fmt,
+                "id": banlist.id,
+                "name": banlist.name,
+                "effective_from": banlist.effective_from.isoformat(),
+                "may_be_outdated": banlist is newest and data.cadence.may_be_outdated(newest, day),
+            }
+        )
+    return found
+
+
 def data_status(data: Data, day: dt.date) -> dict[str, Any]:
     """Everything above, for /healthz and `deckcheck data status`."""
     until = data.cards.printings_until
@@ -39,6 +61,7 @@ def data_status(data: Data, day: dt.date) -> dict[str, Any]:
         "cards": len(data.cards),
         "banlists": len(data.banlists.by_id),
         "imports": len(data.imports),
+        "lists_in_force": lists_in_force(data, day),
         "newest_lists": newest_lists(data, day),
         "printings_complete_until": None if until is None else until.isoformat(),
         "printings_may_be_missing": data.cards.may_lack_printings(day),

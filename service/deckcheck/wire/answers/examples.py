@@ -261,11 +261,19 @@ NEWEST_LISTS: list[Example] = [
         ("tcg", "tcg-2026-05-18", "TCG 2026.05", "2026-05-18", "2026-11-14", True),
     )
 ]
+LISTS_IN_FORCE: list[Example] = [
+    {"format": f, "id": i, "name": n, "effective_from": d, "may_be_outdated": old}
+    for f, i, n, d, old in (
+        ("ocg", "ocg-2026-10-01", "OCG 2026.10", "2026-10-01", False),
+        ("tcg", "tcg-2026-05-18", "TCG 2026.05", "2026-05-18", True),
+    )
+]
 HEALTH: Example = {
     "status": "ok",
     "cards": 14216,
     "banlists": 133,
     "imports": 1,
+    "lists_in_force": LISTS_IN_FORCE,
     "newest_lists": NEWEST_LISTS,
     "printings_complete_until": "2025-11-15",
     "printings_may_be_missing": True,

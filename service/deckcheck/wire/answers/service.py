@@ -137,6 +137,21 @@ class NewestList(WireModel):
     )
 
 
+class ListInForce(WireModel):
+    """The list of a format in force today, and whether a newer one than it may be in force by the usual cadence."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.LISTS_IN_FORCE[0]]})
+
+    format: Literal["ocg", "tcg"] = Field(description="The list's format.", examples=["ocg"])
+    id: str = Field(description="The list's id.", examples=["ocg-2026-10-01"])
+    name: str = Field(description="The list's name.", examples=["OCG 2026.10"])
+    effective_from: str = Field(description="The day the list took effect.", examples=["2026-10-01"])
+    may_be_outdated: bool = Field(
+        description="Whether it is the newest list held and today is on or after the day a newer one was due.",
+        examples=[False],
+    )
+
+
 class Watched(WireModel):
     """The updates folder a service reads, and how often it looks at it."""
 
@@ -162,6 +177,9 @@ class Health(Watched):
     banlists: int = Field(description="Forbidden/Limited lists loaded, of both formats.", examples=[133])
     imports: int = Field(
         description="Imports recorded into the data and the updates folder (`deckcheck data`).", examples=[1]
+    )
+    lists_in_force: list[ListInForce] = Field(
+        description="The list of each format in force today.", examples=[ex.LISTS_IN_FORCE]
     )
     newest_lists: list[NewestList] = Field(description="The newest list of each format.", examples=[ex.NEWEST_LISTS])
     printings_complete_until: str | None = Field(
