@@ -121,6 +121,19 @@ def test_validate_reports_in_the_chosen_language(decks: Path, lang: str) -> None
     assert out.splitlines() == [line.format(**files) for line in REPORTS[lang]]
 
 
+@pytest.mark.parametrize(("day", "said"), [("2026-12-31", False), ("2027-01-01", True)])
+def test_validate_says_at_once_when_a_newer_list_may_be_in_force(decks: Path, day: str, said: bool) -> None:
+    code, out, _err = _run("validate", str(decks / "legal.ydk"), "--date", day)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == f"{decks / 'legal.ydk'}: legal (OCG 2026.10, {day}; main 40, extra 1, side 0)"
+    note = (
+        "  ! OCG 2026.10 (from 2026-10-01) is the newest list of this format the service holds, and by the usual "
+        "cadence a newer one may be in force on this date: check the list in force, or name the list to apply."
+    )
+    assert lines[1:] == ([note] if said else [])
+
+
 def test_every_penalty_reads_in_both_languages() -> None:
     assert {penalty: (words("en", penalty), words("ja", penalty)) for penalty in PENALTIES} == {
         "caution": ("caution", "注意"),

@@ -262,8 +262,8 @@ def _validate(args: argparse.Namespace, settings: Settings, data: Data, stdout: 
 
 
 def _print_report(result: dict[str, Any], lang: str, out: IO[str]) -> None:
-    """One deck's verdict, then each violation: code, citations, where, message and remedy; then each name read
-    loosely."""
+    """One deck's verdict and, when a newer list may be in force, that; then each violation: code, citations, where,
+    message and remedy; then each name read loosely."""
     banlist = result["banlist"]["name"] if result["banlist"] else words(lang, "no_list")
     verdict = words(lang, "legal" if result["legal"] else "illegal")
     penalty = f" — {words(lang, result['penalty'])}" if result["penalty"] else ""
@@ -275,6 +275,9 @@ def _print_report(result: dict[str, Any], lang: str, out: IO[str]) -> None:
         "date": result["date"],
     }
     print(words(lang, "report", **fields, **result["counts"]), file=out)
+    for note in result["ruleset"]["notes"]:  # how current the data are is said at once, as on the desk
+        if note["code"] == "list_may_be_outdated":
+            print(f"  ! {note['message']}", file=out)
     separator = words(lang, "separator")
     for v in result["violations"]:
         where = separator.join(_place(loc, lang) for loc in v["loc"][:6])
