@@ -10,12 +10,17 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 import pytest
 
+from tests import browser
 from tests.cases import request
 from tests.served import serving
+
+if TYPE_CHECKING:
+    from tests.test_desk_currency import Header
 
 ROOT = Path(__file__).resolve().parent.parent
 DARK_MAGICIAN = 46986414  # unlimited in OCG 2026.10; Forbidden in the list this test announces
@@ -87,6 +92,21 @@ def test_a_new_list_reaches_the_running_service_with_no_settings(
             "effective_from": "2027-01-01",
             "may_be_outdated": False,
         }
+        desk = _desk_header(tmp_path, server.url, served["data_version"])
+        assert desk.summary == "2027-01-15 · OCG · In force: OCG 2027.01 (from 2027-01-01)"
+        assert desk.data.startswith("Newest list held: OCG 2027.01 (from 2027-01-01)")
+        assert "warn-outdated" not in desk.warnings
+
+
+def _desk_header(tmp_path: Path, url: str, version: str) -> Header:
+    """What the desk's header says of the data, in English, for an event on 2027-01-15, once it names `version`."""
+    from tests.test_desk_currency import Page  # noqa: PLC0415 - importing it skips where Chromium is missing
+
+    driver = browser.start(tmp_path / "chromium", [browser.ONLY_LOOPBACK], logs=True)
+    try:
+        return Page(driver, url, version).open("en", "2027-01-15")
+    finally:
+        driver.quit()
 
 
 def test_a_change_no_service_watches_says_so(tmp_path: Path, new_list: Path, monkeypatch: pytest.MonkeyPatch) -> None:
