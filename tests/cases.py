@@ -280,12 +280,19 @@ CASES: dict[str, tuple[dict[str, Any], Expected]] = {
         request(main=main_with({"passcode": 11876803}, drop=1), date="2026-11-29"),
         [("no_japanese_printing", "main", [["main", 14]])],
     ),
+    # A card whose first printing the data do not know (433377, Blitzclique - Steppleader, in the data with no
+    # printing date) came after the day the printing data end, 2025-11-15 (cards/printings.json): TR 1 ※ holds it
+    # out on that day and the day before; the day after, the data cannot tell, and it is taken as printed.
     "unknown_first_print_date": (
         request(main=main_with({"passcode": 433377}, drop=1), date="2025-11-14"),
         [("no_japanese_printing", "main", [["main", 14]])],
     ),
-    "unknown_first_print_date_later": (
+    "unknown_first_print_date_on_last_day": (
         request(main=main_with({"passcode": 433377}, drop=1), date="2025-11-15", banlist="ocg-2008-03-01"),
+        [("no_japanese_printing", "main", [["main", 14]])],
+    ),
+    "unknown_first_print_date_later": (
+        request(main=main_with({"passcode": 433377}, drop=1), date="2025-11-16", banlist="ocg-2008-03-01"),
         [],
     ),
     # Roster (TR 2.B, TR 2.D.8, PR 3.B).

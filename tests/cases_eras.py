@@ -197,9 +197,18 @@ ERA_CASES: dict[str, tuple[dict[str, Any], Expected]] = {
         [("forbidden_card", "main", [["main", 14]])],
     ),
     "tcg_before_first_tcg_list": (request(format="tcg", date="2010-06-01"), []),
+    # A first TCG printing the data do not know is after the day they end (2025-11-15): none on it or before it.
     "tcg_unknown_first_print_date": (
         request(format="tcg", date="2025-11-14", main=main_with({"passcode": LUNALIGHT_SCARLET_TIGER}, drop=1)),
         [("no_tcg_printing", "main", [["main", 14]])],
+    ),
+    "tcg_unknown_first_print_date_on_last_day": (
+        request(format="tcg", date="2025-11-15", main=main_with({"passcode": LUNALIGHT_SCARLET_TIGER}, drop=1)),
+        [("no_tcg_printing", "main", [["main", 14]])],
+    ),
+    "tcg_unknown_first_print_date_later": (
+        request(format="tcg", date="2025-11-16", main=main_with({"passcode": LUNALIGHT_SCARLET_TIGER}, drop=1)),
+        [],
     ),
     "english_unknown_first_print_date": (
         request(
@@ -209,6 +218,24 @@ ERA_CASES: dict[str, tuple[dict[str, Any], Expected]] = {
             protectors=OPAQUE,
         ),
         [("not_printed_in_language", "main", [["main", 14]])],
+    ),
+    "english_unknown_first_print_date_on_last_day": (
+        request(
+            date="2025-11-15",
+            banlist="ocg-2008-03-01",
+            main=main_with({"passcode": DARKURIBOH, "language": "en"}, drop=1),
+            protectors=OPAQUE,
+        ),
+        [("not_printed_in_language", "main", [["main", 14]])],
+    ),
+    "english_unknown_first_print_date_later": (
+        request(
+            date="2025-11-16",
+            banlist="ocg-2008-03-01",
+            main=main_with({"passcode": DARKURIBOH, "language": "en"}, drop=1),
+            protectors=OPAQUE,
+        ),
+        [],
     ),
     "tcg_xyz_day_before_first_tcg_xyz": (
         request(format="tcg", date="2011-07-07", extra=[*EXTRA, {"passcode": UTOPIA}]),

@@ -17,6 +17,7 @@ from deckcheck.cli import run
 from deckcheck.data import read_lflist
 from deckcheck.model import Format
 from deckcheck.rules import era_starts, ruleset_for
+from deckcheck.rules.eras import printed_by, printed_in
 from tests.cases import CASES
 from tests.decks import EXTRA, MAIN_40, request
 from tests.golden import run_case
@@ -308,8 +309,13 @@ def test_a_recheck_list_that_cannot_be_read(client: httpx.Client, banlist: str, 
     [
         (
             "english_unknown_first_print_date",
-            "「ダークリボー」は2025-11-14の時点で英語版が存在しません（TCG版の初出日は不明、2025-11-15以降）。"
+            "「ダークリボー」は2025-11-14の時点で英語版が存在しません（TCG版の初出日は不明、2025-11-15より後）。"
             "存在しない言語版のカードは代用カードです。",
+        ),
+        (
+            "unknown_first_print_date_on_last_day",
+            "「雷盟－ステップリーダ」は2025-11-15の時点で日本語版が存在しません（日本語版の初出日は不明、2025-11-15より後）。"
+            "日本語版の存在しないカードは使用できません。",
         ),
         (
             "tcg_ocg_only_card",
@@ -329,3 +335,50 @@ def test_a_recheck_list_that_cannot_be_read(client: httpx.Client, banlist: str, 
 def test_messages_in_japanese(data: Data, case: str, message: str) -> None:
     body, _expected = CASES[case]
     assert run_case(body, data, "ja")["violations"][0]["message"] == message
+
+
+# Blitzclique - Steppleader: in the data with neither first printing known; Stardust Dragon: both known.
+STEPPLEADER, STARDUST_DRAGON = 433377, 44508094
+
+
+@pytest.mark.parametrize("fmt", ["ocg", "tcg"])
+def test_a_card_of_unknown_first_printing_is_printed_only_after_the_data_end(data: Data, fmt: Format) -> None:
+    """TR 1 ※: on the day the printing data end the data are complete (no printing may be missing) and a card they
+    hold with no printing date had not been printed; from the next day on both turn together: printings may be
+    missing, and the card is taken as printed."""
+    cards = data.cards
+    end = cards.printings_until
+    assert end == D("2025-11-15")
+    card, known = cards.by_passcode[STEPPLEADER], cards.by_passcode[STARDUST_DRAGON]
+    assert (card.ja_first_print, card.ja_first_print_exact, card.tcg_first_print_exact) == (end, False, False)
+    for day, printed in ((end - dt.timedelta(days=1), False), (end, False), (end + dt.timedelta(days=1), True)):
+        assert printed_in(card, fmt, day) is printed, day
+        assert cards.may_lack_printings(day) is printed, day
+        assert printed_in(known, fmt, day)  # an exact date is printed on its own day and after
+    assert printed_by(end, True, end)
+    assert not printed_by(end, False, end)
+    assert not printed_by(None, True, end)
+
+
+@pytest.mark.parametrize(
+    ("day", "verdicts"),
+    [("2025-11-14", ["illegal", "illegal"]), ("2025-11-15", ["illegal", "illegal"]), ("2025-11-16", ["legal"] * 2)],
+)
+def test_a_recheck_holds_the_day_the_data_end_as_validate_does(
+    client: httpx.Client, day: str, verdicts: list[str]
+) -> None:
+    """The columnar verdict of a recheck (rules/facts.py) reads the day the printing data end as the engine does:
+    the deck holding Steppleader as a plain line of passcodes, and the same deck as a ydke link."""
+    main = [*MAIN_40[:-1], {"passcode": STEPPLEADER}]
+    passcodes = [entry["passcode"] for entry in main for _ in range(entry.get("count", 1))]
+    lines = [
+        {"id": "entries", "main": main, "extra": EXTRA},
+        {"id": "link", "ydke": _ydke(passcodes, [entry["passcode"] for entry in EXTRA], [])},
+    ]
+    body = b"".join(orjson.dumps(line) + b"\n" for line in lines)
+    answer = client.post("/v1/rechecks", params={"date": day, "banlist": "ocg-2008-03-01"}, content=body)
+    *results, _summary = map(orjson.loads, answer.content.splitlines())
+    assert [result["verdict"] for result in results] == verdicts
+    for result in results:
+        codes = [violation["code"] for violation in result["violations"]]
+        assert codes == ([] if verdicts == ["legal"] * 2 else ["no_japanese_printing"])

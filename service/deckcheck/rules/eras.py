@@ -33,10 +33,29 @@ def first_printing(card: Card, fmt: Format) -> dt.date | None:
     return card.ja_first_print if fmt == "ocg" else card.tcg_first_print
 
 
+def printed_by(first: dt.date | None, exact: bool, day: dt.date) -> bool:
+    """Whether a card whose first printing (in a format) is `first` had been printed by `day` (TR 1 ※: only cards
+    printed by the day of the event may be used). An exact date is the day of the printing itself; one that is not
+    exact is a day the card came after, at a day unknown (`first_printing_date_exact`: false), so it is printed on
+    no day up to and including it. The bundled data give that date to every card whose first printing they do not
+    know: the day the printing data end (cards/printings.json, scripts/build_data.py), on which they are complete.
+    After that day the data cannot tell, and the card is taken as printed: what the answers say of printings that
+    may be missing (CardIndex.may_lack_printings, rules/checks.py `_printings_until`) covers the same days."""
+    return first is not None and (first <= day if exact else first < day)
+
+
 def printed_in(card: Card, fmt: Format, day: dt.date) -> bool:
-    """Whether the card existed in the format on `day`: printed by then, and for the TCG a TCG card."""
-    first = first_printing(card, fmt)
-    return first is not None and first <= day and (fmt == "ocg" or card.tcg)
+    """Whether the card existed in the format on `day`: printed by then (`printed_by`), and for the TCG a TCG
+    card."""
+    if fmt == "ocg":
+        return printed_by(card.ja_first_print, card.ja_first_print_exact, day)
+    return card.tcg and printed_in_tcg(card, day)
+
+
+def printed_in_tcg(card: Card, day: dt.date) -> bool:
+    """Whether the card had a TCG printing, in any TCG language, by `day` (`printed_by`): what TR 3 代用カード holds
+    a card presented in a TCG language to."""
+    return printed_by(card.tcg_first_print, card.tcg_first_print_exact, day)
 
 
 def types_in_force(card: Card, types: Collection[str]) -> bool:

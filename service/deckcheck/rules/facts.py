@@ -21,7 +21,7 @@ import numpy.typing as npt
 from deckcheck.data import MAX_COPIES, Banlist, CardIndex
 from deckcheck.data.memo import kept_with
 from deckcheck.model import Format
-from deckcheck.rules.eras import printed_in, ruleset_for, types_in_force
+from deckcheck.rules.eras import printed_in, printed_in_tcg, ruleset_for, types_in_force
 
 Bools = npt.NDArray[np.bool_]
 Ints = npt.NDArray[np.int64]
@@ -91,7 +91,7 @@ def card_arrays(cards: CardIndex, day: dt.date, fmt: Format) -> CardArrays:
     for passcode, card in sorted(cards.by_passcode.items()):
         if types_in_force(card, types) and printed_in(card, fmt, day):
             placed = (MAIN if card.extra_deck_type == "none" else EXTRA) | SIDE
-            in_tcg = card.tcg_first_print is not None and card.tcg_first_print <= day
+            in_tcg = printed_in_tcg(card, day)
             rows.append((passcode, cards.name_id(card.passcode), placed, in_tcg))
     passcodes = np.array([r[0] for r in rows], dtype=np.uint32)
     names, dense = np.unique(np.array([r[1] for r in rows], dtype=np.int64), return_inverse=True)

@@ -30,15 +30,16 @@ _LANGUAGES = {
     "ko": ("Korean", "韓国語版"),
 }
 # What the first printing a violation names reads as: (never printed, first printed, printed at some unknown day
-# after), in English and Japanese.
+# after: not on that day, which is the day the printing data end, rules/eras.py `printed_by`), in English and
+# Japanese (より後, since 以降 would take that day in).
 _FIRST = {
     "first_japanese_printing": (
         ("never printed in Japanese", "first Japanese printing {}", "first Japanese printing unknown, after {}"),
-        ("日本語版は未発売", "日本語版の初出は{}", "日本語版の初出日は不明、{}以降"),
+        ("日本語版は未発売", "日本語版の初出は{}", "日本語版の初出日は不明、{}より後"),
     ),
     "first_tcg_printing": (
         ("never printed in the TCG", "first TCG printing {}", "first TCG printing unknown, after {}"),
-        ("TCG版は未発売", "TCG版の初出は{}", "TCG版の初出日は不明、{}以降"),
+        ("TCG版は未発売", "TCG版の初出は{}", "TCG版の初出日は不明、{}より後"),
     ),
 }
 _SECTIONS = {
@@ -164,12 +165,13 @@ def _hint(ctx: dict[str, Any], lang: str) -> str:
 
 
 def _newer(ctx: dict[str, Any], lang: str) -> str:
-    """What an unknown card on a day after the card data end may be: a card printed since."""
+    """What an unknown card on a day after the card data end may be: a card printed since, that is after the day
+    they end (on that day they are complete: rules/eras.py `printed_by`)."""
     until = ctx.get("printings_complete_until")
     if until is None:
         return ""
     if lang == "ja":
-        return f"（カードのデータは{until}までの発売分です。それ以降に発売されたカードは未収録の可能性があります。）"
+        return f"（カードのデータは{until}までの発売分です。それより後に発売されたカードは未収録の可能性があります。）"
     return f" (The card data cover printings until {until}: a card printed since may be missing.)"
 
 

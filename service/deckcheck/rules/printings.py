@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from deckcheck.model import Context, Finding
 from deckcheck.rules.checks import Line, Resolved, card_finding
-from deckcheck.rules.eras import TCG_LANGUAGES, first_printing, printed_in
+from deckcheck.rules.eras import TCG_LANGUAGES, first_printing, printed_in, printed_in_tcg
 
 # Per format: the code for a card not printed in it by the event date, and the ctx key of its first printing.
 _FORMAT_PRINTING = {
@@ -23,7 +23,9 @@ _FORMAT_PRINTING = {
 
 def check_format_printing(deck: Resolved, context: Context) -> Iterator[Finding]:
     """TR 1 ※: at an OCG event, a card with no Japanese version, or none yet on the event date, may not be used in
-    any language; at a TCG event (by analogy), a card must be a TCG card with a TCG printing on the event date."""
+    any language; at a TCG event (by analogy), a card must be a TCG card with a TCG printing on the event date. A
+    card whose first printing the data do not know had none up to and including the day the printing data end
+    (rules/eras.py `printed_by`)."""
     fmt = context.format
     code, key = _FORMAT_PRINTING[fmt]
     tcg = fmt == "tcg"
@@ -43,13 +45,14 @@ def check_language_printing(deck: Resolved, context: Context) -> Iterator[Findin
 
     Japanese cards are held to their printing by no_japanese_printing, and at a TCG event every card is held to its
     TCG printing by no_tcg_printing, so neither is reported twice here. Korean printings have no dates in the data
-    and are not checked."""
+    and are not checked. A card whose first TCG printing the data do not know had none up to and including the day
+    the printing data end (rules/eras.py `printed_by`)."""
     if context.format != "ocg" or deck.languages.keys().isdisjoint(TCG_LANGUAGES):
         return
     for card, group in deck.by_card.items():
-        first = card.tcg_first_print
-        if first is not None and first <= context.date:
+        if printed_in_tcg(card, context.date):
             continue
+        first = card.tcg_first_print
         foreign: list[Line] = [line for line in group if line.language in TCG_LANGUAGES]
         if foreign:
             yield card_finding(
