@@ -3,10 +3,15 @@ examples, and the routes over real HTTP."""
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 
+from deckcheck import Data
 from deckcheck.api.negotiation import choose_language, choose_media
+from tests.cases import CASES
+from tests.golden import golden_path, run_case
 
 # RFC 9110 §12.5.1's example header and the weight it gives each media type (the table under it).
 RFC_ACCEPT = "text/*;q=0.3, text/plain;q=0.7, text/plain;format=flowed, text/plain;format=fixed;q=0.4, */*;q=0.5"
@@ -67,10 +72,68 @@ def test_media_types(accept: str | None, offered: tuple[str, ...], chosen: int |
         ("*;q=0.5, ja", "ja"),
         ("ja;q=0, en;q=0", "en"),  # both refused: answered in English rather than not at all (§12.5.4)
         ("ja-JP;q=0.2, ja;q=0.9, en;q=0.5", "ja"),
+        # `*` states no preference: the route's default, unless a language named weighs as much or more.
+        ("*", "en"),
+        ("*;q=0.5", "en"),
+        ("*;q=0.5, ja;q=0.1", "en"),  # any language but Japanese first: the default is one of them
+        ("*, ja", "ja"),  # as much as any, and named: a preference
+        ("ja;q=0.5, *;q=0.5", "ja"),
+        ("*;q=0.5, ja-JP", "ja"),
+        ("en;q=0.5, *", "ja"),  # any language before English: Japanese is the one other offered
+        ("*;q=0", "en"),  # every language refused: answered in the default rather than not at all
+        ("fr, *;q=0.5", "en"),  # French is not offered: `*` weighs the two alike
     ],
 )
 def test_languages(header: str | None, chosen: str) -> None:
     assert choose_language(header, ("ja", "en"), "en") == chosen
+
+
+@pytest.mark.parametrize(
+    ("header", "chosen"),
+    [("*", "ja"), ("*;q=0.5, ja;q=0.1", "en"), ("*;q=0.5, en;q=0.1", "ja"), ("*, en", "en"), ("en;q=0, *", "ja")],
+)
+def test_a_wildcard_gives_the_default_of_the_route(header: str, chosen: str) -> None:
+    """The same headers where Japanese is the default, as a route offering Japanese first and by default would
+    have it: `*` gives the default, never merely the language offered first."""
+    assert choose_language(header, ("en", "ja"), "ja") == chosen
+    assert choose_language("*", ("en", "ja"), "ja") == "ja"
+
+
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [
+        ("*", "en"),
+        ("*;q=0.5, ja;q=0.1", "en"),
+        ("ja;q=0, *", "en"),
+        ("*;q=0.5, ja", "ja"),
+        ("*, ja", "ja"),
+        ("en;q=0.5, *", "ja"),
+    ],
+)
+def test_validate_with_a_wildcard_answers_as_the_golden_case(
+    client: httpx.Client, data: Data, header: str, lang: str
+) -> None:
+    """Golden: POST /v1/validate of the golden case forbidden_pot_of_greed with Accept-Language `*` (alone, or
+    below or beside a named language) answers the stored English report, byte for byte as JSON, in English;
+    where a language named weighs highest, in Japanese, as `ja` answers."""
+    body, _expected = CASES["forbidden_pot_of_greed"]
+    answer = client.post("/v1/validate", json=body, headers={"Accept-Language": header})
+    assert (answer.status_code, answer.headers["content-language"]) == (200, lang)
+    if lang == "en":
+        assert answer.json() == json.loads(golden_path("forbidden_pot_of_greed").read_text(encoding="utf-8"))
+    else:
+        japanese = client.post("/v1/validate", json=body, headers={"Accept-Language": "ja"}).json()
+        assert answer.json() == japanese == run_case(body, data, "ja")
+        assert japanese["violations"][0]["message"] == "「強欲な壺」はOCG 2008.03で禁止カードです。"
+
+
+def test_every_language_route_answers_a_wildcard_in_english(client: httpx.Client) -> None:
+    """Every route that answers in Japanese or English takes `*` for no preference: English, its default."""
+    star = {"Accept-Language": "*"}
+    for path in ("/v1/rules", "/v1/rules/eras", "/v1/infractions"):
+        answer = client.get(path, headers=star)
+        assert answer.headers["content-language"] == "en", path
+        assert answer.content == client.get(path, headers={"Accept-Language": "en"}).content, path
 
 
 @pytest.mark.parametrize(

@@ -2,8 +2,9 @@
 
 Each offered form gets the weight of the most specific element of the header that matches it (§12.5.1: a type
 with parameters over the type, over `type/*`, over `*/*`; for languages, the tag over its primary subtag, over
-`*`), and q=0 refuses it. The form with the highest weight wins; on a tie, the one the route prefers. Without the
-header every form is acceptable.
+`*`), and q=0 refuses it. The form with the highest weight wins; on a tie, the one the route prefers (for a
+language, one the header names before one only `*` stands for: `*` states no preference). Without the header every
+form is acceptable.
 """
 
 from __future__ import annotations
@@ -71,16 +72,17 @@ def _media_weight(elements: Sequence[_Element], offered: str) -> float | None:
     return None if best is None else best[1]
 
 
-def _language_weight(elements: Sequence[_Element], offered: str) -> tuple[float, int]:
-    """The q and header place of the most specific range matching the language `offered` (`ja`): the tag itself,
-    then a longer tag of it (`ja-JP`, as RFC 4647 §3.4's lookup would shorten it), then `*`."""
+def _language_weight(elements: Sequence[_Element], offered: str) -> tuple[float, bool, int]:
+    """The q of the most specific range matching the language `offered` (`ja`): the tag itself, then a longer tag
+    of it (`ja-JP`, as RFC 4647 §3.4's lookup would shorten it), then `*`; whether that range names the language
+    (not `*`), and its place in the header."""
     best: tuple[int, float, int] = (-1, 0.0, 0)
     for element in elements:
         tag = element.main
         rank = 2 if tag == offered else 1 if tag.split("-")[0] == offered else 0 if tag == "*" else -1
         if rank > best[0]:
             best = (rank, element.q, element.place)
-    return best[1], best[2]
+    return best[1], best[0] > 0, best[2]
 
 
 def choose_media(accept: str | None, offered: Sequence[str]) -> str | None:
@@ -98,13 +100,25 @@ def choose_media(accept: str | None, offered: Sequence[str]) -> str | None:
 
 
 def choose_language(header: str | None, offered: Sequence[str], fallback: str) -> str:
-    """The offered language the Accept-Language `header` weighs highest, the one named earlier in it on a tie;
-    `fallback` when it weighs none of them above 0 (§12.5.4 lets a server answer in a language not asked for,
-    rather than refuse)."""
+    """The offered language the Accept-Language `header` weighs highest; `fallback`, the route's default, when it
+    weighs none of them above 0 (§12.5.4 lets a server answer in a language not asked for, rather than refuse).
+
+    `*` weighs every language the header does not name (RFC 4647 §2.1) and prefers none of them to another: among
+    the languages weighed highest, one the header names wins (the one named earlier on a tie: `*, ja` and
+    `ja;q=0.5, *;q=0.5` ask for Japanese), and where `*` alone weighs them highest, the route's default does
+    (`*`, `*;q=0.5, ja;q=0.1` and `ja;q=0, *` answer in English where English is the default), else the one the
+    route offers first. A language named above `*` still wins (`*;q=0.5, ja`), and one named below it loses to the
+    languages `*` stands for (`en;q=0.5, *` prefers any language to English, and is answered in Japanese)."""
     elements = _elements(header or "")
     weights = [(*_language_weight(elements, lang), lang) for lang in offered]
-    q, _place, lang = max(weights, key=lambda weight: (weight[0], -weight[1]))
-    return lang if q > 0 else fallback
+    best = max((q for q, _named, _place, _lang in weights), default=0.0)
+    if best <= 0:
+        return fallback
+    top = [(place, lang) for q, named, place, lang in weights if q == best and named]
+    if top:
+        return min(top)[1]
+    wildcard = [lang for q, _named, _place, lang in weights if q == best]
+    return fallback if fallback in wildcard else wildcard[0]
 
 
 def not_acceptable(offered: Sequence[str]) -> RequestError:
