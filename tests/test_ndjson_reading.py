@@ -47,9 +47,9 @@ def test_a_line_past_the_bound_is_kept_short_and_the_next_read_whole() -> None:
     assert lines == [b'{"id":1}', long[: files._KEPT], b"", b'{"id":2}']
 
 
-def _parts_lines(paths: list[Path], size: int, *, spans: bool = True) -> list[bytes | files.Unread]:
+def _parts_lines(paths: list[Path], size: int, *, spans: bool = True) -> list[bytes | files.Decoded | files.Unread]:
     """The lines of deck_parts' parts, each span read as a worker reads it."""
-    lines: list[bytes | files.Unread] = []
+    lines: list[bytes | files.Decoded | files.Unread] = []
     for part in files.deck_parts(paths, size, spans=spans):
         assert spans or isinstance(part, list)
         got = files.span_lines(part) if isinstance(part, files.Span) else part

@@ -88,9 +88,9 @@ def lines(draw: st.DrawFn, decks: list[CorpusDeck]) -> bytes | None:
 
 def same_as_engine(checker: Rechecker, chunk: list[bytes | None], first: int = 1) -> tuple[bytes, Summary]:
     """Assert that `check_lines` answers the chunk with the lines and summary the engine gives line by line; its
-    lines and summary."""
+    lines and summary. Every line given as bytes here is UTF-8, and the summary counts it so."""
     got, summary = checker.check_lines(first, chunk)
-    expected, by_line = [], Summary()
+    expected, by_line = [], Summary(utf8=sum(raw is not None for raw in chunk))
     for offset, raw in enumerate(chunk):
         line, outcome = checker.check(first + offset, raw)
         expected.append(line)

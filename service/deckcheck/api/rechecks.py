@@ -179,7 +179,10 @@ def build_rechecks_router(admission: Admission, metrics: Metrics, max_held_bytes
             ),
         ] = "0",
     ) -> StreamingResponse:
-        """Recheck many decks (NDJSON, one `{id, deck…}` a line) against one list, optionally against a previous one."""
+        """Recheck many decks (NDJSON, one `{id, deck…}` a line) against one list, optionally against a previous one.
+
+        Each line is read as the desk reads a file: UTF-8, else Shift_JIS as Windows writes it (CP932), line by line
+        as the body arrives; the summary's `encodings` counts the lines read in each once one was CP932."""
         day = date or today()
         data = served(request).data
         lists = (banlist or deckcheck_banlist, previous or deckcheck_previous)

@@ -1,8 +1,10 @@
 """Stored decks as NDJSON lines: NDJSON files, single deck files (.ydk .ydke .txt .json) and folders of them.
 
 A deck file is read as the desk reads it (UTF-8, else Shift_JIS as Windows writes it, CP932), and its line carries
-the encoding it was read in as its own field `encoding`, which its result echoes. It becomes one line, so a file past
-what a line may hold is an error line read no further than that.
+the encoding it was read in as its own field `encoding`, which its result echoes, and comes as `Decoded`, so the
+recheck's summary counts it with the NDJSON lines read in the same encoding (batch/recheck.py `read_lines`). It
+becomes one line, so a file past what a line may hold is an error line read no further than that. An NDJSON line is
+handed on as its bytes, read as text line by line when it is checked.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import numpy as np
 import orjson
 
 from deckcheck.bounded import TooLarge, read_bounded
-from deckcheck.encoding import NotText, decoded_text
+from deckcheck.encoding import Encoding, NotText, decoded_text
 from deckcheck.formats import DECK_SUFFIXES, deck_file_format
 
 MAX_LINE_BYTES = 1024 * 1024  # the most one recheck line may hold (a longer one is an error line)
@@ -33,6 +35,14 @@ class Unread(NamedTuple):
     errors: list[dict[str, Any]]
 
 
+class Decoded(NamedTuple):
+    """A line already read as text and written as UTF-8 (a deck file, a table's row), and the encoding its text
+    was read in: what the recheck's summary counts it under."""
+
+    line: bytes
+    encoding: Encoding
+
+
 class Span(NamedTuple):
     """Whole lines of an NDJSON file that can be read again (a regular file): the bytes from `start` to `stop`,
     `lines` lines. A worker reads a span's lines itself, so they are not read, cut, and handed on to it."""
@@ -44,10 +54,10 @@ class Span(NamedTuple):
 
 
 # A part of a recheck's input: its lines, or a span of a file whose lines span_lines reads.
-Part = list[bytes | Unread] | Span
+Part = list[bytes | Decoded | Unread] | Span
 
 
-def deck_lines(paths: Iterable[Path]) -> Iterator[bytes | Unread]:
+def deck_lines(paths: Iterable[Path]) -> Iterator[bytes | Decoded | Unread]:
     """NDJSON deck lines from NDJSON files, single deck files (.ydk .ydke .txt .json) and folders of them."""
     for path in _files(paths):
         if path.suffix.lower() in NDJSON_SUFFIXES:
@@ -61,7 +71,7 @@ def deck_parts(paths: Iterable[Path], size: int, *, spans: bool) -> Iterator[Par
     """The lines deck_lines gives, in parts of `size` lines at most: with `spans`, a regular NDJSON file as spans of
     it, for workers to read; every other line (of a pipe, or a single deck file, or any without `spans`, where the
     lines are read once, here) in lists."""
-    held: list[bytes | Unread] = []
+    held: list[bytes | Decoded | Unread] = []
     for path in _files(paths):
         if spans and path.suffix.lower() in NDJSON_SUFFIXES and path.is_file():
             if held:
@@ -159,7 +169,7 @@ def _wanted(path: Path) -> bool:
     return path.suffix.lower() in NDJSON_SUFFIXES or path.suffix.lower() in DECK_SUFFIXES
 
 
-def _deck_file_line(path: Path) -> bytes | Unread:
+def _deck_file_line(path: Path) -> Decoded | Unread:
     """One deck file as an NDJSON line whose id is the file's path."""
     try:
         text, encoding = decoded_text(read_bounded(path, MAX_LINE_BYTES, "a recheck line may hold"))
@@ -176,8 +186,8 @@ def _deck_file_line(path: Path) -> bytes | Unread:
         if not isinstance(body, dict):
             # Not a deck object: passed on as one line (JSON allows any whitespace for the line breaks), so it
             # gets the error line the parser gives it.
-            return " ".join(text.splitlines()).encode()
+            return Decoded(" ".join(text.splitlines()).encode(), encoding)
         # The recheck's date and list stand for every deck: a stored request's own give way to them.
         deck = {key: value for key, value in body.items() if key not in _BATCH_WIDE}
-        return orjson.dumps({**deck, "id": str(path), "encoding": encoding})
-    return orjson.dumps({"id": str(path), fmt: text, "encoding": encoding})
+        return Decoded(orjson.dumps({**deck, "id": str(path), "encoding": encoding}), encoding)
+    return Decoded(orjson.dumps({"id": str(path), fmt: text, "encoding": encoding}), encoding)

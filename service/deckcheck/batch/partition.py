@@ -5,26 +5,30 @@
 column and the deck in the columns a line gives it in (`ydke`, `ydk` or `text` strings, or `main`, `extra`, `side`
 lists of `{passcode, count, language}`; `protectors` and `default_language` where decks give them); every other
 column is the caller's own field (`player`, `email`), carried into the result as an NDJSON line's own fields are
-(a value JSON has no type for, such as a decimal or bytes, as its text). Each row is checked as the NDJSON line of
-its non-null fields would be, in chunks through the columnar verdict, and answered by one row of RESULTS: the result
-line itself (`result`, the same bytes `deckcheck recheck` writes) and its verdict as columns a warehouse can query.
-Needs the `dask` extra's pyarrow.
+(a value JSON has no type for, such as a decimal, as its text). A column of bytes (binary: what pyarrow's CSV
+reader makes of a column that is not UTF-8, such as a Shift_JIS CSV's) is read as the desk reads a file, UTF-8 else
+Shift_JIS (CP932), and the summary counts a row with such a cell as read in CP932, as it counts an NDJSON line
+(batch/recheck.py `read_lines`). Each row is checked as the NDJSON line of its non-null fields would be, in chunks
+through the columnar verdict, and answered by one row of RESULTS: the result line itself (`result`, the same bytes
+`deckcheck recheck` writes) and its verdict as columns a warehouse can query. Needs the `dask` extra's pyarrow.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pyarrow as pa
 
+from deckcheck.batch.files import Decoded
 from deckcheck.batch.recheck import Rechecker
 from deckcheck.batch.spec import BatchSpec
 from deckcheck.batch.summary import Outcome, Summary
 from deckcheck.data import DEFAULT_DATA_DIR, Data, DataSource
+from deckcheck.encoding import Encoding, NotText, decoded_text
 
 CHUNK_ROWS = 2000
 _FIELDS: list[pa.Field[Any]] = [
@@ -80,26 +84,25 @@ def check_table(table: pa.Table, checker: Rechecker, first_line: int) -> tuple[p
     summary = Summary()
     parts = [results_table(first_line, [], id_type)]
     for first, batch in _batches(table, first_line):
-        outcomes = checker.results(first, list(lines_of(batch)))
+        outcomes, part = checker.summed(first, list(lines_of(batch)))
         parts.append(results_table(first, outcomes, id_type))
-        summary.add_results(outcomes)
+        summary.merge(part)
     return pa.concat_tables(parts), summary
 
 
 def id_type_of(schema: pa.Schema, where: str = "") -> pa.DataType:
-    """The type of the `id` column of a table of decks (`where` it is, for the error)."""
+    """The type of the results' `id` column for a table of decks (`where` it is, for the error): the table's own,
+    but text for ids given as bytes, which are read as text (`lines_of`)."""
     if "id" not in schema.names:
         raise ValueError(f"{where}a table of decks needs an `id` column; this one has {', '.join(schema.names)}")
     id_type: pa.DataType = schema.field("id").type
-    return id_type
+    return pa.string() if _is_bytes(id_type) else id_type
 
 
 def check_lines(lines: list[bytes], checker: Rechecker, first_line: int) -> tuple[pa.Table, Summary]:
     """The results table of NDJSON lines numbered from `first_line`, and their summary. Ids may be strings or
     whole numbers in NDJSON: the table's `id` column is a string, a number's in decimal (`result` keeps its type)."""
-    outcomes = checker.results(first_line, lines)
-    summary = Summary()
-    summary.add_results(outcomes)
+    outcomes, summary = checker.summed(first_line, lines)
     return results_table(first_line, outcomes, pa.string()), summary
 
 
@@ -110,19 +113,36 @@ def _batches(table: pa.Table, first_line: int) -> Iterator[tuple[int, pa.RecordB
         first += batch.num_rows
 
 
-def lines_of(batch: pa.RecordBatch) -> Iterator[bytes]:
-    """Each row as the NDJSON line of its non-null fields."""
-    if set(batch.schema.names) == {"id", "ydke"}:  # the common store: no nesting to clean
+def lines_of(batch: pa.RecordBatch) -> Iterator[bytes | Decoded]:
+    """Each row as the NDJSON line of its non-null fields; a row with a cell of bytes read as Shift_JIS (CP932)
+    comes as `Decoded`, so the summary counts it."""
+    schema = batch.schema
+    if set(schema.names) == {"id", "ydke"} and not any(_is_bytes(kind) for kind in schema.types):
+        # The common store: no nesting to clean.
         for deck_id, link in zip(batch.column("id").to_pylist(), batch.column("ydke").to_pylist(), strict=True):
             yield orjson.dumps({k: v for k, v in (("id", deck_id), ("ydke", link)) if v is not None})
         return
     for row in batch.to_pylist():
-        yield orjson.dumps(_present(row), default=_as_text)
+        read: list[Encoding] = []
+        line = orjson.dumps(_present(row), default=partial(_as_text, read))
+        yield Decoded(line, "cp932") if "cp932" in read else line
 
 
-def _as_text(value: Any) -> str:
-    """A value JSON has no type for (a decimal, bytes) as its text."""
-    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+def _is_bytes(kind: pa.DataType) -> bool:
+    return bool(pa.types.is_binary(kind) or pa.types.is_large_binary(kind) or pa.types.is_fixed_size_binary(kind))
+
+
+def _as_text(read: list[Encoding], value: Any) -> str:
+    """A value JSON has no type for (a decimal) as its text; bytes read as the desk reads a file, UTF-8 else
+    Shift_JIS (CP932), the encoding added to `read` (bytes neither reads are UTF-8 with U+FFFD for what is not)."""
+    if not isinstance(value, bytes):
+        return str(value)
+    try:
+        text, encoding = decoded_text(value)
+    except NotText:
+        return value.decode("utf-8", "replace")
+    read.append(encoding)
+    return text
 
 
 def _present(value: Any) -> Any:

@@ -57,6 +57,9 @@ class Summary:
     still: int = 0  # illegal under the previous list too
     newly_illegal: list[Any] = field(default_factory=list)  # the first KEPT_NEWLY_ILLEGAL_IDS of them
     causes: Counter[int] = field(default_factory=Counter)
+    # Lines read as UTF-8 and as Shift_JIS (CP932), as the desk reads a file (batch/recheck.py `read_lines`).
+    utf8: int = 0
+    cp932: int = 0
 
     def add_results(self, results: Iterable[tuple[bytes, Outcome]]) -> None:
         """Count every line of these results (a result line and its outcome each), each count over the whole
@@ -91,6 +94,14 @@ class Summary:
         self.still += other.still
         self.newly_illegal.extend(other.newly_illegal[: KEPT_NEWLY_ILLEGAL_IDS - len(self.newly_illegal)])
         self.causes.update(other.causes)
+        self.utf8 += other.utf8
+        self.cp932 += other.cp932
+
+    def encodings(self) -> dict[str, int] | None:
+        """The lines read in each encoding, once a line was read as Shift_JIS (CP932): a recheck names the
+        encoding as `deckcheck validate` names a deck file's. None while every line read was UTF-8, which the
+        NDJSON of a recheck is, and which its summary then need not say."""
+        return {"utf-8": self.utf8, "cp932": self.cp932} if self.cp932 else None
 
     def as_json(self, setup: RecheckSetup, data: Data) -> dict[str, Any]:
         """The closing line of a batch, with the rules every deck was judged by."""
@@ -104,6 +115,7 @@ class Summary:
             "legal": self.legal,
             "illegal": self.illegal,
             "errors": self.errors,
+            **({} if (encodings := self.encodings()) is None else {"encodings": encodings}),
             "by_code": dict(sorted(self.by_code.items())),
             "date": setup.date.isoformat(),
             "banlist": None if setup.banlist is None else banlist_json(setup.banlist),

@@ -258,12 +258,15 @@ class TimeLeft(ProgressColumn):
 
 
 def _print_summary(summary: Summary, checker: Rechecker, lang: str, out: IO[str], seconds: float) -> None:
-    """The totals, each rule's count and the cards that made decks newly illegal, as a table aligned on `out`."""
+    """The totals (with the lines read as Shift_JIS, where any was), each rule's count and the cards that made decks
+    newly illegal, as a table aligned on `out`."""
     setup = checker.setup
     listed = setup.banlist.name if setup.banlist else words(lang, "no_list")
     print(words(lang, "recheck", banlist=listed, date=setup.date, seconds=seconds), file=out)
-    rows: list[tuple[str | Padding, str]] = [
-        (words(lang, "decks"), f"{summary.lines:,}"),
+    rows: list[tuple[str | Padding, str]] = [(words(lang, "decks"), f"{summary.lines:,}")]
+    if summary.cp932:  # named as `validate` names a deck file read so
+        rows.append((indented(words(lang, "decks") + words(lang, "read_as_cp932")), f"{summary.cp932:,}"))
+    rows += [
         (words(lang, "legal"), f"{summary.legal:,}"),
         (words(lang, "illegal"), f"{summary.illegal:,}"),
     ]
