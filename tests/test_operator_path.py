@@ -135,7 +135,7 @@ def test_reload_signals_the_services_watching_the_folder_and_no_other(
     with serving(tmp_path / "ours.log", watching_ours) as one, serving(tmp_path / "theirs.log", watching_theirs) as two:
         reloaded = _deckcheck("data", "reload", "--dir", str(ours))
         assert reloaded.returncode == 0, reloaded.stderr
-        assert reloaded.stdout.startswith(f"pid {one.process.pid} serves it: data version ")
+        assert reloaded.stdout.startswith(f"pid {one.process.pid} loaded the data again: data version ")
         reloads = [line for line in one.log_lines() if '"data_reload"' in line]
         assert [json.loads(line)["cause"] for line in reloads] == ["SIGHUP"]
         assert not [line for line in two.log_lines() if '"data_reload"' in line]

@@ -86,6 +86,10 @@ _WORDS: dict[str, tuple[str, str]] = {
         "{service} serves it: data version {version}, after {seconds} s",
         "{service}が反映しました：データバージョン {version}（{seconds}秒後）",
     ),
+    "data_reloaded": (
+        "{service} loaded the data again: data version {version}, after {seconds} s",
+        "{service}がデータを読み込み直しました：データバージョン {version}（{seconds}秒後）",
+    ),
     "data_refused": (
         "{service} could not load it and still serves data version {version}: {problem}",
         "{service}は読み込めず、データバージョン {version} のままです：{problem}",

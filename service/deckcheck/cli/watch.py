@@ -24,6 +24,7 @@ def await_services(
     out: IO[str],
     *,
     done: Callable[[Watcher, Watcher], bool] = lambda old, new: new.data_version != old.data_version,
+    taken: str = "data_taken",
 ) -> bool:
     """Wait up to `seconds` until each service of `before` (as it was before the change) serves the change (`done`),
     saying which took it; whether all did. No service: say that none watches `folder`."""
@@ -42,7 +43,7 @@ def await_services(
                 print(words(lang, "data_service_gone", service=old.describe()), file=out)
             elif done(old, new) and new.reload_outcome == "ok":
                 print(
-                    words(lang, "data_taken", service=new.describe(), version=new.data_version, seconds=waited),
+                    words(lang, taken, service=new.describe(), version=new.data_version, seconds=waited),
                     file=out,
                 )
             elif new.reload_outcome == "failed" and new.reloaded != old.reloaded:
@@ -78,4 +79,6 @@ def reload_services(folder: Path, seconds: float, lang: str, out: IO[str]) -> bo
     before = watchers(folder)
     for pid in sorted({watcher.signal_pid for watcher in before}):
         os.kill(pid, signal.SIGHUP)
-    return await_services(before, folder, seconds, lang, out, done=lambda old, new: new.reloaded != old.reloaded)
+    return await_services(
+        before, folder, seconds, lang, out, done=lambda old, new: new.reloaded != old.reloaded, taken="data_reloaded"
+    )
