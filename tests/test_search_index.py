@@ -145,9 +145,10 @@ def test_suggestions_are_the_best_three_and_remembered(search: NameSearch) -> No
     assert first == tuple(search.search(name, 3))
     assert [hit.match for hit in first] == ["fuzzy"] * 3
     assert search.suggestions(name) is first
-    assert search.suggestions("ブルーアイズ・ホワイト・ドラゴン") == tuple(
-        search.search("ブルーアイズ・ホワイト・ドラゴン", 3)
-    )
+    # A reading of a card's name (cards/readings.tsv) puts that card first, before the search's hits.
+    reading = search.suggestions("ブルーアイズ・ホワイト・ドラゴン")
+    assert [(hit.card.passcode, hit.match) for hit in reading][:1] == [(89631139, "reading")]
+    assert reading[1:] == tuple(search.search("ブルーアイズ・ホワイト・ドラゴン", 2))
 
 
 # Whole answers on real names: the names the query spells whole words of (a space, a dash, a slash, ・ or the end

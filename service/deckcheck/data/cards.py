@@ -11,7 +11,8 @@ from types import MappingProxyType
 from typing import Any
 
 from deckcheck.data.card import Card
-from deckcheck.data.names import loose_keys, normalize_name
+from deckcheck.data.names import normalize_name, plain_name, read_keys
+from deckcheck.data.readings import ReadingRow, resolve_readings
 from deckcheck.data.search import NameSearch
 from deckcheck.errors import DataError
 from deckcheck.limits import MAX_NAME_CHARS
@@ -64,25 +65,33 @@ class CardIndex:
         return self.by_name.get(normalize_name(name))
 
     def find_loose(self, name: str) -> tuple[Card, str] | None:
-        """The one card a name names loosely (data/names.py `loose_keys`, the first that any card's name has), with
-        its name as printed that matched: None when no card's name has a loose key of `name`, or names of two cards
-        have the first one that any has. Alternate artworks and the cards of a shared name (同名カード) are one card
+        """The one card a name names loosely (data/names.py `read_keys`, the first group of keys that finds any
+        card's name), with its name as printed that matched: None when no card's name has a key of `name`, or names
+        of two cards have keys of the first group that finds any. A key with dashes read as word boundaries finds
+        only a name whose words end there. Alternate artworks and the cards of a shared name (同名カード) are one card
         here, the one `find_name` gives for that name."""
         if len(name) > MAX_NAME_CHARS:
             return None  # no card's name, and a deck that gives it is refused: not worth folding
-        for key in loose_keys(name):
+        for keys in read_keys(name):
             found: dict[Card, str] = {}
-            for printed, _card in self.search.named(key) if key else ():
-                found.setdefault(self.by_name[normalize_name(printed)], printed)
+            for key, ends in keys:
+                for printed, _card, words in self.search.named(key):
+                    if words & ends == ends:
+                        found.setdefault(self.by_name[normalize_name(printed)], printed)
             if found:
                 return next(iter(found.items())) if len(found) == 1 else None
         return None
 
     def read_name(self, name: str) -> tuple[Card, str | None] | None:
-        """The card `name` names, and None beside it when exactly (`find_name`) or else its name as printed that
-        `name` was read loosely as (`find_loose`); None when it names no one card."""
+        """The card `name` names, and beside it its name as printed where `name` differs from that in more than
+        width, case and spacing (a dash, a dot: `find_name` folds those) or was read loosely (`find_loose`), else
+        None; None when it names no one card."""
         card = self.find_name(name)
-        return (card, None) if card is not None else self.find_loose(name)
+        if card is None:
+            return self.find_loose(name)
+        written = plain_name(name)
+        printed = [n for n in (card.name_ja, card.name_en) if n and normalize_name(n) == normalize_name(name)]
+        return card, None if any(plain_name(n) == written for n in printed) else printed[0]
 
     def may_lack_printings(self, day: dt.date) -> bool:
         """Whether a card printed by `day` may be missing: `day` is after the printings are complete."""
@@ -220,8 +229,11 @@ def load_cards(path: Path) -> CardIndex:
     return index_cards(read_card_file(path))
 
 
-def index_cards(rows: Sequence[CardRow], printings_until: dt.date | None = None) -> CardIndex:
-    """Check the rows of card files and index them; raise DataError naming the file and row on any problem."""
+def index_cards(
+    rows: Sequence[CardRow], printings_until: dt.date | None = None, readings: Sequence[ReadingRow] = ()
+) -> CardIndex:
+    """Check the rows of card files, and those of readings files (data/readings.py), and index them; raise
+    DataError naming the file and row on any problem."""
     canonical: dict[int, Card] = {}
     files: dict[int, str] = {}
     alias_rows: list[tuple[int, int, str, str]] = []
@@ -249,7 +261,7 @@ def index_cards(rows: Sequence[CardRow], printings_until: dt.date | None = None)
         by_passcode=MappingProxyType(by_passcode),
         aliases=MappingProxyType({passcode: tuple(sorted(a)) for passcode, a in aliases.items()}),
         by_name=MappingProxyType(by_name),
-        search=NameSearch(names),
+        search=NameSearch(names, resolve_readings(readings, by_passcode)),
         namesakes=MappingProxyType(_namesakes(names)),
         printings_until=printings_until,
     )

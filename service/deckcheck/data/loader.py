@@ -19,6 +19,7 @@ from typing import Any
 from deckcheck.data.banlists import Banlists, banlist_paths, load_banlists
 from deckcheck.data.cards import CardIndex, index_cards, layered_rows, read_card_file
 from deckcheck.data.freshness import Cadence
+from deckcheck.data.readings import READINGS, read_readings_file
 from deckcheck.errors import DataError
 
 _PACKAGE = Path(__file__).resolve().parents[1]
@@ -97,7 +98,8 @@ def _load(source: DataSource) -> Data:
     layers = [[row for path in card_paths(folder) for row in read_card_file(path)] for folder in folders]
     if not layers[0]:
         raise DataError(str(root / "cards"), "directory", "holds no card files")
-    cards = index_cards(layered_rows(layers), _printings_until(root))
+    readings = [row for folder in folders for row in read_readings_file(folder / READINGS)]
+    cards = index_cards(layered_rows(layers), _printings_until(root), readings)
     banlists = load_banlists(root / "banlists", cards, [folder / "banlists" for folder in folders[1:]])
     imports = tuple(record for folder in folders for record in read_imports(folder))
     return Data(cards, banlists, _digest(folders), imports, source.cadence)
@@ -139,7 +141,7 @@ def data_files(folders: Sequence[Path]) -> list[tuple[Path, Path]]:
     """Every file the data are read from, with the folder it is in: what the data's digest covers."""
     files: list[tuple[Path, Path]] = []
     for folder in folders:
-        found = [*card_paths(folder), *banlist_paths(folder / "banlists"), folder / PRINTINGS]
+        found = [*card_paths(folder), *banlist_paths(folder / "banlists"), folder / PRINTINGS, folder / READINGS]
         files += [(folder, path) for path in found if path.is_file()]
     return files
 

@@ -1,19 +1,25 @@
-"""Card-name normalisation shared by every lookup (SPEC section 1), and the loose key names are searched and
-read by when they are not written exactly."""
+"""Card-name normalisation shared by every lookup (SPEC section 1), the loose key names are searched by, and the
+keys a name is read by when it is not written exactly."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 
-# Dashes and hyphens that people type interchangeably in card names. The katakana long vowel mark (ー) is a
-# letter, not a dash, and stays as it is.
+# Dashes and hyphens that people type interchangeably in card names (NFKC makes － and ﹣ the ASCII -). Matched
+# exactly they stay apart from the katakana long vowel mark ー, a letter (クリボー); read loosely they are one with it.
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
 # Middle dots: the Japanese ・ (and its half-width ･, which NFKC already folds) against the Latin ·.
 _DOTS = "\u00b7\u2027\u2219\u22c5\u30fb\uff65"
 _DASH = re.compile(f"[{_DASHES}]")
 _DOT = re.compile(f"[{_DOTS}]")
 _SPACES = re.compile(r"\s+")
+# What every dash and the long vowel mark (ｰ is ー by NFKC) are in the keys a name is read by: one letter, so that
+# `クリボ-`, `スタ-ダスト` and `閃刀姫ーレイ` are クリボー, スターダスト and 閃刀姫－レイ, and `クリボ-ン` is never
+# クリボン, its dash read as nothing.
+LONG = "ー"
+_TYPED_DASHES = 6  # a typed name's dashes each tried as a letter or as a word boundary, up to this many
 
 _HIRAGANA = re.compile("[\u3041-\u3096]+")
 # A possessive 's a player adds to a name that has none (`Harpie’s Lady` for Harpie Lady).
@@ -32,21 +38,19 @@ def normalize_name(name: str) -> str:
     return _SPACES.sub(" ", folded).strip()
 
 
+def plain_name(name: str) -> str:
+    """A name as written but for width, case and spacing (NFKC, case folding, one space): a name read as a card
+    whose printed name differs from it in anything else, a dash or a dot, was read loosely and is said to be."""
+    return _SPACES.sub(" ", unicodedata.normalize("NFKC", name).casefold()).strip()
+
+
 def loose_key(text: str) -> str:
-    """The loose key names are searched by, and read by when not written exactly: the normalised name with no
-    spaces or punctuation (・, hyphens, apostrophes of any kind), hiragana as katakana and the kanji variants above
-    folded. `ブラックマジシャン`, `ぶらっく・まじしゃん` and `ブラック・マジシャン` share one; so do
-    `Blue Eyes White Dragon` and `Blue-Eyes White Dragon`, `Magicians Valkyria`, `Magician’s Valkyria` and
-    `Magician's Valkyria`, `青眼の白竜` and `青眼の白龍`."""
+    """The loose key names are searched by: the normalised name with no spaces or punctuation (・, hyphens,
+    apostrophes of any kind), hiragana as katakana and the kanji variants above folded. `ブラックマジシャン`,
+    `ぶらっく・まじしゃん` and `ブラック・マジシャン` share one; so do `Blue Eyes White Dragon` and
+    `Blue-Eyes White Dragon`, `Magicians Valkyria`, `Magician’s Valkyria` and `Magician's Valkyria`, `青眼の白竜` and
+    `青眼の白龍`."""
     return fold_normalized(normalize_name(text))
-
-
-def loose_keys(text: str) -> list[str]:
-    """The loose keys a name is read by: its loose key, then, when it has a possessive 's, the loose key without it
-    (`Harpie’s Lady` is read as Harpie Lady, whose name has none, where no name has the first key)."""
-    normalized = normalize_name(text)
-    without = _POSSESSIVE.sub("", normalized)
-    return [fold_normalized(normalized), *([fold_normalized(without)] if without != normalized else [])]
 
 
 def fold_normalized(name: str) -> str:
@@ -59,10 +63,55 @@ def loose_words(name: str) -> list[str]:
     return [word for word in _NOT_WORD.split(loose_text(name)) if word]
 
 
+def dashed_words(name: str) -> list[str]:
+    """The words of a normalised name that holds dashes as its read key spells them: each dash a word of its own,
+    ー, between the words on either side (`閃刀姫-レイ`: 閃刀姫, ー, レイ)."""
+    return loose_words(name.replace("-", f" {LONG} "))
+
+
 def loose_text(name: str) -> str:
     """A normalised name with the loose key's folds of its letters (kana, kanji variants), its spaces and
     punctuation kept."""
     return _HIRAGANA.sub(_to_katakana, name).translate(_KANJI_VARIANTS)
+
+
+def read_keys(text: str) -> list[list[tuple[str, int]]]:
+    """The keys a name no card has exactly is read by, each with where the card name's words must end for it (bit
+    n: after the first n characters), in groups tried in turn: the name, then, when it has a possessive 's, the name
+    without it (`Harpie’s Lady` is read as Harpie Lady, whose name has none, where no name has the first).
+
+    In each key the long vowel mark and every dash are one letter, ー: `スタ-ダスト` is スターダスト and `閃刀姫ーレイ`
+    閃刀姫－レイ, whose read key holds ー too (data/search.py). Each dash typed is also tried as a word boundary the
+    card's name has there, a space or a mark (`E-HERO` for Ｅ・ＨＥＲＯ), but never as nothing: `クリボ-ン` is
+    クリボーン, not クリボン, and a dash at the end is no boundary. A card name's own dashes a player may leave out:
+    its loose key, which drops them, is found by these keys too (`Blue Eyes White Dragon`)."""
+    normalized = normalize_name(text)
+    without = _POSSESSIVE.sub("", normalized)
+    return [_dash_readings(name) for name in dict.fromkeys((normalized, without))]
+
+
+def _dash_readings(normalized: str) -> list[tuple[str, int]]:
+    """The keys of a normalised name, each of its dashes read as ー or as a word boundary inside it, with the word
+    ends each needs; the one with every dash ー first."""
+    parts = [loose_text(part) for part in normalized.split("-")]
+    dashes = len(parts) - 1
+    choices = (
+        itertools.product((False, True), repeat=dashes)
+        if dashes <= _TYPED_DASHES
+        else [(False,) * dashes, (True,) * dashes]
+    )
+    keys: list[tuple[str, int]] = []
+    for boundaries in choices:
+        key, ends = _NOT_WORD.sub("", parts[0]), 0
+        for boundary, part in zip(boundaries, parts[1:], strict=True):
+            if boundary:
+                ends |= 1 << len(key)
+            else:
+                key += LONG
+            key += _NOT_WORD.sub("", part)
+        if key and not ends >> len(key) & 1:
+            keys.append((key, ends))
+    return keys
 
 
 def _to_katakana(match: re.Match[str]) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 
 from deckcheck.data.card import Card
 from deckcheck.data.memo import kept_with
-from deckcheck.data.names import loose_key, loose_words
+from deckcheck.data.names import dashed_words, loose_key, loose_words
 from deckcheck.data.search_index import KeyIndex
 
 _RUN = 2048  # names sorted at once
@@ -51,6 +51,7 @@ class Hit:
 
 
 Row = tuple[tuple[str, str, int], tuple[int, Card]]  # (folded key, name, passcode) -> (where its words end, card)
+Named = tuple[str, Card, int]  # a name as printed, its card, and where its words end in the key it was found by
 
 
 def _row(normalized: str, name: str, card: Card) -> Row:
@@ -71,13 +72,17 @@ class NameSearch:
     """Every Japanese and English card name, searched (safe to share between threads): the index is built when a
     search first needs it, or ahead by `build` (the server builds it at start and on every reload, so no request
     waits for it). A recheck of stored decks by passcode never needs it: building it was half of loading the data,
-    some 0.45 s of every command's start. A bounded cache of recent suggestions beside it."""
+    some 0.45 s of every command's start. A bounded cache of recent suggestions beside it.
 
-    __slots__ = ("_built", "_lock", "_names", "memo")
+    Beside the names, the readings and short names players write for cards (data/readings.py: `うらら`, `Ash`), which
+    only suggestions offer: a name is never read as a card by them."""
 
-    def __init__(self, names: Iterable[tuple[str, str, Card]]) -> None:
-        """Search (normalised name, name as printed, card) rows."""
+    __slots__ = ("_built", "_lock", "_names", "_readings", "memo")
+
+    def __init__(self, names: Iterable[tuple[str, str, Card]], readings: Iterable[tuple[str, Card]] = ()) -> None:
+        """Search (normalised name, name as printed, card) rows; suggest by (reading or short name, card) rows."""
         self._names: list[tuple[str, str, Card]] | None = list(names)
+        self._readings = tuple(readings)
         self._built: _Index | None = None
         self._lock = threading.Lock()
         # Recent suggestions (data/memo.py): not functools.lru_cache over a bound method, which would make the index
@@ -91,18 +96,24 @@ class NameSearch:
             with self._lock:
                 if self._built is None:
                     assert self._names is not None
-                    self._built, self._names = _Index(self._names), None
+                    self._built, self._names = _Index(self._names, self._readings), None
                 built = self._built
         return built
 
     @kept_with(maxsize=_SUGGESTIONS_CACHED)
     def suggestions(self, name: str) -> tuple[Hit, ...]:
-        """The three cards `name` most likely means, as `search(name, 3)` finds them; remembered for recent names
-        (the oldest forgotten first)."""
-        return tuple(self.search(name, 3))
+        """The three cards `name` most likely means (`guesses(name, 3)`); remembered for recent names (the oldest
+        forgotten first)."""
+        return tuple(self.guesses(name, 3))
 
-    def named(self, key: str) -> list[tuple[str, Card]]:
-        """(name as printed, card) of every name whose loose key (data/names.py) is `key`."""
+    def guesses(self, name: str, limit: int) -> list[Hit]:
+        """The best `limit` cards `name` may mean, best first: the cards it names whole (`search`'s exact hits), then
+        those whose reading or short name it is (match "reading": `うらら` for 灰流うらら), then `search`'s others."""
+        return self.build().guesses(name, limit)
+
+    def named(self, key: str) -> list[Named]:
+        """Every name a key of `data.names.read_keys` finds: those whose loose key is `key` (a printed dash left out),
+        and those whose read key is (each dash ー)."""
         return self.build().named(key)
 
     def search(self, query: str, limit: int = 10) -> list[Hit]:
@@ -111,24 +122,47 @@ class NameSearch:
 
 
 class _Index:
-    """The rows of every name sorted by folded key, and the index over the keys; never changed once built."""
+    """The rows of every name sorted by folded key, and the index over the keys; the names that hold dashes by
+    their read keys; the readings by their loose keys. Never changed once built."""
 
-    __slots__ = ("_cards", "_ends", "_index", "_keys", "_names")
+    __slots__ = ("_cards", "_dashed", "_ends", "_index", "_keys", "_names", "_readings")
 
-    def __init__(self, names: Iterable[tuple[str, str, Card]]) -> None:
-        """Index (normalised name, name as printed, card) rows."""
+    def __init__(self, names: Iterable[tuple[str, str, Card]], readings: Iterable[tuple[str, Card]] = ()) -> None:
+        """Index (normalised name, name as printed, card) rows and (reading, card) rows."""
+        names = list(names)
         rows = _sorted_in_runs(dict(_row(key, name, card) for key, name, card in names))
         self._keys = tuple(key for (key, _name, _passcode), _value in rows)
         self._names = tuple(name for (_key, name, _passcode), _value in rows)
         self._ends = tuple(ends for _row, (ends, _card) in rows)
         self._cards = tuple(card for _row, (_ends, card) in rows)
         self._index = KeyIndex(self._keys)
+        # A name's loose key drops its dashes; read, each is ー (data/names.py): a tenth of the names hold one.
+        self._dashed: dict[str, list[Named]] = {}
+        for normalized, name, card in names:
+            if "-" in normalized:
+                words = dashed_words(normalized)
+                self._dashed.setdefault("".join(words), []).append((name, card, _word_ends(words)))
+        self._readings: dict[str, list[tuple[str, Card]]] = {}
+        for reading, card in readings:
+            self._readings.setdefault(loose_key(reading), []).append((reading, card))
 
-    def named(self, key: str) -> list[tuple[str, Card]]:
-        """(name as printed, card) of every name whose loose key (data/names.py) is `key`."""
+    def named(self, key: str) -> list[Named]:
+        """Every name whose loose key is `key`, then every name holding dashes whose read key is."""
         start = bisect.bisect_left(self._keys, key)  # rows are sorted by key
         end = bisect.bisect_right(self._keys, key, start)
-        return list(zip(self._names[start:end], self._cards[start:end], strict=True))
+        rows = zip(self._names[start:end], self._cards[start:end], self._ends[start:end], strict=True)
+        return [*rows, *self._dashed.get(key, ())]
+
+    def guesses(self, query: str, limit: int) -> list[Hit]:
+        """The cards `query` names whole, then those it is a reading of, then the rest of `search`: the best
+        `limit`, one hit per card."""
+        found = self.search(query, limit)
+        read = [Hit(card, reading, "reading", 100.0) for reading, card in self._readings.get(loose_key(query), ())]
+        whole = [hit for hit in found if hit.match == "exact"]
+        hits: dict[int, Hit] = {}
+        for hit in (*whole, *read, *found):
+            hits.setdefault(hit.card.passcode, hit)
+        return list(hits.values())[:limit]
 
     def _starting_with(self, key: str) -> Iterator[tuple[int, str, float]]:
         """(row, match, score) of every key that starts with `key`, best first."""

@@ -19,20 +19,17 @@ _SECTION_RANK = {"main": 0, "extra": 1, "side": 2, "roster": 3}
 
 def resolve_entry(entry: Entry, cards: CardIndex) -> tuple[Card | None, str | None, str | None]:
     """The canonical card an entry names, or None and why: unknown passcode or name, or the two disagree. Third, for
-    a name no card has exactly but one card has loosely (`CardIndex.find_loose`), that card's name as printed."""
+    a name that is not the card's name as printed but for width, case and spacing (`CardIndex.read_name`: a dash or
+    a dot apart, or read loosely), that card's name as printed."""
     by_code = None if entry.passcode is None else cards.by_passcode.get(entry.passcode)
-    by_name = None if entry.name is None else cards.find_name(entry.name)
     if entry.passcode is not None and by_code is None:
         return None, "unknown_passcode", None
-    if entry.passcode is None and by_name is None:
-        loose = None if entry.name is None else cards.find_loose(entry.name)
-        return (None, "unknown_name", None) if loose is None else (loose[0], None, loose[1])
-    if entry.passcode is not None and entry.name is not None and by_name is not by_code:
-        loose = cards.find_loose(entry.name) if by_name is None else None
-        if loose is None or loose[0] is not by_code:
-            return None, "passcode_name_mismatch", None
-        return by_code, None, loose[1]
-    return by_code or by_name, None, None
+    if entry.name is None:
+        return by_code, None, None
+    read = cards.read_name(entry.name)
+    if read is None or (by_code is not None and read[0] is not by_code):
+        return None, "unknown_name" if by_code is None else "passcode_name_mismatch", None
+    return read[0], None, read[1]
 
 
 @kept_with(maxsize=16)
