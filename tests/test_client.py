@@ -44,7 +44,6 @@ from deckcheck.wire.answers import (
     SearchHit,
     ValidateResponse,
 )
-from deckcheck.wire.answers.examples import HEALTH as HEALTH_EXAMPLE
 from deckcheck.wire.answers.recheck import (
     NewlyIllegal,
     NewlyIllegalCard,
@@ -53,6 +52,7 @@ from deckcheck.wire.answers.recheck import (
     RecheckResultLine,
     RecheckSummary,
 )
+from deckcheck.wire.answers.service import HEALTH as HEALTH_EXAMPLE
 from deckcheck.wire.judge.requests import AssessRequest, TimeLimitRequest
 from deckcheck.wire.requests import ConvertRequest, DeckIn, EntryIn, InlineBanlist, RecheckLine, ValidateRequest
 from tests.cases import main_with

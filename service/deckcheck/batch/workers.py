@@ -12,9 +12,10 @@ from pathlib import Path
 
 from deckcheck.batch.collector import collector_paused
 from deckcheck.batch.files import Part, Span, deck_parts, span_lines
-from deckcheck.batch.recheck import Line, Rechecker
+from deckcheck.batch.recheck import Rechecker
 from deckcheck.batch.spec import BatchSpec
 from deckcheck.batch.summary import Summary
+from deckcheck.batch.textlines import Line
 from deckcheck.data import DataSource
 
 CHUNK_LINES = 2000

@@ -253,46 +253,6 @@ BANLIST_DIFF: Example = {
     "changes": [STATUS_CHANGE],
 }
 
-# GET /healthz, GET /readyz (data_version, version and the sizes change with the data and the code)
-NEWEST_LISTS: list[Example] = [
-    {"format": f, "id": i, "name": n, "effective_from": d, "next_list_due": due, "may_be_outdated": old}
-    for f, i, n, d, due, old in (
-        ("ocg", "ocg-2026-10-01", "OCG 2026.10", "2026-10-01", "2027-01-01", False),
-        ("tcg", "tcg-2026-05-18", "TCG 2026.05", "2026-05-18", "2026-11-14", True),
-    )
-]
-LISTS_IN_FORCE: list[Example] = [
-    {"format": f, "id": i, "name": n, "effective_from": d, "may_be_outdated": old}
-    for f, i, n, d, old in (
-        ("ocg", "ocg-2026-10-01", "OCG 2026.10", "2026-10-01", False),
-        ("tcg", "tcg-2026-05-18", "TCG 2026.05", "2026-05-18", True),
-    )
-]
-HEALTH: Example = {
-    "status": "ok",
-    "cards": 14216,
-    "banlists": 133,
-    "imports": 1,
-    "lists_in_force": LISTS_IN_FORCE,
-    "newest_lists": NEWEST_LISTS,
-    "printings_complete_until": "2025-11-15",
-    "printings_may_be_missing": True,
-    "data_version": "82e4c1430bb70274",
-    "loaded": "2026-12-01T00:00:00Z",
-    "updates_dir": "/home/deckcheck/.local/share/deckcheck/updates",
-    "updates_poll_seconds": 2.0,
-    "version": "0.1.0",
-}
-READINESS: Example = {
-    "status": "ready",
-    "reasons": [],
-    "checks": 0,
-    "data_version": "82e4c1430bb70274",
-    "newest_lists": NEWEST_LISTS,
-    "updates_dir": "/home/deckcheck/.local/share/deckcheck/updates",
-    "updates_poll_seconds": 2.0,
-}
-
 # A .ydk line that is not a passcode: POST /v1/validate {"ydk": "#main\n55144522\nPot of Greed\n"}
 PROBLEM_REQUEST: Example = {"ydk": "#main\n55144522\nPot of Greed\n"}
 FIELD_ERROR: Example = {

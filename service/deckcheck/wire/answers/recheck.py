@@ -13,7 +13,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Discriminator, Field, Tag, TypeAdapter
 
-from deckcheck.encoding import Encoding
 from deckcheck.wire.answers import (
     BanlistOut,
     FieldError,
@@ -230,7 +229,8 @@ class RecheckSummary(WireModel):
     legal: int = Field(ge=0, description="Decks legal under the list.", examples=[0])
     illegal: int = Field(ge=0, description="Decks illegal under the list.", examples=[1])
     errors: int = Field(ge=0, description="Lines that got an error line.", examples=[1])
-    encodings: dict[Encoding, int] | None = Field(
+    # The encodings of deckcheck.encoding, named here: the client imports the wire models and nothing else of ours.
+    encodings: dict[Literal["utf-8", "cp932"], int] | None = Field(
         default=None,
         description="Only once a line was not UTF-8 and was read as Shift_JIS as Windows writes it (cp932), as the "
         "desk reads a file: the lines read in each encoding (a line too long, or a deck file that is no text, is "

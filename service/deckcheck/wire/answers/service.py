@@ -117,10 +117,46 @@ class RuleOut(WireModel):
     remedy: str = Field(description="What the player must do, in the answer's language.", examples=[ex.REPLACE])
 
 
+# GET /healthz, GET /readyz (data_version, version and the sizes change with the data and the code)
+NEWEST_LISTS: list[ex.Example] = [
+    {"format": f, "id": i, "name": n, "effective_from": d, "next_list_due": due, "may_be_outdated": old}
+    for f, i, n, d, due, old in (
+        ("ocg", "ocg-2026-10-01", "OCG 2026.10", "2026-10-01", "2027-01-01", False),
+        ("tcg", "tcg-2026-05-18", "TCG 2026.05", "2026-05-18", "2026-11-14", True),
+    )
+]
+LISTS_IN_FORCE: list[ex.Example] = [  # on 2026-12-01 the newest lists are the ones in force
+    {key: value for key, value in newest.items() if key != "next_list_due"} for newest in NEWEST_LISTS
+]
+WATCHED: ex.Example = {"updates_dir": "/home/deckcheck/.local/share/deckcheck/updates", "updates_poll_seconds": 2.0}
+HEALTH: ex.Example = {
+    "status": "ok",
+    "cards": 14216,
+    "banlists": 133,
+    "imports": 1,
+    "lists_in_force": LISTS_IN_FORCE,
+    "newest_lists": NEWEST_LISTS,
+    "printings_complete_until": "2025-11-15",
+    "printings_may_be_missing": True,
+    "data_version": "82e4c1430bb70274",
+    "loaded": "2026-12-01T00:00:00Z",
+    **WATCHED,
+    "version": "0.1.0",
+}
+READINESS: ex.Example = {
+    "status": "ready",
+    "reasons": [],
+    "checks": 0,
+    "data_version": "82e4c1430bb70274",
+    "newest_lists": NEWEST_LISTS,
+    **WATCHED,
+}
+
+
 class NewestList(WireModel):
     """The list of a format that starts last, and whether a newer one may be in force by the usual cadence."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [ex.NEWEST_LISTS[0]]})
+    model_config = ConfigDict(json_schema_extra={"examples": [NEWEST_LISTS[0]]})
 
     format: Literal["ocg", "tcg"] = Field(description="The list's format.", examples=["ocg"])
     id: str = Field(description="The list's id.", examples=["ocg-2026-10-01"])
@@ -140,7 +176,7 @@ class NewestList(WireModel):
 class ListInForce(WireModel):
     """The list of a format in force today, and whether a newer one than it may be in force by the usual cadence."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [ex.LISTS_IN_FORCE[0]]})
+    model_config = ConfigDict(json_schema_extra={"examples": [LISTS_IN_FORCE[0]]})
 
     format: Literal["ocg", "tcg"] = Field(description="The list's format.", examples=["ocg"])
     id: str = Field(description="The list's id.", examples=["ocg-2026-10-01"])
@@ -170,7 +206,7 @@ class Watched(WireModel):
 class Health(Watched):
     """Liveness: the process answers, with the size of its data and the versions every answer depends on."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [ex.HEALTH]})
+    model_config = ConfigDict(json_schema_extra={"examples": [HEALTH]})
 
     status: Literal["ok"] = Field(description="Always ok.", examples=["ok"])
     cards: int = Field(description="Canonical cards loaded.", examples=[14216])
@@ -179,9 +215,9 @@ class Health(Watched):
         description="Imports recorded into the data and the updates folder (`deckcheck data`).", examples=[1]
     )
     lists_in_force: list[ListInForce] = Field(
-        description="The list of each format in force today.", examples=[ex.LISTS_IN_FORCE]
+        description="The list of each format in force today.", examples=[LISTS_IN_FORCE]
     )
-    newest_lists: list[NewestList] = Field(description="The newest list of each format.", examples=[ex.NEWEST_LISTS])
+    newest_lists: list[NewestList] = Field(description="The newest list of each format.", examples=[NEWEST_LISTS])
     printings_complete_until: str | None = Field(
         description="The day the card printings are complete until: a card first printed after it may be missing.",
         examples=["2025-11-15"],
@@ -204,7 +240,7 @@ class Health(Watched):
 class Readiness(Watched):
     """Readiness: whether a new check would be admitted now (200), or why not (503, with Retry-After)."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [ex.READINESS]})
+    model_config = ConfigDict(json_schema_extra={"examples": [READINESS]})
 
     status: Literal["ready", "not_ready"] = Field(description="ready (200) or not_ready (503).", examples=["ready"])
     reasons: list[ReadinessReason] = Field(
@@ -214,4 +250,4 @@ class Readiness(Watched):
     data_version: str = Field(
         pattern=r"^[0-9a-f]{16}$", description="The data version served (as /healthz).", examples=["82e4c1430bb70274"]
     )
-    newest_lists: list[NewestList] = Field(description="The newest list of each format.", examples=[ex.NEWEST_LISTS])
+    newest_lists: list[NewestList] = Field(description="The newest list of each format.", examples=[NEWEST_LISTS])
