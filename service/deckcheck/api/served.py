@@ -31,7 +31,9 @@ from deckcheck.versions import data_version
 from deckcheck.wire.inputs import today
 
 DATA_LOG = logging.getLogger("deckcheck.data")
-_PACE_WORK, _PACE_REST = 0.002, 0.0003  # seconds a reload works, then rests
+# While checks run beside it, a reload works for _PACE_WORK seconds, then rests for _PACE_REST; it looks for them for
+# _PACE_LOOK seconds at the start of each step, and leaves the rest of a step where it saw none unpaced (`_paced`).
+_PACE_WORK, _PACE_REST, _PACE_LOOK = 0.001, 0.0005, 0.01
 _SWITCH_INTERVAL = 0.0005  # seconds a thread keeps the GIL while a reload runs (Python's default: 0.005)
 _LIBC = ctypes.CDLL(ctypes.util.find_library("c")) if sys.platform == "linux" else None
 
@@ -107,11 +109,14 @@ class DataStore:
             return True
 
     def _load(self) -> Data:
-        """The data loaded again, with the tables today's checks read already worked out."""
-        with _paced():
-            data = self.source.load()
-            warm(data.cards, today())
-            settle()  # the tables worked out, as at start-up (api/collector.py)
+        """The data loaded again, with the tables today's checks read, and those the data served held last, already
+        worked out (rules/warm.py): made with the collector off and moved out of its sight once made (data/loader.py
+        `settle`), each of the two steps paced while checks run beside it."""
+        with settle():
+            with _paced(self.metrics):
+                data = self.source.load()
+            with _paced(self.metrics):
+                warm(data.cards, today(), self.current.data.cards)
         return data
 
     async def poll(self, every: float) -> None:
@@ -168,22 +173,39 @@ class DataStore:
 
 
 @contextmanager
-def _paced() -> Iterator[None]:
-    """Make the work of this thread step aside for a moment every few milliseconds, and every thread hand the GIL
-    on every half millisecond rather than every 5, so that the checks running beside a reload wait for it little
-    longer than for another check: with the GIL shared as usual, a reload beside the checks made the slowest of
-    them seven times slower; paced, under three times (README, Benchmarks). The trace function is called at each
-    Python call (not at each line: it returns None), which costs the reload about half a second more; whatever
-    traced the thread before, and the switch interval, are put back afterwards."""
+def _paced(metrics: Metrics) -> Iterator[None]:
+    """While checks run beside it (`metrics.checks`), make the work of this thread step aside for a moment every few
+    milliseconds; and every thread hand the GIL on every half millisecond rather than every 5: so that the checks
+    running beside a reload wait for it little longer than for another check. With the GIL shared as usual, a
+    reload beside the checks made the slowest of them seven times slower; paced, under three times (README,
+    Benchmarks).
+
+    The pace is kept by a trace function, called at each Python call (not at each line: it returns None), and
+    tracing alone runs Python at little more than half speed: traced and resting throughout, a reload with no check
+    beside it took 2.4 times as long. So the trace looks for checks for the first _PACE_LOOK seconds of a step only,
+    and takes itself off for the rest of the step if it saw none; once it has seen one, it paces the step to its end.
+    Whatever traced the thread before, and the switch interval, are put back afterwards."""
     previous, usual = sys.gettrace(), sys.getswitchinterval()
     sys.setswitchinterval(min(usual, _SWITCH_INTERVAL))
-    last = time.perf_counter()
+    started = last = time.perf_counter()
+    seen = False
+
+    def running() -> bool:
+        return any(sample.value > 0 for metric in metrics.checks.collect() for sample in metric.samples)
 
     def pace(frame: object, event: str, arg: object) -> None:
-        nonlocal last
-        if time.perf_counter() - last > _PACE_WORK:
+        nonlocal last, seen
+        now = time.perf_counter()
+        if now - last <= _PACE_WORK:
+            return
+        seen = seen or running()
+        if seen:
             time.sleep(_PACE_REST)
             last = time.perf_counter()
+        elif now - started > _PACE_LOOK:
+            sys.settrace(previous)  # no check beside this step: the rest of it runs at full speed
+        else:
+            last = now
 
     sys.settrace(pace)
     try:

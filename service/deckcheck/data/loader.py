@@ -11,7 +11,9 @@ import datetime as dt
 import gc
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,31 +68,40 @@ def load_data(root: Path = DEFAULT_DATA_DIR, updates: Path | None = None, cadenc
     entry, naming its file.
 
     The data never change and form no cycles, so they are made with the collector off and then moved out of its
-    sight (gc.freeze): otherwise every full collection walks a quarter of a million objects, and a reload beside
+    sight (`settle`): otherwise every full collection walks a quarter of a million objects, and a reload beside
     running checks would stop them for each. Data a reload replaced are freed by their reference counts once the
     last request judged by them ends.
     """
+    with settle():
+        return _load(DataSource(root, updates, cadence or Cadence()))
+
+
+_settling = threading.local()  # whether this thread is within `settle`
+
+
+@contextmanager
+def settle() -> Iterator[None]:
+    """Make data with the collector off (the quarter of a million objects of a load would set off collections, each
+    a pause of every thread), then move what was made out of its sight (gc.freeze), as start-up's is: at start-up
+    after a full collection; on a reload after the young garbage (a request's cycles, which a serving process's
+    thresholds, api/collector.py, leave for longer), which frozen would never be freed, is collected: the young and
+    middle generations only, as a full collection would stop every thread for longer. Nothing is frozen when the
+    block raises. Within another `settle` of the same thread the outer one does this once for both: a reload
+    (api/served.py) makes the data and then the tables of the day, and one collection walks them all."""
+    if getattr(_settling, "on", False):
+        yield
+        return
     enabled = gc.isenabled()
-    gc.disable()  # the quarter of a million objects made here would set off full collections, each a pause
+    gc.disable()
+    _settling.on = True
     try:
-        data = _load(DataSource(root, updates, cadence or Cadence()))
-        if not gc.get_freeze_count():  # at start-up; a reload must not stop every thread for a full collection
-            gc.collect()
-            gc.freeze()
-        else:
-            settle()
+        yield
+        gc.collect(1 if gc.get_freeze_count() else 2)
+        gc.freeze()
     finally:
+        _settling.on = False
         if enabled:
             gc.enable()
-    return data
-
-
-def settle() -> None:
-    """Move what a reload made out of the collector's sight, as start-up's is: the young garbage first (a request's
-    cycles, which a serving process's thresholds, api/collector.py, leave for longer), which frozen would never be
-    freed. The young and middle generations only: a full collection would stop every thread for longer."""
-    gc.collect(1)
-    gc.freeze()
 
 
 def _load(source: DataSource) -> Data:

@@ -29,7 +29,7 @@ def kept_with(maxsize: int) -> Callable[[Callable[Concatenate[H, P], R]], Callab
 
     def decorate(function: Callable[Concatenate[H, P], R]) -> Callable[Concatenate[H, P], R]:
         def kept(holder: H, /, *args: P.args, **kwargs: P.kwargs) -> R:
-            results: dict[Hashable, R] = holder.memo.setdefault(function, {})
+            results: dict[Hashable, R] = holder.memo.setdefault(kept, {})
             key = (args, tuple(kwargs.items()))
             try:
                 return results[key]
@@ -46,3 +46,10 @@ def kept_with(maxsize: int) -> Callable[[Callable[Concatenate[H, P], R]], Callab
         return kept
 
     return decorate
+
+
+def kept_for(holder: Holder, function: Callable[..., object]) -> list[tuple[Any, ...]]:
+    """The arguments after `holder` that results of `function` (decorated by `kept_with`) are kept for in `holder`,
+    the oldest first; those given by keyword are left out."""
+    kept = list(holder.memo.get(function, ()))  # at once: other threads may add to it meanwhile
+    return [args for args, keywords in kept if not keywords]
