@@ -131,17 +131,13 @@ class DataStore:
         """Reload on SIGHUP (in the main thread, where signals arrive) and, when `poll` is above 0, on a change of
         the files, while the app runs; the process's record says so to `deckcheck data` (data/watchers.py)."""
         updates = self.source.updates
-        DATA_LOG.info(
-            orjson.dumps(
-                {
-                    "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-                    "event": "data_served",
-                    "data_dir": str(self.source.root),
-                    "updates_dir": None if updates is None else str(updates),
-                    "poll_seconds": poll,
-                    "version": self.current.version,
-                }
-            ).decode()
+        _event(
+            "data_served",
+            logging.INFO,
+            data_dir=str(self.source.root),
+            updates_dir=None if updates is None else str(updates),
+            poll_seconds=poll,
+            version=self.current.version,
         )
         if updates is not None:
             self._registration = Registration(updates, self.source.root, poll, self.current.version)
@@ -225,8 +221,13 @@ def _retire(retired: list[Served]) -> None:
 
 
 def _log(outcome: str, cause: str, **fields: object) -> None:
-    line = {"time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "event": "data_reload", "outcome": outcome, "cause": cause}
-    DATA_LOG.log(logging.INFO if outcome == "ok" else logging.ERROR, orjson.dumps({**line, **fields}).decode())
+    _event("data_reload", logging.INFO if outcome == "ok" else logging.ERROR, outcome=outcome, cause=cause, **fields)
+
+
+def _event(event: str, level: int, **fields: object) -> None:
+    """One JSON line of the data's log: its time, what happened, and the fields."""
+    line = {"time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "event": event}
+    DATA_LOG.log(level, orjson.dumps({**line, **fields}).decode())
 
 
 def served(request: Request) -> Served:
