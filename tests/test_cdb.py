@@ -239,7 +239,7 @@ def test_missing_and_oversized_files(tmp_path: Path) -> None:
     huge = tmp_path / "huge.cdb"
     with huge.open("wb") as file:
         file.truncate(MAX_BYTES + 1)  # sparse: no disk is used
-    assert problems_of(huge) == ["the file is 536,870,913 bytes, over the 536,870,912 (512 MiB) read"]
+    assert problems_of(huge) == ["the file is 67,108,865 bytes, over the 67,108,864 (64 MiB) read"]
 
 
 def test_nonsense_rows_are_all_named(tmp_path: Path) -> None:

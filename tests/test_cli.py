@@ -233,7 +233,8 @@ def test_broken_data_are_a_usage_error(
     code, out, err = _run(command, *([] if command == "serve" else [str(decks / "legal.ydk")]))
     assert (code, out) == (2, "")
     assert err.startswith(f"deckcheck: {tmp_path / 'cards' / 'cards.csv'}: header: expected columns passcode,alias,")
-    assert err.endswith("tcg_first_print,tcg_first_print_exact\n")
+    told = "tcg_first_print,tcg_first_print_exact (then provisional,replaces in an updates folder); "
+    assert err.endswith(f"{told}columns lacking, repeated or out of order\n")
     assert err.count("\n") == 1
 
 

@@ -61,6 +61,11 @@ def updates(tmp_path: Path, bundle: Path, monkeypatch: pytest.MonkeyPatch) -> Pa
     return folder
 
 
+def _data_in(folder: Path) -> list[str]:
+    """What a folder holds but for the bookkeeping of its writers (.deckcheck: the lock, the snapshots)."""
+    return sorted(path.name for path in folder.iterdir() if path.name != ".deckcheck")
+
+
 def _verdict(data: Data, body: dict[str, Any], lang: str = "en") -> dict[str, Any]:
     parsed = ValidateRequest.model_validate(body)
     deck, context = deck_from(parsed, data), context_for(parsed, data)
@@ -114,7 +119,7 @@ def test_a_list_from_lflist_conf_is_previewed_then_added(updates: Path, bundle: 
     assert out.splitlines()[0] == "OCG 2026.07 → OCG 2026.10: 24 changes"
     assert "PSY-Framelord Omega" in out
     assert out.rstrip().endswith("dry run: nothing written")
-    assert not any(updates.iterdir())
+    assert _data_in(updates) == []
     code, out, err = _run("data", "add-list", "--format", "ocg", "--from", "2026-10-01", LFLIST)
     assert (code, err) == (0, "")
     written = json.loads((updates / "banlists" / "ocg" / "2026-10-01.json").read_text(encoding="utf-8"))
@@ -175,7 +180,7 @@ def test_a_csv_naming_an_unknown_card_is_refused_naming_the_line(updates: Path, 
         "deckcheck: bad.csv: line 3: no card is named '強欲なツボ' or 'POT OF GREEED'; closest: Pot of Greed "
         "(55144522), 強欲なウツボ (22123627), 貪欲なウツボ (73244186)\n"
     )
-    assert not any(updates.iterdir())
+    assert _data_in(updates) == []
 
 
 def test_a_list_json_by_names_and_passcodes(updates: Path, bundle: Path, tmp_path: Path) -> None:
@@ -240,7 +245,8 @@ def test_a_broken_update_stops_the_load_naming_file_and_entry(bundle: Path, tmp_
 def test_a_prerelease_cdb_adds_its_cards_from_their_day(updates: Path, bundle: Path) -> None:
     code, out, err = _run("data", "add-cards", str(INCOMING / "prerelease-dbgv.cdb"), "--ocg-date", "2027-01-10")
     assert (code, err) == (0, "")
-    assert out.splitlines()[0] == "31 cards to cards/prerelease-dbgv.csv (31 under provisional passcodes)"
+    digest = hashlib.sha256((INCOMING / "prerelease-dbgv.cdb").read_bytes()).hexdigest()[:12]
+    assert out.splitlines()[0] == f"31 cards to cards/prerelease-dbgv-{digest}.csv (31 under provisional passcodes)"
     data = DataSource(bundle, updates).load()
     added = [card for passcode, card in data.cards.by_passcode.items() if 100458000 < passcode < 100459000]
     assert len(added) == 31
@@ -249,7 +255,7 @@ def test_a_prerelease_cdb_adds_its_cards_from_their_day(updates: Path, bundle: P
     body = request(date="2027-01-10", banlist="ocg-2026-07-01", extra=[*EXTRA, {"passcode": JACKPOT}])
     assert _codes(_verdict(data, body)) == []
     assert _codes(_verdict(data, {**body, "date": "2027-01-09"})) == ["no_japanese_printing"]
-    text = (updates / "cards" / "prerelease-dbgv.csv").read_text(encoding="utf-8")
+    text = (updates / "cards" / f"prerelease-dbgv-{digest}.csv").read_text(encoding="utf-8")
     assert "Raise Moon Hope Squeeze - Jackpot" in text
     assert "desc" not in text.splitlines()[0]
 
@@ -282,9 +288,11 @@ def test_cards_known_already_are_kept_unless_replaced(updates: Path, bundle: Pat
     assert code == 0
     assert "1 cards are known already and kept as they are (--replace to take the file's): 55144522" in out
     assert _run("data", "add-cards", str(given), "--replace")[0] == 0
-    assert "55144522,0,1,強欲な壺,Pot of Greed,spell,none,0,1,1,1999-05-27,1,2002-03-08,1,0,1" in (
-        updates / "cards" / "pot.csv"
-    ).read_text(encoding="utf-8")
+    (written,) = (updates / "cards").glob("pot-*.csv")
+    assert written.name == f"pot-{hashlib.sha256(given.read_bytes()).hexdigest()[:12]}.csv"
+    assert "55144522,0,1,強欲な壺,Pot of Greed,spell,none,0,1,1,1999-05-27,1,2002-03-08,1,0,1" in written.read_text(
+        encoding="utf-8"
+    )
 
 
 def test_remove_and_check(updates: Path, bundle: Path, tmp_path: Path) -> None:
@@ -302,7 +310,6 @@ def test_remove_and_check(updates: Path, bundle: Path, tmp_path: Path) -> None:
     assert not (updates / "banlists" / "ocg" / "2027-04-01.json").exists()
     code, _out, err = _run("data", "remove", "ocg-2027-04-01")
     assert (code, err) == (2, f"deckcheck: ocg-2027-04-01: {updates} holds no list ocg-2027-04-01\n")
-    (updates / "cards").mkdir()
     (updates / "cards" / "broken.csv").write_text("nonsense\n", encoding="utf-8")
     code, _out, err = _run("data", "check", str(updates))
     assert code == 2
@@ -416,7 +423,7 @@ def test_a_list_source_that_cannot_be_imported_is_refused(
     source = str(tmp_path / path) + (f"#{list_name}" if list_name else "")
     code, out, err = _run("data", "add-list", "--format", "ocg", "--from", "2027-01-01", source)
     assert (code, out, err) == (2, "", f"deckcheck: {why}\n")
-    assert not any(updates.iterdir())
+    assert _data_in(updates) == []
 
 
 def test_a_card_is_removed_by_its_passcode(updates: Path, bundle: Path, tmp_path: Path) -> None:
@@ -432,7 +439,7 @@ def test_a_card_is_removed_by_its_passcode(updates: Path, bundle: Path, tmp_path
     data = DataSource(bundle, updates).load()
     assert (88880001 in data.cards.by_passcode, 88880002 in data.cards.by_passcode) == (False, True)
     assert _run("data", "remove", "88880002")[0] == 0
-    assert not (updates / "cards" / "two.csv").exists()
+    assert not list((updates / "cards").glob("two*.csv"))
     code, _out, err = _run("data", "remove", "ocg-../../cards")
     assert (code, err) == (
         2,

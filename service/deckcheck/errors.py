@@ -42,3 +42,12 @@ class SourceError(ValueError):
             f"; and {len(self.problems) - 20} more" if len(self.problems) > 20 else ""
         )
         super().__init__(f"{source}: {shown}")
+
+
+class FolderBusy(Exception):
+    """An updates folder that another command is changing, still after the wait for it: who holds it, since when."""
+
+    def __init__(self, folder: str, waited: float, holder: str) -> None:
+        super().__init__(f"{folder}: another command is changing it, {holder}; waited {waited:g} s (--lock-wait)")
+        self.folder = folder
+        self.holder = holder

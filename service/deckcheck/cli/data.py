@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import io
+from contextlib import nullcontext
 from pathlib import Path
 from typing import IO, Any
 
@@ -20,9 +21,10 @@ from deckcheck.cli.output import EXIT_ERROR, EXIT_OK, table, words
 from deckcheck.cli.watch import await_services, reload_services
 from deckcheck.config import Settings
 from deckcheck.data import Data, DataSource, make_banlist
+from deckcheck.data.folder import live, writing
 from deckcheck.data.imports import (
+    cards_files,
     cards_plan,
-    cards_writes,
     cdb_rows,
     csv_rows,
     is_cdb,
@@ -31,10 +33,12 @@ from deckcheck.data.imports import (
     read_list,
     removal,
 )
+from deckcheck.data.schemas import printable, valid_list_name
+from deckcheck.data.sources import taken_in
 from deckcheck.data.status import data_status
-from deckcheck.data.updates import Change, commit, file_sha256, record, sha256, trial
+from deckcheck.data.updates import Change, carry_out, file_sha256, record, sha256
 from deckcheck.data.watchers import watchers
-from deckcheck.errors import DataError, SourceError
+from deckcheck.errors import DataError, FolderBusy, SourceError
 from deckcheck.versions import data_version
 from deckcheck.wire.inputs import today
 
@@ -64,6 +68,14 @@ def add_data_parser(commands: Any, day: Any) -> None:
     remove = actions.add_parser("remove", help="take an added list (by id) or card (by passcode) out again")
     remove.add_argument("what", help="a list id (ocg-2026-10-01) or a passcode")
     reload = actions.add_parser("reload", help="tell the services watching the updates folder to load it again now")
+    for command in (add_list, add_cards, remove):
+        command.add_argument(
+            "--lock-wait",
+            type=float,
+            default=30.0,
+            metavar="SECONDS",
+            help="how long to wait while another command changes the folder (default 30)",
+        )
     for command in (add_list, add_cards, remove, reload):
         command.add_argument(
             "--wait",
@@ -103,13 +115,14 @@ def run_data(args: argparse.Namespace, argv: list[str], settings: Settings, stdo
             reload_services(folder, args.wait, args.lang, stdout)
             return EXIT_OK
         target = _target(source, folder)
-        change = _plan(args, argv, target, folder, stdout)
-        if change is None:
-            return EXIT_OK
-        trial(change, folder, target)
-        before = watchers(folder)  # as they were before the change: each is waited for until it serves it
-        commit(change, folder)
-    except (DataError, SourceError) as exc:
+        # One writer at a time, the plan read from the folder it changes; a dry run writes nothing and waits for no one.
+        with nullcontext() if getattr(args, "dry_run", False) else writing(folder, args.lock_wait, argv):
+            change = _plan(args, argv, target, folder, stdout)
+            if change is None:
+                return EXIT_OK
+            before = watchers(folder)  # as they were before the change: each is waited for until it serves it
+            carry_out(change, folder, target)
+    except (DataError, SourceError, FolderBusy) as exc:
         print(f"deckcheck: {exc}", file=stderr)
         return EXIT_ERROR
     print(
@@ -135,8 +148,7 @@ def replay(command: list[str], source: Path, folder: Path) -> None:
     target = DataSource(folder)
     change = _plan(args, command, target, folder, io.StringIO())
     assert change is not None
-    trial(change, folder, target)
-    commit(change, folder, keep_record=False)
+    carry_out(change, folder, target, keep_record=False)
 
 
 def _target(source: DataSource, folder: Path) -> DataSource:
@@ -154,12 +166,14 @@ def _plan(args: argparse.Namespace, argv: list[str], target: DataSource, folder:
         writes, removes = removal(folder, args.what)
         return Change(writes, removes, record("remove", argv, None, None, removed=args.what))
     if args.action == "add-list":
-        limits, name, raw = read_list(args.source, data.cards)
-        title = args.name or list_name(args.format, args.start)
+        path, mark, list_in = args.source.partition("#")
+        with taken_in(Path(path)) as copy:
+            limits, name, raw = read_list(f"{copy}{mark}{list_in}", data.cards)
+        title = list_name(args.format, args.start) if args.name is None else valid_list_name(args.name)
         path, body = list_change(
             args.format, args.start, title, limits, (beneath or data).banlists, replace=args.replace
         )
-        if (folder / path).is_file() and target.updates is not None and not args.replace:
+        if (live(folder) / path).is_file() and target.updates is not None and not args.replace:
             raise SourceError(path, [f"{folder} holds this list already; to replace it, say so (--replace)"])
         before = data.banlists.in_force(args.start - dt.timedelta(days=1), args.format)
         new = make_banlist("new", title, args.format.upper(), dates=(args.start, None), limits=limits, cards=data.cards)
@@ -167,23 +181,27 @@ def _plan(args: argparse.Namespace, argv: list[str], target: DataSource, folder:
             print_changes(before, new, data.cards, args.lang, out)
         change = Change({path: body}, (), record("add-list", argv, name, sha256(raw), files=[path]))
     else:
-        change = _cards(args, argv, folder, (beneath or data), out)
+        with taken_in(args.source) as copy:
+            change = _cards(args, argv, folder, copy, beneath=beneath or data, out=out)
     if args.dry_run:
         print(words(args.lang, "data_dry_run"), file=out)
         return None
     return change
 
 
-def _cards(args: argparse.Namespace, argv: list[str], folder: Path, beneath: Data, out: IO[str]) -> Change:
-    # Each reader refuses a file past its bound by its size, before reading it.
-    if is_cdb(args.source):
+def _cards(
+    args: argparse.Namespace, argv: list[str], folder: Path, copy: Path, *, beneath: Data, out: IO[str]
+) -> Change:
+    """The change an import of cards makes, from `copy`, the source file taken in (data/sources.py)."""
+    if is_cdb(copy):
         dates = {"ocg": args.ocg_date, "tcg": args.tcg_date}
         if args.ocg_date is None and args.tcg_date is None:
             raise SourceError(args.source.name, ["a cdb carries no printing dates: give --ocg-date or --tcg-date"])
-        rows, skipped = cdb_rows(args.source, args.names, dates)
+        rows, skipped = cdb_rows(copy, args.names, dates)
     else:
-        rows, skipped = csv_rows(args.source), []
-    plan = cards_plan(folder, args.source, rows, beneath.cards, replace=args.replace)
+        rows, skipped = csv_rows(copy), []
+    digest = file_sha256(copy)  # read a block at a time, never whole
+    plan = cards_plan(folder, args.source, digest, rows, beneath.cards, replace=args.replace)
     lang = args.lang
     print(
         words(
@@ -201,9 +219,11 @@ def _cards(args: argparse.Namespace, argv: list[str], folder: Path, beneath: Dat
         print(words(lang, "data_kept", count=len(plan.kept), first=", ".join(map(str, plan.kept[:10]))), file=out)
     for path, left in plan.superseded.items():
         print(words(lang, "data_superseded", path=path, left=len(left)), file=out)
-    writes = cards_writes(plan)
-    digest = file_sha256(args.source)  # read a block at a time, never whole
-    return Change(writes, (), record("add-cards", argv, args.source.name, digest, files=[*writes]))
+    writes, removes = cards_files(plan)
+    return Change(writes, removes, record("add-cards", argv, args.source.name, digest, files=[*writes, *removes]))
+
+
+_SHOWN = 300  # characters of a recorded source or command shown by `data status`
 
 
 def _status(args: argparse.Namespace, source: DataSource, out: IO[str]) -> int:
@@ -238,7 +258,13 @@ def _status(args: argparse.Namespace, source: DataSource, out: IO[str]) -> int:
             words(
                 lang,
                 "data_update",
-                **{"source": "-", "sha256": "-", **update, "command": " ".join(update.get("command", []))},
+                **{
+                    "sha256": "-",
+                    **update,
+                    # A record's words are an operator's, escape sequences and all: shown escaped, and cut.
+                    "source": printable(str(update.get("source", "-")), _SHOWN),
+                    "command": printable(" ".join(update.get("command", [])), _SHOWN),
+                },
             ),
             file=out,
         )

@@ -5,12 +5,10 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import itertools
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
 from deckcheck.data.cards import CardIndex
 from deckcheck.errors import DataError
@@ -122,52 +120,21 @@ def build_limits(statuses: Mapping[str, Sequence[int | str]], cards: CardIndex) 
     return limits
 
 
-def _field(data: dict[str, Any], key: str, kind: type, file: str) -> Any:
-    value = data.get(key)
-    if not isinstance(value, kind) or isinstance(value, bool):
-        raise DataError(file, key, f"must be a {kind.__name__}")
-    return value
-
-
-def _optional_date(data: dict[str, Any], key: str, file: str) -> dt.date | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    try:
-        return dt.date.fromisoformat(value)
-    except (TypeError, ValueError):
-        raise DataError(file, key, f"bad date {value!r}") from None
-
-
-def _statuses(data: dict[str, Any], file: str) -> dict[str, list[int]]:
-    """The passcodes a list file gives for each status."""
-    statuses: dict[str, list[int]] = {}
-    for status in STATUS_LIMITS:
-        entries = _field(data, status, list, file)
-        for index, passcode in enumerate(entries):
-            if not isinstance(passcode, int) or isinstance(passcode, bool):
-                raise DataError(file, f"{status}[{index}]", "must be a passcode number")
-        statuses[status] = entries
-    return statuses
-
-
 def _load_one(path: Path, cards: CardIndex) -> tuple[Banlist, bool]:
-    """The list a file holds, and whether it replaces a list of the same id in the data beneath (`replaces`)."""
+    """The list a file holds (a ListFile, data/schemas.py), and whether it replaces a list of the same id in the
+    data beneath (`replaces`)."""
+    from deckcheck.data import schemas  # noqa: PLC0415 - pydantic loads with the first file read, not the engine
+
     file = str(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise DataError(file, "file", str(exc)) from None
-    if not isinstance(data, dict):
-        raise DataError(file, "file", "must hold a JSON object")
-    fmt = _field(data, "format", str, file)
-    start = _optional_date(data, "effective_from", file)
-    if start is None:
-        raise DataError(file, "effective_from", "is required")
-    until = _optional_date(data, "effective_until", file)
+        raw = schemas.read_file(path, schemas.MAX_JSON_BYTES)
+        listed = schemas.validated(schemas.ListFile, schemas.json_value(raw))
+    except schemas.Invalid as exc:
+        raise exc.data_error(file) from None
+    start, until = listed.effective_from, listed.effective_until
     if until is not None and until <= start:
         raise DataError(file, "effective_until", "must be after effective_from")
-    statuses = _statuses(data, file)
+    statuses: dict[str, list[int]] = {status: getattr(listed, status) for status in STATUS_LIMITS}
     try:
         limits = build_limits(statuses, cards)
     except ValueError as exc:
@@ -177,14 +144,9 @@ def _load_one(path: Path, cards: CardIndex) -> tuple[Banlist, bool]:
         for index, passcode in enumerate(entries):
             if passcode not in cards.aliases:
                 raise DataError(file, f"{status}[{index}]", f"{passcode} is an alternate, not a canonical passcode")
-    if fmt not in FORMATS:
-        raise DataError(file, "format", f"must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    name = _field(data, "name", str, file)
-    replaces = data.get("replaces", False)
-    if not isinstance(replaces, bool):
-        raise DataError(file, "replaces", "must be true or false")
-    list_id = f"{fmt.lower()}-{start.isoformat()}"
-    return make_banlist(list_id, name, fmt, dates=(start, until), limits=limits, cards=cards), replaces
+    list_id = f"{listed.format.lower()}-{start.isoformat()}"
+    banlist = make_banlist(list_id, listed.name, listed.format, dates=(start, until), limits=limits, cards=cards)
+    return banlist, listed.replaces
 
 
 def banlist_paths(directory: Path) -> list[Path]:
@@ -200,13 +162,20 @@ def load_banlists(directory: Path, cards: CardIndex, updates: Sequence[Path] = (
     (`"replaces": true`). A list that runs on with no end, or past the start of a list an updates folder added,
     ends where the next list of its format begins.
     """
+    from deckcheck.data.schemas import MAX_LISTS  # noqa: PLC0415 - as in _load_one
+
     paths = banlist_paths(directory)
     if not paths:
         raise DataError(str(directory), "directory", "holds no banlist files")
     layered: dict[str, tuple[Banlist, Path, int]] = {}
     for layer, folder in enumerate([directory, *updates]):
         seen: set[str] = set()
-        for path in banlist_paths(folder) if layer else paths:
+        found = banlist_paths(folder) if layer else paths
+        if len(found) > MAX_LISTS:
+            raise DataError(
+                str(folder), "directory", f"holds {len(found):,} lists, more than the {MAX_LISTS:,} allowed"
+            )
+        for path in found:
             banlist, replaces = _load_one(path, cards)
             if banlist.id in seen:
                 raise DataError(str(path), "effective_from", f"a second list with id {banlist.id}")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import io
+import itertools
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +40,7 @@ CARD_COLUMNS = (  # the project's compact card file, written by scripts/build_da
 # A card file of an updates folder (data/updates.py) adds two columns: whether the passcode is a provisional
 # pre-release one, and whether the row replaces a card of the same passcode in the data beneath.
 UPDATE_CARD_COLUMNS = (*CARD_COLUMNS, "provisional", "replaces")
+_UPDATE_ONLY = "then provisional,replaces in an updates folder"
 CardRow = tuple[dict[str, str], str, str]  # a row of a card file, the file and the entry (line) it came from
 
 
@@ -125,6 +128,9 @@ def _card(row: dict[str, str], file: str, entry: str) -> Card:
         raise DataError(file, entry, f"unknown extra_deck_type {row['extra_deck_type']!r}")
     if not row["name_en"] and not row["name_ja"]:
         raise DataError(file, entry, "no name")
+    for key in ("name_en", "name_ja"):
+        if len(row[key]) > MAX_NAME_CHARS:
+            raise DataError(file, entry, f"{key}: longer than the {MAX_NAME_CHARS} characters a card name may have")
     return Card(
         passcode=int(row["passcode"]),
         name_ja=row["name_ja"],
@@ -187,16 +193,29 @@ def _namesakes(names: list[tuple[str, str, Card]]) -> dict[int, tuple[int, ...]]
 
 
 def read_card_file(path: Path) -> list[CardRow]:
-    """The rows of one card file (the bundled columns, or an updates folder's), each with its file and line."""
+    """The rows of one card file (the bundled columns, or an updates folder's), each with its file and line: a
+    regular file of at most MAX_CARD_FILE_BYTES of UTF-8 text (an operator's CSV may begin with a BOM) with no control
+    character, and at most MAX_CARDS rows (data/schemas.py); DataError naming the file and the line, or the header's
+    column, at fault."""
+    from deckcheck.data import schemas  # noqa: PLC0415 - pydantic loads with the first file read, not the engine
+
     file = str(path)
     try:
-        with path.open(encoding="utf-8-sig", newline="") as f:  # an operator's CSV may begin with a BOM
-            reader = csv.DictReader(f)
-            if tuple(reader.fieldnames or ()) not in (CARD_COLUMNS, UPDATE_CARD_COLUMNS):
-                raise DataError(file, "header", f"expected columns {','.join(CARD_COLUMNS)}")
-            rows = list(reader)
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        text = schemas.decoded(schemas.read_file(path, schemas.MAX_CARD_FILE_BYTES), text_file=True)
+        reader = csv.DictReader(io.StringIO(text, newline=""))
+        header = reader.fieldnames or ()
+        if tuple(header) not in (CARD_COLUMNS, UPDATE_CARD_COLUMNS):
+            wrong = schemas.columns_problem(header, UPDATE_CARD_COLUMNS)
+            raise DataError(file, "header", f"expected columns {','.join(CARD_COLUMNS)} ({_UPDATE_ONLY}); {wrong}")
+        rows = list(itertools.islice(reader, schemas.MAX_CARDS + 1))
+    except schemas.Invalid as exc:
+        raise exc.data_error(file) from None
+    except csv.Error as exc:
         raise DataError(file, "file", str(exc)) from None
+    if len(rows) > schemas.MAX_CARDS:
+        raise DataError(
+            file, f"line {schemas.MAX_CARDS + 2}", f"a card file may hold at most {schemas.MAX_CARDS:,} cards"
+        )
     for number, row in enumerate(rows, start=2):
         if None in row or any(value is None for value in row.values()):
             raise DataError(file, f"line {number}", "wrong number of columns")
@@ -205,9 +224,15 @@ def read_card_file(path: Path) -> list[CardRow]:
 
 def layered_rows(layers: Sequence[Sequence[CardRow]]) -> list[CardRow]:
     """The rows of card files in layers, bottom first: a layer adds passcodes, and replaces a passcode of the layers
-    beneath only on a row that says so (`replaces` 1); a passcode twice in one layer is an error."""
+    beneath only on a row that says so (`replaces` 1); a passcode twice in one layer, or more than MAX_CARDS rows in one
+    (data/schemas.py), is an error."""
+    from deckcheck.data import schemas  # noqa: PLC0415 - pydantic loads with the first file read, not the engine
+
     kept: dict[int, CardRow] = {}
     for layer in layers:
+        if len(layer) > schemas.MAX_CARDS:
+            _, file, entry = layer[schemas.MAX_CARDS]
+            raise DataError(file, entry, f"a folder's card files may hold at most {schemas.MAX_CARDS:,} cards")
         seen: set[int] = set()
         for row, file, entry in layer:
             passcode = _passcode(row["passcode"], file, entry)

@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from deckcheck.data.schemas import MAX_CARD_NAME_CHARS, MAX_CARDS, MAX_CDB_BYTES, unsafe_character
 from deckcheck.errors import SourceError
 
-MAX_BYTES = 512 * 1024 * 1024  # a full EDOPro cards.cdb is some 20 MiB
+MAX_BYTES = MAX_CDB_BYTES  # a full EDOPro cards.cdb is some 20 MiB
 MAX_VALUE_BYTES = 1 << 20  # no value read (a name) is longer; SQLite's default limit is 1 GB
 MAX_PROBLEMS = 100  # reading stops there and says so
 MAX_PASSCODE = 999_999_999
@@ -104,6 +105,10 @@ def _row(passcode: Any, ot: Any, alias: Any, type_: Any, name: Any) -> CdbCard |
         problems.insert(0, f"{entry}: the passcode is not a whole number from 1 to {MAX_PASSCODE:,}")
     if name is not None and not isinstance(name, str):
         problems.append(f"{entry}: the name is not text")
+    elif name is not None and len(name) > MAX_CARD_NAME_CHARS:
+        problems.append(f"{entry}: the name is {len(name):,} characters, more than the {MAX_CARD_NAME_CHARS} allowed")
+    elif name is not None and unsafe_character(name) is not None:
+        problems.append(f"{entry}: the name holds the control character {unsafe_character(name)}")
     if problems:
         return problems
     kinds = [kind for bit, kind in KINDS.items() if type_ & bit]
@@ -126,12 +131,16 @@ def _row(passcode: Any, ot: Any, alias: Any, type_: Any, name: Any) -> CdbCard |
 
 
 def _read(rows: Iterable[tuple[Any, ...]]) -> tuple[list[CdbCard], list[tuple[int, str, str]], list[str]]:
-    """The cards, the skipped rows and the problems of the query's rows; reading stops at MAX_PROBLEMS."""
+    """The cards, the skipped rows and the problems of the query's rows; reading stops at MAX_PROBLEMS, or past
+    MAX_CARDS rows."""
     cards: list[CdbCard] = []
     skipped: list[tuple[int, str, str]] = []
     problems: list[str] = []
     seen: set[int] = set()
     for row in rows:
+        if len(seen) >= MAX_CARDS:
+            problems.append(f"the file holds more than the {MAX_CARDS:,} cards an import may hold: reading stopped")
+            break
         if len(problems) >= MAX_PROBLEMS:
             problems[MAX_PROBLEMS:] = [f"{MAX_PROBLEMS} problems found: reading stopped at id {_label(row[0])}"]
             break
@@ -157,7 +166,8 @@ def read_cdb(path: Path, source: str | None = None) -> CdbRead:
     """The cards of the cdb at `path`; `source` (the file name unless given) names it in errors.
 
     Raise SourceError holding every problem, up to MAX_PROBLEMS and then where reading stopped, for a file over
-    MAX_BYTES, one that is not an SQLite database or lacks the tables or columns read, or nonsense rows.
+    MAX_BYTES or of more than MAX_CARDS rows (data/schemas.py), one that is not an SQLite database or lacks the
+    tables or columns read, or nonsense rows, names too long or holding control characters.
     """
     source = path.name if source is None else source
     try:
@@ -165,7 +175,7 @@ def read_cdb(path: Path, source: str | None = None) -> CdbRead:
     except OSError as error:
         raise SourceError(source, [f"the file cannot be read: {error.strerror}"]) from error
     if size > MAX_BYTES:
-        raise SourceError(source, [f"the file is {size:,} bytes, over the {MAX_BYTES:,} (512 MiB) read"])
+        raise SourceError(source, [f"the file is {size:,} bytes, over the {MAX_BYTES:,} ({MAX_BYTES >> 20} MiB) read"])
     try:
         with closing(sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)) as conn:
             conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)  # nor may a generated column eat memory

@@ -5,20 +5,21 @@ the project's card columns; and taking an added list or card out again."""
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from deckcheck.bounded import TooLarge, read_bounded
+from deckcheck.data import schemas
 from deckcheck.data.banlists import STATUS_LIMITS, Banlists, build_limits
 from deckcheck.data.cards import UPDATE_CARD_COLUMNS, CardIndex, read_card_file
 from deckcheck.data.cdb import CdbCard, read_cdb
+from deckcheck.data.folder import live
 from deckcheck.data.konami import read_konami_csv
 from deckcheck.data.lflist import LflistError, read_lflist
 from deckcheck.data.loader import card_paths
-from deckcheck.data.updates import card_file, list_file, superseded
+from deckcheck.data.names import loose_key
+from deckcheck.data.updates import card_file, imported_cards, list_file, superseded
 from deckcheck.errors import DataError, SourceError
 
 _STEM = re.compile(r"[^a-z0-9_-]+")
@@ -59,18 +60,13 @@ def read_list(spec: str, cards: CardIndex) -> tuple[dict[int, int], str, bytes]:
 
 
 def _list_json(raw: bytes, cards: CardIndex, source: str) -> dict[int, int]:
+    """The limits of a list JSON (a ListSource, data/schemas.py); SourceError naming every key and entry at fault."""
     try:
-        body = json.loads(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise SourceError(source, [f"not JSON: {exc}"]) from None
-    if not isinstance(body, dict):
-        raise SourceError(source, ["must hold a JSON object"])
-    statuses = {status: body.get(status, []) for status in STATUS_LIMITS}
-    wrong = [status for status, given in statuses.items() if not isinstance(given, list)]
-    if wrong:
-        raise SourceError(source, [f"{status}: must be a list of passcodes or names" for status in wrong])
+        body = schemas.validated(schemas.ListSource, schemas.json_value(raw))
+    except schemas.Invalid as exc:
+        raise exc.source_error(source) from None
     try:
-        return build_limits(statuses, cards)
+        return build_limits({status: getattr(body, status) for status in STATUS_LIMITS}, cards)
     except ValueError as exc:
         raise SourceError(source, [str(exc)]) from None
 
@@ -124,7 +120,6 @@ def _cdb_row(card: CdbCard, names: str, dates: Mapping[str, dt.date | None]) -> 
 def csv_rows(path: Path) -> list[dict[str, str]]:
     """The rows of a CSV in the project's card columns (with or without `provisional` and `replaces`), read as a
     card file of the data is."""
-    _bounded(path)
     try:
         rows = [row for row, _file, _entry in read_card_file(path)]
     except DataError as exc:
@@ -136,12 +131,17 @@ def csv_rows(path: Path) -> list[dict[str, str]]:
 
 
 def cards_plan(
-    folder: Path, source: Path, rows: Sequence[dict[str, str]], beneath: CardIndex | None, *, replace: bool
+    folder: Path, source: Path, digest: str, rows: Sequence[dict[str, str]], beneath: CardIndex | None, *, replace: bool
 ) -> CardsPlan:
-    """Where the rows of `source` go in `folder`, which of them are cards beneath already (kept, unless `replace`),
-    and which provisional cards of other files they supersede."""
-    relative = f"cards/{_STEM.sub('-', source.stem.lower()).strip('-') or 'cards'}.csv"
+    """Where the rows of `source` (of SHA-256 `digest`) go in `folder`: a card file of its own, named by the source
+    and its hash; which of them are cards beneath already (kept, unless `replace`), and which cards of earlier
+    imports they take over (refused, unless `replace`) or supersede (provisional cards now given under their final
+    passcodes). A new card named as a card beneath is named, exactly or by the loose key, is refused: it would
+    change how that name reads."""
+    stem = _STEM.sub("-", source.stem.lower()).strip("-")[:60] or "cards"
+    relative = f"cards/{stem}-{digest[:12]}.csv"
     known = beneath.by_passcode if beneath is not None else {}
+    imported = imported_cards(folder, relative)
     taken, kept = [], []
     for row in rows:
         passcode = int(row["passcode"]) if row["passcode"].isdigit() else -1
@@ -149,17 +149,59 @@ def cards_plan(
             kept.append(passcode)
             continue
         taken.append({**row, "replaces": str(int(passcode in known))})
-    return CardsPlan(relative, tuple(taken), superseded(folder, taken, relative), tuple(kept))
+    twice = [row["passcode"] for row in taken if row["passcode"] in imported]
+    if twice and not replace:
+        raise SourceError(
+            source.name,
+            [
+                f"card {passcode} is a card of {imported[passcode][0]} already, from an earlier import; "
+                "to take it from this file, say so (--replace)"
+                for passcode in twice
+            ],
+        )
+    if beneath is not None:
+        clashes = name_clashes(taken, beneath)
+        if clashes:
+            raise SourceError(source.name, clashes)
+    return CardsPlan(relative, tuple(taken), superseded(imported, taken, set(twice)), tuple(kept))
 
 
-def cards_writes(plan: CardsPlan) -> dict[str, bytes]:
-    """The files a plan writes: its own card file and every card file that loses superseded rows."""
-    return {plan.path: card_file(plan.rows), **{path: card_file(rows) for path, rows in plan.superseded.items()}}
+def name_clashes(rows: Sequence[Mapping[str, str]], beneath: CardIndex) -> list[str]:
+    """Every name of a new card in `rows` that a card beneath has, exactly or by the loose key (`Pot of Greed!` for
+    Pot of Greed): such a name would read as the new card, or as none, where it read as the card beneath. An
+    alternate artwork (alias) of that card, or the card itself replaced, may share its name."""
+    clashes = []
+    for row in rows:
+        own = {int(row[key]) for key in ("passcode", "alias") if row[key].isdigit() and int(row[key])}
+        for key in ("name_en", "name_ja"):
+            name = row[key]
+            if not name:
+                continue
+            found = {card for _printed, card, _ends in beneath.search.named(loose_key(name))}
+            exact = beneath.find_name(name)
+            found |= {exact} if exact is not None else set()
+            for card in sorted(found, key=lambda card: card.passcode):
+                if card.passcode not in own:
+                    clashes.append(
+                        f"card {row['passcode']}: its name {name[:100]!r} is the name of card {card.passcode} "
+                        f"({card.name_en or card.name_ja}) beneath, written {'alike' if exact is card else 'loosely'}; "
+                        "a name may not change which card it reads as"
+                    )
+    return clashes
+
+
+def cards_files(plan: CardsPlan) -> tuple[dict[str, bytes], tuple[str, ...]]:
+    """The files a plan writes, its own card file and every card file that keeps rows after losing some, and those
+    it removes: the card files that lose every row."""
+    writes = {plan.path: card_file(plan.rows)}
+    writes |= {path: card_file(rows) for path, rows in plan.superseded.items() if rows}
+    return writes, tuple(path for path, rows in plan.superseded.items() if not rows)
 
 
 def removal(folder: Path, what: str) -> tuple[dict[str, bytes], tuple[str, ...]]:
     """The files to rewrite and remove to take list `what` (an id, e.g. ocg-2026-10-01) or the card of passcode
     `what` out of `folder`; SourceError when the folder holds neither."""
+    held = live(folder)
     fmt, _, day = what.partition("-")
     if fmt in ("ocg", "tcg") and day:
         try:
@@ -168,20 +210,18 @@ def removal(folder: Path, what: str) -> tuple[dict[str, bytes], tuple[str, ...]]
             raise SourceError(
                 what, ["a list id is the format and the day it takes effect, e.g. ocg-2026-10-01"]
             ) from None
-        if (folder / relative).is_file():
+        if (held / relative).is_file():
             return {}, (relative,)
         raise SourceError(what, [f"{folder} holds no list {what}"])
-    for path in card_paths(folder):
+    for path in card_paths(held):
         rows = [row for row, _, _ in read_card_file(path)]
         left = [row for row in rows if row["passcode"] != what]
         if len(left) != len(rows):
-            relative = path.relative_to(folder).as_posix()
+            relative = path.relative_to(held).as_posix()
             return ({relative: card_file(left)}, ()) if left else ({}, (relative,))
     raise SourceError(what, [f"{folder} holds no list or card {what}"])
 
 
-_MAX_SOURCE_BYTES = 64 * 1024 * 1024  # larger than any list or card file (a cards.cdb has its own bound)
-_SOURCE_BOUND = "a list or card source may hold (64 MiB)"
 _SQLITE = b"SQLite format 3\0"  # how an SQLite database, as a cards.cdb, begins
 
 
@@ -195,20 +235,9 @@ def is_cdb(path: Path) -> bool:
         return False
 
 
-def _bounded(path: Path) -> None:
-    """Refuse a source that cannot be read or is larger than any list or card file, by its size."""
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise SourceError(path.name, [f"cannot be read: {exc.strerror or exc}"]) from None
-    if size > _MAX_SOURCE_BYTES:
-        raise SourceError(path.name, [str(TooLarge(size, _MAX_SOURCE_BYTES, _SOURCE_BOUND))])
-
-
 def _read(path: Path) -> bytes:
+    """The bytes of a source already taken in (data/sources.py: a regular file within its bound)."""
     try:
-        return read_bounded(path, _MAX_SOURCE_BYTES, _SOURCE_BOUND)
+        return path.read_bytes()
     except OSError as exc:
         raise SourceError(path.name, [f"cannot be read: {exc.strerror or exc}"]) from None
-    except TooLarge as exc:
-        raise SourceError(path.name, [str(exc)]) from None

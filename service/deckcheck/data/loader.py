@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import hashlib
-import json
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -20,6 +19,7 @@ from typing import Any
 
 from deckcheck.data.banlists import Banlists, banlist_paths, load_banlists
 from deckcheck.data.cards import CardIndex, index_cards, layered_rows, read_card_file
+from deckcheck.data.folder import live
 from deckcheck.data.freshness import Cadence
 from deckcheck.data.readings import READINGS, read_readings_file
 from deckcheck.errors import DataError
@@ -59,8 +59,9 @@ class DataSource:
         return load_data(self.root, self.updates, self.cadence)
 
     def folders(self) -> list[Path]:
-        """The folders the data are read from, bottom first."""
-        return [self.root] if self.updates is None else [self.root, self.updates]
+        """The folders the data are read from, bottom first: an updates folder as the snapshot in force
+        (data/folder.py), looked up anew at each call."""
+        return [self.root] if self.updates is None else [self.root, live(self.updates)]
 
 
 def load_data(root: Path = DEFAULT_DATA_DIR, updates: Path | None = None, cadence: Cadence | None = None) -> Data:
@@ -105,7 +106,23 @@ def settle() -> Iterator[None]:
 
 
 def _load(source: DataSource) -> Data:
-    root, folders = source.root, source.folders()
+    folders = source.folders()
+    if source.updates is None or folders[1] == source.updates:
+        return _load_from(source, folders)
+    try:
+        return _load_from(source, folders)
+    except DataError as exc:  # named as the folder shows it, not as the snapshot it is read from
+        file = Path(exc.file)
+        if not file.is_relative_to(folders[1]):
+            raise
+        raise DataError(str(source.updates / file.relative_to(folders[1])), exc.entry, exc.problem) from None
+
+
+def _load_from(source: DataSource, folders: Sequence[Path]) -> Data:
+    root = source.root
+    if len(folders) > 1 and not folders[1].is_dir():
+        # Moved, unmounted or removed: its lists are not dropped in silence, the load fails (served data are kept).
+        raise DataError(str(source.updates), "folder", "is no folder: moved, unmounted or removed (or never made)")
     layers = [[row for path in card_paths(folder) for row in read_card_file(path)] for folder in folders]
     if not layers[0]:
         raise DataError(str(root / "cards"), "directory", "holds no card files")
@@ -122,30 +139,45 @@ def card_paths(folder: Path) -> list[Path]:
 
 
 def read_imports(folder: Path) -> list[Mapping[str, Any]]:
-    """The record of the imports into `folder`, oldest first; a line that is not a JSON object is an error."""
+    """The record of the imports into `folder`, oldest first, each as written; DataError naming the line (and in it
+    the key) of the first line that is not one ImportRecord (data/schemas.py): a byte that is not UTF-8, not JSON,
+    an unknown key or a value of the wrong kind."""
     path = folder / IMPORTS
     if not path.is_file():
         return []
+    from deckcheck.data import schemas  # noqa: PLC0415 - pydantic loads with the first file read, not the engine
+
+    try:
+        lines = schemas.read_file(path, schemas.MAX_RECORDS_BYTES).split(b"\n")
+    except schemas.Invalid as exc:
+        raise exc.data_error(str(path)) from None
     records: list[Mapping[str, Any]] = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(lines[:-1] if lines[-1] == b"" else lines, start=1):
         try:
-            record = json.loads(line)
-        except ValueError as exc:
-            raise DataError(str(path), f"line {number}", str(exc)) from None
-        if not isinstance(record, dict):
-            raise DataError(str(path), f"line {number}", "must hold a JSON object")
-        records.append(record)
+            records.append(schemas.json_value(line))
+        except schemas.Invalid as exc:
+            raise DataError(str(path), f"line {number}", exc.problems[0][1]) from None
+        try:
+            schemas.validated(schemas.ImportRecord, records[-1])
+        except schemas.Invalid as exc:
+            key, problem = exc.problems[0]  # `file`: the record as a whole
+            raise DataError(str(path), f"line {number}", problem if key == "file" else f"{key}: {problem}") from None
     return records
 
 
 def _printings_until(root: Path) -> dt.date | None:
+    """The day the card printings of `root` are complete until (cards/printings.json, a Printings), if it says."""
     path = root / PRINTINGS
     if not path.is_file():
         return None
+    from deckcheck.data import schemas  # noqa: PLC0415 - pydantic loads with the first file read, not the engine
+
     try:
-        return dt.date.fromisoformat(json.loads(path.read_text(encoding="utf-8"))["complete_until"])
-    except (ValueError, KeyError, TypeError) as exc:
-        raise DataError(str(path), "complete_until", f"must hold a date: {exc}") from None
+        return schemas.validated(
+            schemas.Printings, schemas.json_value(schemas.read_file(path, schemas.MAX_JSON_BYTES))
+        ).complete_until
+    except schemas.Invalid as exc:
+        raise exc.data_error(str(path)) from None
 
 
 def data_files(folders: Sequence[Path]) -> list[tuple[Path, Path]]:

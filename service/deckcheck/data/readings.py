@@ -36,17 +36,23 @@ class ReadingRow(NamedTuple):
 
 def read_readings_file(path: Path) -> list[ReadingRow]:
     """The rows of a readings file (tab-separated, `#` lines are comments, the first other line the header); none
-    when the folder has no such file."""
+    when the folder has no such file. A regular file of at most MAX_READINGS_BYTES of UTF-8 text with no control
+    character but tabs and line ends (data/schemas.py); DataError naming the line, or the header's column, at fault."""
+    from deckcheck.data import schemas  # noqa: PLC0415 - pydantic loads with the first file read, not the engine
+
     file = str(path)
     if not path.is_file():
         return []
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(file, "file", str(exc)) from None
-    numbered = [(n, line) for n, line in enumerate(lines, start=1) if line.strip() and not line.startswith("#")]
-    if not numbered or tuple(numbered[0][1].split("\t")) != COLUMNS:
-        raise DataError(file, "header", f"expected columns {' '.join(COLUMNS)}, tab-separated")
+        lines = schemas.decoded(schemas.read_file(path, schemas.MAX_READINGS_BYTES), text_file=True).split("\n")
+    except schemas.Invalid as exc:
+        raise exc.data_error(file) from None
+    numbered = [(n, line.removesuffix("\r")) for n, line in enumerate(lines, start=1)]
+    numbered = [(n, line) for n, line in numbered if line.strip() and not line.startswith("#")]
+    header = numbered[0][1].split("\t") if numbered else []
+    if tuple(header) != COLUMNS:
+        wrong = schemas.columns_problem(header, COLUMNS)
+        raise DataError(file, "header", f"expected columns {' '.join(COLUMNS)}, tab-separated; {wrong}")
     rows = []
     for number, line in numbered[1:]:
         fields = line.split("\t")

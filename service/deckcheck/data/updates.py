@@ -24,8 +24,10 @@ from typing import Any
 
 from deckcheck.data.banlists import STATUS_LIMITS
 from deckcheck.data.cards import UPDATE_CARD_COLUMNS, read_card_file
+from deckcheck.data.folder import STATE, live, publish
 from deckcheck.data.loader import IMPORTS, Data, DataSource, card_paths
 from deckcheck.data.names import normalize_name
+from deckcheck.errors import DataError
 
 _STATUS_OF = {limit: status for status, limit in STATUS_LIMITS.items()}
 
@@ -63,8 +65,24 @@ def card_file(rows: Iterable[Mapping[str, str]]) -> bytes:
     return out.getvalue().encode()
 
 
-def superseded(folder: Path, rows: Sequence[Mapping[str, str]], skip: str) -> dict[str, list[dict[str, str]]]:
-    """Per card file of `folder` other than `skip`, its rows without the provisional cards that `rows` give under
+def imported_cards(folder: Path, skip: str) -> dict[str, tuple[str, list[dict[str, str]]]]:
+    """Per passcode, the card file of `folder` (as in force) other than `skip` that defines it, and that file's
+    rows: the cards earlier imports brought."""
+    held = live(folder)
+    found: dict[str, tuple[str, list[dict[str, str]]]] = {}
+    for path in card_paths(held):
+        relative = path.relative_to(held).as_posix()
+        if relative != skip:
+            rows = [row for row, _, _ in read_card_file(path)]
+            found |= {row["passcode"]: (relative, rows) for row in rows}
+    return found
+
+
+def superseded(
+    imported: Mapping[str, tuple[str, list[dict[str, str]]]], rows: Sequence[Mapping[str, str]], taken: set[str]
+) -> dict[str, list[dict[str, str]]]:
+    """Per card file of `imported` (data/updates.py `imported_cards`), its rows without the cards of passcodes in
+    `taken` (an import takes them over, with --replace) and without the provisional cards that `rows` give under
     their final passcodes (the same name, another passcode); only files that lose a row are named."""
     finals = {
         (normalize_name(row[key]), row["passcode"])
@@ -74,13 +92,10 @@ def superseded(folder: Path, rows: Sequence[Mapping[str, str]], skip: str) -> di
         if row[key]
     }
     names = {name for name, _ in finals}
+    files = dict(imported.values())
     kept: dict[str, list[dict[str, str]]] = {}
-    for path in card_paths(folder):
-        relative = path.relative_to(folder).as_posix()
-        if relative == skip:
-            continue
-        held = [row for row, _, _ in read_card_file(path)]
-        left = [row for row in held if not _replaced(row, names, finals)]
+    for relative, held in files.items():
+        left = [row for row in held if row["passcode"] not in taken and not _replaced(row, names, finals)]
         if len(left) != len(held):
             kept[relative] = left
     return kept
@@ -115,24 +130,49 @@ def record(action: str, argv: Sequence[str], source: str | None, digest: str | N
     return found | more
 
 
-def trial(change: Change, folder: Path, source: DataSource) -> Data:
-    """The data as they would load with `change` made to `folder` (the updates folder of `source`, or its data
-    folder itself), made in a copy; raise DataError as a start-up would."""
-    with tempfile.TemporaryDirectory(prefix="deckcheck-update-") as scratch:
-        copy = Path(scratch) / "folder"
-        if folder.is_dir():
-            shutil.copytree(folder, copy, ignore=shutil.ignore_patterns("provenance", "*.tmp"))
-        _write(change, copy)
-        if source.updates is not None and folder.resolve() == source.updates.resolve():
-            return DataSource(source.root, copy, source.cadence).load()
-        return DataSource(copy, source.updates, source.cadence).load()
+def carry_out(change: Change, folder: Path, source: DataSource, *, keep_record: bool = True) -> None:
+    """Make `change` in `folder`, the updates folder of `source` or its data folder itself, once the data load with
+    it as a start-up would load them (DataError otherwise, naming the file as the folder will hold it, and the
+    source it came from). An updates folder changes as one step (data/folder.py), the caller holding its lock; the
+    data folder itself (the bundle, rebuilt by scripts/build_data.py) file by file, after a trial in a copy."""
+    if source.updates is None:
+        with tempfile.TemporaryDirectory(prefix="deckcheck-update-") as scratch:
+            copy = Path(scratch) / "folder"
+            shutil.copytree(folder, copy, ignore=shutil.ignore_patterns("provenance", "*.tmp", STATE))
+            _write(change, copy)
+            _checked(change, copy, folder, DataSource(copy, None, source.cadence))
+        _write(change, folder)
+        if keep_record:
+            _record(change, folder)
+        return
+
+    def make(staging: Path) -> None:
+        _write(change, staging)
+        if keep_record:
+            _record(change, staging)
+
+    publish(folder, make, lambda staging: _checked(change, staging, folder, DataSource(source.root, staging)))
 
 
-def commit(change: Change, folder: Path, *, keep_record: bool = True) -> None:
-    """Make `change` in `folder`: each file replaced whole (a reader sees the old file or the new one), then the
-    record appended."""
-    _write(change, folder)
-    if keep_record and change.record:
+def _checked(change: Change, staging: Path, folder: Path, source: DataSource) -> Data:
+    """The data `source` loads, its folder `staging` a copy of `folder` with `change` made; a DataError names the
+    file as `folder` will hold it, and the source file of the change."""
+    try:
+        return source.load()
+    except DataError as exc:
+        file = Path(exc.file)
+        if not file.is_relative_to(staging):
+            raise
+        relative = file.relative_to(staging).as_posix()
+        named = str(folder / relative)
+        if relative in change.writes and change.record.get("source"):
+            named = f"{change.record['source']} (as {named})"
+        raise DataError(named, exc.entry, exc.problem) from None
+
+
+def _record(change: Change, folder: Path) -> None:
+    """Append the change's record to the folder's imports.ndjson."""
+    if change.record:
         (folder / IMPORTS).parent.mkdir(parents=True, exist_ok=True)
         with (folder / IMPORTS).open("a", encoding="utf-8") as out:
             out.write(json.dumps(change.record, ensure_ascii=False) + "\n")
