@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from functools import partial
 from typing import Annotated, Literal
 
@@ -108,11 +109,12 @@ class _RecheckResponse(StreamingResponse):
             kind, why = ("body_too_slow", "arrived too slowly") if slow else ("body_timeout", "stopped arriving")
             await _cut(scope, send, kind, f"the request body {why}")
             return
-        except asyncio.CancelledError:  # the shutdown timeout has passed: say so, if the answer has begun
-            scope[CUT] = "shutdown"
-            if self.held is None:  # a client that reads nothing holds this up only until the process ends
-                await _cut(scope, send, "shutdown", "the server shut down before this recheck ended")
-            raise
+        except asyncio.CancelledError:
+            # The shutdown timeout has passed and the server cancels what still runs: the client is told, and the
+            # access log's line says so (cut: shutdown). Nothing failed, so the cancellation ends here: raised on, it
+            # reached the server as a failure of the app, an ERROR with its traceback.
+            await _shutdown(scope, receive, send, begun=self.held is None)
+            return
         closing = orjson.dumps(summary.as_json(self.checker.setup, self.checker.data)) + b"\n"
         if self.held is None:
             await send({"type": "http.response.body", "body": closing, "more_body": False})
@@ -131,6 +133,19 @@ async def _cut(scope: Scope, send: Send, kind: str, msg: str) -> None:
     scope[CUT] = kind
     line = {"line": None, "id": None, "error": {"msg": msg, "type": kind}}
     await send({"type": "http.response.body", "body": orjson.dumps(line) + b"\n", "more_body": False})
+
+
+async def _shutdown(scope: Scope, receive: Receive, send: Send, *, begun: bool) -> None:
+    """End the answer of a recheck cut by the shutdown: once the answer has `begun`, with a last line that says so;
+    else with a 503 that closes the connection. Cancelled again (the process ends; a client that reads nothing holds
+    the answer up until then), it ends as it stands."""
+    with contextlib.suppress(asyncio.CancelledError):
+        if begun:
+            await _cut(scope, send, "shutdown", "the server shut down before this recheck ended")
+            return
+        scope[CUT] = "shutdown"
+        detail = "The server shut down before this recheck ended; send it again."
+        await problem(503, detail, kind="shutdown", headers={"Connection": "close"})(scope, receive, send)
 
 
 FormatParam = Annotated[

@@ -92,10 +92,21 @@ class PartitionLost(RuntimeError):
         )
 
 
+class ClusterNotStarted(RuntimeError):
+    """A local cluster that could not start, named by its address (`local:N`) and Dask's reason at the root of the
+    failure: a worker process that died or hung while it started (a preload or plugin of the Dask configuration that
+    fails, a machine out of memory), or a scheduler that found no port."""
+
+    def __init__(self, address: str, failure: BaseException) -> None:
+        while failure.__cause__ is not None:
+            failure = failure.__cause__
+        super().__init__(f"the Dask cluster {address} could not start: {str(failure).rstrip('.') or repr(failure)}")
+
+
 @contextmanager
 def connect(address: str) -> Iterator[Client]:
     """A client of the cluster at `address`, or of a LocalCluster for `local` (one worker process a core) or
-    `local:N` (N of them), closed with the LocalCluster when done."""
+    `local:N` (N of them, ClusterNotStarted if they cannot start), closed with the LocalCluster when done."""
     if address != "local" and not address.startswith("local:"):
         with Client(address) as client:
             yield client
@@ -104,10 +115,11 @@ def connect(address: str) -> Iterator[Client]:
     if count and not (count.isdigit() and int(count) >= 1):
         raise ValueError(f"--dask local:N takes a number of worker processes of at least 1, not {count!r}")
     workers = int(count) if count else None
-    with (
-        LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
-        Client(cluster) as client,
-    ):
+    try:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    except Exception as exc:  # Dask raises what it met, wrapped in its own words: the reason is at the root
+        raise ClusterNotStarted(address, exc) from exc
+    with cluster, Client(cluster) as client:
         yield client
 
 

@@ -1,7 +1,7 @@
 """`deckcheck recheck --dask ADDRESS`: a store of decks rechecked on a Dask cluster (batch/cluster.py), the results
 written as one file per partition under --out, the summary line beside them as `_summary.json`, and with --report
 the CSV of the decks to contact, read back from the results. A recheck the cluster cannot end (a partition every
-worker that ran it died running) writes nothing and exits EXIT_FAILED."""
+worker that ran it died running), or a local cluster that cannot start, writes nothing and exits EXIT_FAILED."""
 
 from __future__ import annotations
 
@@ -35,6 +35,7 @@ def run_on_dask(
         return EXIT_ERROR
     try:
         from deckcheck.batch.cluster import (  # noqa: PLC0415
+            ClusterNotStarted,
             DataMismatch,
             Job,
             PartitionLost,
@@ -61,7 +62,7 @@ def run_on_dask(
                 for line in not_legal_lines(args.out, job.results):
                     contacts.add(line)
                 contacts.write()
-    except PartitionLost as exc:
+    except (ClusterNotStarted, PartitionLost) as exc:
         print(f"deckcheck: {exc}. Nothing is written to {args.out}: no results, no summary.", file=stderr)
         return EXIT_FAILED
     except (OSError, ValueError, TypeError, DataMismatch, DataError, RequestError) as exc:

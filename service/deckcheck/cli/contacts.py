@@ -118,8 +118,8 @@ class ContactList:
         cells += [
             words(self.lang, _VERDICTS[verdict]),
             "" if penalty is None else words(self.lang, penalty),
-            "\n".join(causes),
-            "\n".join(cards),
+            _guarded("\n".join(causes)),  # a cause may begin with a card's name, which imported cards give
+            _guarded("\n".join(cards)),  # and a name a deck wrote that names no card is listed as written
         ]
         if self.overflow:
             other = {name: value for name, value in fields.items() if name not in self.columns}
@@ -135,4 +135,5 @@ def _cell(value: Any) -> str:
 
 
 def _guarded(text: str) -> str:
+    """`text` as a spreadsheet shows it as text: after a quote, when it begins as a formula would."""
     return "'" + text if text.startswith(_FORMULA) else text

@@ -13,6 +13,7 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from deckcheck.api.middleware.admission import Overloaded
+from deckcheck.api.middleware.limits import drained, timed
 from deckcheck.api.problems import problem
 
 # The longest pause however many are held, at the middle of a refusal's spread: with it a refusal waits 2.5 to 7.5 s.
@@ -38,18 +39,21 @@ def refusal(retry_after: int, waited: float | None = None, *, close: bool = Fals
 @dataclass(frozen=True)
 class Gated:
     """A route behind the gate: its path (what the access log and the metrics name a refusal by), how a request is
-    counted into its pool (raising Overloaded when it is full) and out again, and whether a refusal closes the
-    connection (a recheck's body may be long)."""
+    counted into its pool (raising Overloaded when it is full) and out again, and, for a route whose body may be long
+    (a recheck), the body timeout (DECKCHECK_BODY_TIMEOUT): its refusal reads the body and throws it away, bounded as
+    a 413's is (api/middleware/limits.py `drained`), then answers and closes the connection. Without one, a refusal
+    leaves the body to the server, which reads past it to the connection's next request."""
 
     path: str
     enter: Callable[[], None]
     leave: Callable[[], None]
-    close: bool = False
+    body_timeout: float | None = None
 
 
 class Gate:
     """Count each request to a gated route (`routes`, by method and path) into its pool for as long as it runs, or
-    refuse it with 503 by its head; every other request passes untouched.
+    refuse it with 503 by its head; every other request passes untouched. A refusal of a route with a body timeout
+    (a recheck) reads the body and throws it away once its pause is over, then answers and closes the connection.
 
     A refusal is sent `pause` seconds after the head came, costing nothing meanwhile but a timer: a client that
     retries at once, as many do, is held to a retry a `pause`, and the loop is left to the checks it admitted. Sent
@@ -93,7 +97,13 @@ class Gate:
                 await anyio.sleep(pause)
             finally:
                 self.held -= 1
-            await refusal(self.retry_after, close=gated.close)(scope, receive, send)
+            timeout = gated.body_timeout
+            # Closed unread, the body would reach a client that sends it whole before it reads (urllib) as a reset;
+            # one that waits for 100 Continue has sent none, and reading would ask it for the body it need not send.
+            waits = dict(scope["headers"]).get(b"expect", b"").lower() == b"100-continue"
+            if timeout is not None and not waits and not await drained(timed(receive, timeout), timeout):
+                return  # the client left: no one to answer
+            await refusal(self.retry_after, close=timeout is not None)(scope, receive, send)
             return
         try:
             await self.app(scope, receive, send)

@@ -12,10 +12,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from deckcheck.api.problems import problem
 
 # A body (other than a streaming route's) must arrive within this many body timeouts in all, however it trickles.
-# An over-limit body is read and thrown away for as long, so that a client that sends its whole body before it
-# reads (no Expect: 100-continue: Python's urllib and requests) reads the 413 instead of a reset connection. The
-# bound is time, as nginx's lingering close (lingering_time) bounds it, not bytes: a 64 MiB body on a fast link
-# drains in well under a second, and a slow client costs no more than a slow legal body does.
+# An over-limit body, and a refused recheck's (api/middleware/gate.py), is read and thrown away for as long, so that
+# a client that sends its whole body before it reads (no Expect: 100-continue: Python's urllib and requests) reads
+# the 413 or 503 instead of a reset connection. The bound is time, as nginx's lingering close (lingering_time) bounds
+# it, not bytes: a 64 MiB body on a fast link drains in well under a second, and a slow client costs no more than a
+# slow legal body does.
 WHOLE_BODY_TIMEOUTS = 3
 
 
@@ -71,6 +72,24 @@ def timed(receive: Receive, timeout: float, min_rate: float | None = None) -> Re
         return message
 
     return receive_timed
+
+
+async def drained(receive: Receive, timeout: float) -> bool:
+    """Read the rest of a request body that will not be used and throw it away, so that a client that sends its whole
+    body before it reads gets the answer, not a reset connection: for at most WHOLE_BODY_TIMEOUTS times `timeout`
+    seconds in all, and no longer once `receive` (a `timed` one, of `timeout`) finds the body stalled. False when the
+    client left meanwhile; a body that stalls or outlasts the time is answered as it stands."""
+    with anyio.move_on_after(timeout * WHOLE_BODY_TIMEOUTS):
+        try:
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return False
+                if not message.get("more_body", False):
+                    break
+        except BodyStalled:
+            pass
+    return True
 
 
 def head_size(scope: Scope) -> int:
@@ -151,7 +170,7 @@ class RequestLimits:
         except (BodyStalled, TimeoutError):
             await self._stalled(scope, receive, send)
         except _TooLarge as too_large:
-            if not too_large.drain or await self._drained(receive):
+            if not too_large.drain or await drained(receive, self.timeout):
                 await self._too_large(scope, receive, send, limit)
         return None
 
@@ -175,21 +194,6 @@ class RequestLimits:
             chunks.append(chunk)
             if not more:
                 return b"".join(chunks)
-
-    async def _drained(self, receive: Receive) -> bool:
-        """Read the rest of an over-limit body and throw it away, for as long as a whole body may take; False when
-        the client left meanwhile. A body that stalls or outlasts the time is answered as it stands."""
-        with anyio.move_on_after(self.timeout * WHOLE_BODY_TIMEOUTS):
-            try:
-                while True:
-                    message = await receive()
-                    if message["type"] == "http.disconnect":
-                        return False
-                    if not message.get("more_body", False):
-                        break
-            except BodyStalled:
-                pass
-        return True
 
     async def _too_large(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
         detail = f"The request body is larger than {limit} bytes."
