@@ -46,6 +46,7 @@ def test_health_names_the_data_version(client: httpx.Client, data: Data) -> None
         "loaded": answer.json()["loaded"],
         "updates_dir": str(default_updates_dir()),  # no DECKCHECK_UPDATES_DIR: the user's data folder
         "updates_poll_seconds": 2.0,
+        "stale": None,
         "version": "0.1.0",
     }
     assert re.fullmatch("[0-9a-f]{16}", answer.json()["data_version"])

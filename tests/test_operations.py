@@ -387,5 +387,6 @@ def test_during_the_drain_period_readiness_fails_while_the_port_still_answers(tm
         "newest_lists": health.json()["newest_lists"],
         "updates_dir": health.json()["updates_dir"],
         "updates_poll_seconds": 2.0,
+        "stale": None,
     }
     assert health.status_code == 200

@@ -18,7 +18,6 @@ from deckcheck.api.collector import serving_collector
 from deckcheck.api.decks import CONVERT_PATH, PARSE_PATH, build_decks_router
 from deckcheck.api.health import Lifecycle, build_health_router
 from deckcheck.api.judge import build_judge_router
-from deckcheck.api.metrics import Metrics
 from deckcheck.api.middleware.admission import Admission, ClientGone, Overloaded, Pool
 from deckcheck.api.middleware.gate import Gate, Gated, refusal
 from deckcheck.api.middleware.head import HeadAsGet
@@ -30,10 +29,9 @@ from deckcheck.api.paper import READ_PATH, build_paper_router
 from deckcheck.api.problems import install_error_handlers
 from deckcheck.api.queries import refuse_unknown_query
 from deckcheck.api.rechecks import RECHECK_PATH, build_rechecks_router
-from deckcheck.api.served import DataStore, fingerprint
+from deckcheck.api.served import DataStore
 from deckcheck.api.validate import VALIDATE_PATH, build_router
 from deckcheck.config import Settings, load_settings
-from deckcheck.versions import data_version
 
 # The headers a page may send beyond the CORS-safelisted ones, and those it may read in an answer.
 REQUEST_HEADERS = [
@@ -50,19 +48,18 @@ EXPOSED_HEADERS = ["ETag", "Link", "Retry-After", "X-Request-ID", "Deckcheck-Dat
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    """Load the data and build the app around them; broken data or settings stop start-up here. The data are loaded
-    again on SIGHUP or a change of the updates folder (api/served.py)."""
+    """Load the data and build the app around them; broken settings, or broken data with no last good data kept
+    for the updates folder (api/served.py `DataStore.start`), stop start-up here. The data are loaded again on SIGHUP
+    or a change of the updates folder (api/served.py)."""
     settings = settings or load_settings()
     if threading.current_thread() is threading.main_thread():
         # Told to reload while it starts, the server ignores SIGHUP rather than die (the default), and loads the data
         # as they are now; once the app runs, SIGHUP reloads them (api/served.py).
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
     source = settings.data_source()
-    seen = fingerprint(source)
-    data = source.load()
-    data.cards.search.build()  # before any request: a search must not wait for it
-    metrics = Metrics(data_version(data), __version__)
-    store = DataStore(source, data, metrics, settings.cache_max_age, seen)
+    store = DataStore.start(source, settings.cache_max_age)
+    store.current.data.cards.search.build()  # before any request: a search must not wait for it
+    metrics = store.metrics
     admission = Admission(
         settings.check_threads, settings.max_waiting, settings.max_rechecks, metrics, settings.queue_seconds
     )

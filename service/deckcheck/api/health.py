@@ -8,6 +8,7 @@ import datetime as dt
 import signal
 import threading
 from collections.abc import Callable
+from dataclasses import asdict
 from functools import partial
 from types import FrameType
 from typing import Any
@@ -19,7 +20,7 @@ from deckcheck import __version__
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.middleware.admission import Admission
 from deckcheck.api.responses import BAD_QUERY, json_response
-from deckcheck.api.served import served
+from deckcheck.api.served import Served, served
 from deckcheck.data.status import data_status, newest_lists
 from deckcheck.wire.answers import Health, Readiness
 from deckcheck.wire.inputs import today
@@ -67,11 +68,12 @@ def build_health_router(
     async def healthz(request: Request) -> Response:
         """Liveness: the process answers. With the size of the loaded data, the data version that validates every
         cached answer (and changes with the data, the ruleset or the code), the package version, when the data were
-        loaded, the updates folder watched, the newest list of each format and what may be out of date today."""
+        loaded, the updates folder watched, whether the data are stale (a reload failed), the newest list of each
+        format and what may be out of date today."""
         now = served(request)
         loaded = dt.datetime.fromtimestamp(now.loaded, dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
         body = {"status": "ok", **data_status(now.data, today()), "data_version": now.version, "loaded": loaded}
-        body |= watched
+        body |= watched | _stale(now)
         return json_response(body | {"version": __version__})
 
     @router.get(
@@ -85,7 +87,8 @@ def build_health_router(
     )
     async def readyz(request: Request) -> Response:
         """Readiness: the data are loaded, the server is not shutting down and a new check would be admitted. With
-        the data version served, the updates folder watched and the newest list of each format."""
+        the data version served, the updates folder watched, whether the data are stale (a reload failed; they are
+        still served) and the newest list of each format."""
         reasons = (["shutting_down"] if lifecycle.draining else []) + (["saturated"] if admission.saturated else [])
         now = served(request)
         body: dict[str, Any] = {
@@ -95,6 +98,7 @@ def build_health_router(
             "data_version": now.version,
             "newest_lists": newest_lists(now.data, today()),
             **watched,
+            **_stale(now),
         }
         response = json_response(body)
         if reasons:
@@ -119,3 +123,7 @@ def build_health_router(
         return Response(metrics.exposition(), media_type="text/plain; version=0.0.4; charset=utf-8")
 
     return router
+
+
+def _stale(now: Served) -> dict[str, Any]:
+    return {"stale": None if now.stale is None else asdict(now.stale)}

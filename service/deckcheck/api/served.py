@@ -1,7 +1,9 @@
 """The data the service answers from, swapped whole on a reload: on SIGHUP, or when the updates folder changes
 (DECKCHECK_UPDATES_POLL). Each request takes the snapshot in force when it arrives (api/observe.py) and is judged
 wholly by it, a recheck stream to its last line; answers name its version (Deckcheck-Data-Version). A reload that
-fails keeps the data served, logs why as a JSON line naming the file and entry, and is counted in /metrics."""
+fails, for whatever reason, keeps the data served, logs why as a JSON line naming the file and entry, is counted in
+/metrics and makes the data stale in /healthz until a reload succeeds. Each good load is kept on disk as the last
+good data (data/lastgood.py), which a process starts on when the folder does not load at its start."""
 
 from __future__ import annotations
 
@@ -15,17 +17,18 @@ import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 
 import orjson
 from fastapi import Request
 
+from deckcheck import __version__
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.middleware.caching import Caching
 from deckcheck.data import Data, DataSource
+from deckcheck.data.lastgood import Stale, check_present, keep, load_kept, stale, update_files
 from deckcheck.data.loader import data_files, settle
 from deckcheck.data.watchers import Registration
-from deckcheck.errors import DataError
 from deckcheck.rules import warm
 from deckcheck.versions import data_version
 from deckcheck.wire.inputs import today
@@ -59,6 +62,7 @@ class Served:
     version: str
     caching: Caching
     loaded: float  # time.time() of the load
+    stale: Stale | None = None
 
 
 class DataStore:
@@ -72,32 +76,65 @@ class DataStore:
         self.current = self._served(data)
         self._lock = asyncio.Lock()
         self._seen = seen
+        self._held = len(update_files(source))  # the data files of the updates folder the data served hold
         self._registration: Registration | None = None
+        self._pending: str | None = None  # the cause of the reload asked for after the one running
+        self._reloads: asyncio.Task[None] | None = None
+        self._unwritable = False
+
+    @classmethod
+    def start(cls, source: DataSource, max_age: int) -> DataStore:
+        """The store of the data of `source` loaded at start-up, kept as the last good data. When they do not load,
+        the last good data kept for its updates folder are served instead, stale, the failure logged and counted:
+        a worker started while the folder is broken serves what the others serve. With none kept, or none that
+        still load, the load's own error is raised."""
+        seen = fingerprint(source)
+        try:
+            data = source.load()
+        except Exception as exc:
+            kept = load_kept(source)
+            if kept is None:
+                raise
+            store = cls(source, kept.data, Metrics(data_version(kept.data), __version__), max_age, seen)
+            store._held = kept.files
+            store._failed("start", exc)
+            return store
+        store = cls(source, data, Metrics(data_version(data), __version__), max_age, seen)
+        store._keep(data.digest, seen)
+        return store
 
     def _served(self, data: Data) -> Served:
         version = data_version(data)
         return Served(data, version, Caching(version, self.max_age), time.time())
 
+    def ask(self, cause: str) -> asyncio.Task[None]:
+        """Have the data reloaded: now, or once the reload running ends, every ask made during it merged into one.
+        At most one reload runs and one more waits, whatever the number of signals or changes seen. Returns the
+        task that runs them."""
+        self._pending = self._pending or cause
+        if self._reloads is None or self._reloads.done():
+            self._reloads = asyncio.get_running_loop().create_task(self._run())
+        return self._reloads
+
+    async def _run(self) -> None:
+        while self._pending is not None:
+            cause, self._pending = self._pending, None
+            await self.reload(cause)
+
     async def reload(self, cause: str) -> bool:
-        """Load the data again in a thread and swap them in whole; on failure keep the data served. One reload at
-        a time: a signal during a reload is answered by a reload after it."""
+        """Load the data again in a thread and swap them in whole, then keep them as the last good data. A load
+        that fails, whatever it raises, or that finds the updates folder gone, unreadable or wiped while the data
+        served hold files of it (data/lastgood.py `check_present`), keeps the data served (`_failed`). One reload
+        at a time."""
         async with self._lock:
-            self._seen = await asyncio.to_thread(fingerprint, self.source)
-            started = time.perf_counter()
             try:
-                data = await asyncio.to_thread(self._load)
-            except (DataError, OSError) as exc:
-                self.metrics.reloads.labels("failed").inc()
-                where = (
-                    {"file": exc.file, "entry": exc.entry, "problem": exc.problem}
-                    if isinstance(exc, DataError)
-                    else {"problem": str(exc)}
-                )
-                _log("failed", cause, **where, kept=self.current.version)
-                if self._registration is not None:
-                    self._registration.write("failed", self.current.version, str(where["problem"]))
+                seen = self._seen = await asyncio.to_thread(fingerprint, self.source)
+                started = time.perf_counter()
+                data, held = await asyncio.to_thread(self._load)
+            except Exception as exc:
+                self._failed(cause, exc)
                 return False
-            retired, self.current = [self.current], self._served(data)
+            retired, self.current, self._held = [self.current], self._served(data), held
             old = retired[0].version
             self.metrics.data_swapped(old, self.current.version)
             self.metrics.reloads.labels("ok").inc()
@@ -106,25 +143,49 @@ class DataStore:
             if self._registration is not None:
                 self._registration.write("ok", self.current.version)
             await asyncio.to_thread(_retire, retired)
+            await asyncio.to_thread(self._keep, data.digest, seen)
             return True
 
-    def _load(self) -> Data:
+    def _failed(self, cause: str, exc: Exception) -> None:
+        """Keep the data served after a load that failed: count it, log one line naming the file and entry at fault,
+        make the data stale (since the first failure after the last good load) and say so in the process's record."""
+        self.metrics.reloads.labels("failed").inc()
+        why = stale(exc, self.current.stale)
+        self.current = replace(self.current, stale=why)
+        _log("failed", cause, **asdict(why), kept=self.current.version)
+        if self._registration is not None:
+            self._registration.write("failed", self.current.version, why.problem)
+
+    def _keep(self, digest: str, seen: Fingerprint) -> None:
+        """Keep the data just loaded as the last good data (data/lastgood.py), unless the files changed since the
+        look that saw `seen`; a state folder that cannot be written is logged once, and the service goes on."""
+        try:
+            keep(self.source, digest, lambda: fingerprint(self.source) == seen)
+        except OSError as exc:
+            if not self._unwritable:
+                _event("last_good_unwritable", logging.WARNING, problem=str(exc))
+            self._unwritable = True
+
+    def _load(self) -> tuple[Data, int]:
         """The data loaded again, with the tables today's checks read, and those the data served held last, already
         worked out (rules/warm.py): made with the collector off and moved out of its sight once made (data/loader.py
-        `settle`), each of the two steps paced while checks run beside it."""
+        `settle`), each of the two steps paced while checks run beside it; and their number of data files of the
+        updates folder. DataError first when the folder is gone, unreadable or wiped."""
+        check_present(self.source, self._held)
         with settle():
             with _paced(self.metrics):
                 data = self.source.load()
             with _paced(self.metrics):
                 warm(data.cards, today(), self.current.data.cards)
-        return data
+        return data, len(update_files(self.source))
 
     async def poll(self, every: float) -> None:
-        """Reload whenever a look every `every` seconds finds the data files changed."""
+        """Ask for a reload (`ask`) whenever a look every `every` seconds finds the data files changed, and wait
+        for it before looking again."""
         while True:
             await asyncio.sleep(every)
             if await asyncio.to_thread(fingerprint, self.source) != self._seen:
-                await self.reload("updates_changed")
+                await asyncio.wait([self.ask("updates_changed")])
 
     @asynccontextmanager
     async def watching(self, poll: float) -> AsyncIterator[None]:
@@ -143,27 +204,21 @@ class DataStore:
             self._registration = Registration(updates, self.source.root, poll, self.current.version)
             await asyncio.to_thread(self._registration.write, "started", self.current.version)
         loop = asyncio.get_running_loop()
-        tasks: set[asyncio.Task[object]] = set()
-
-        def on_hup(cause: str = "SIGHUP") -> None:
-            task = loop.create_task(self.reload(cause))
-            tasks.add(task)
-            task.add_done_callback(tasks.discard)
-
         main = threading.current_thread() is threading.main_thread()
         if main:
-            loop.add_signal_handler(signal.SIGHUP, on_hup)
+            loop.add_signal_handler(signal.SIGHUP, self.ask, "SIGHUP")
             # SIGHUP was ignored while the app started: files changed since they were read are read again now.
             if await asyncio.to_thread(fingerprint, self.source) != self._seen:
-                on_hup("changed_while_starting")
+                self.ask("changed_while_starting")
         poller = loop.create_task(self.poll(poll)) if poll > 0 else None
         try:
             yield
         finally:
             if main:
                 loop.remove_signal_handler(signal.SIGHUP)
-            for task in [*tasks, *([poller] if poller else [])]:
-                task.cancel()
+            for task in (self._reloads, poller):
+                if task is not None:
+                    task.cancel()
             if self._registration is not None:
                 self._registration.remove()
 

@@ -28,9 +28,15 @@ def default_updates_dir() -> Path:
     return Path(platformdirs.user_data_dir(_APP, appauthor=False)) / "updates"
 
 
+def state_dir() -> Path:
+    """The user's state folder of the service (~/.local/state/deckcheck on Linux): the serving processes' records
+    (`registry_dir`) and the last good data of each updates folder (data/lastgood.py)."""
+    return Path(platformdirs.user_state_dir(_APP, appauthor=False))
+
+
 def registry_dir() -> Path:
     """Where the serving processes of this user keep their records (~/.local/state/deckcheck/services on Linux)."""
-    return Path(platformdirs.user_state_dir(_APP, appauthor=False)) / "services"
+    return state_dir() / "services"
 
 
 def now() -> str:

@@ -17,7 +17,8 @@ PROBLEM_TYPE = (
     "malformed-head (400: a request head the server cannot read), not-found (404: no such card, list or path), "
     "method-not-allowed (405, with Allow), body-timeout (408: the body stopped arriving), body-too-large (413), "
     "results-too-large (413: a held recheck's results pass their limit), head-too-large (431), overloaded (503, "
-    "with Retry-After: every check thread busy and the queue full), internal-server-error (500). Any other status "
+    "with Retry-After: every check thread busy and the queue full), shutdown (503: the server shut down before a "
+    "held recheck ended), internal-server-error (500). Any other status "
     "gets its reason phrase in lower case with hyphens."
 )
 
@@ -128,7 +129,10 @@ NEWEST_LISTS: list[ex.Example] = [
 LISTS_IN_FORCE: list[ex.Example] = [  # on 2026-12-01 the newest lists are the ones in force
     {key: value for key, value in newest.items() if key != "next_list_due"} for newest in NEWEST_LISTS
 ]
-WATCHED: ex.Example = {"updates_dir": "/home/deckcheck/.local/share/deckcheck/updates", "updates_poll_seconds": 2.0}
+UPDATES_DIR = "/home/deckcheck/.local/share/deckcheck/updates"
+WATCHED: ex.Example = {"updates_dir": UPDATES_DIR, "updates_poll_seconds": 2.0, "stale": None}
+STALE: ex.Example = {"since": "2026-12-01T00:00:00Z", "problem": "is gone (moved, unmounted or removed)"}
+STALE |= {"file": UPDATES_DIR, "entry": "folder"}
 HEALTH: ex.Example = {
     "status": "ok",
     "cards": 14216,
@@ -188,8 +192,22 @@ class ListInForce(WireModel):
     )
 
 
+class StaleData(WireModel):
+    """Why the data served are not what the updates folder holds: a load of it failed (a reload, or this process's
+    start, which then loaded the last good data kept on disk), and the data before were kept."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [STALE]})
+
+    since: str = Field(
+        description="When the first load to fail since the last good one failed (UTC).", examples=[STALE["since"]]
+    )
+    problem: str = Field(description="What the last load to fail found wrong.", examples=[STALE["problem"]])
+    file: str | None = Field(description="The file or folder at fault; null when not known.", examples=[UPDATES_DIR])
+    entry: str | None = Field(description="The entry or key at fault; null when not known.", examples=["folder"])
+
+
 class Watched(WireModel):
-    """The updates folder a service reads, and how often it looks at it."""
+    """The updates folder a service reads, how often it looks at it, and whether the data served are stale."""
 
     updates_dir: str = Field(
         description="The updates folder whose lists and cards are laid over the bundled data "
@@ -200,6 +218,12 @@ class Watched(WireModel):
         description="Seconds between looks at the data files, a change reloading the data (DECKCHECK_UPDATES_POLL); "
         "0: only SIGHUP reloads.",
         examples=[2.0],
+    )
+    stale: StaleData | None = Field(
+        default=None,
+        description="null when the data served are those of the last load of the folder; else why they are not: "
+        "the data loaded last with success are served until a reload succeeds (SIGHUP, or a change of the folder).",
+        examples=[None, STALE],
     )
 
 
