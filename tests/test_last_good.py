@@ -297,3 +297,23 @@ def test_the_last_good_data_are_kept_once_whole_and_only_as_loaded(tmp_path: Pat
     assert found == (data.digest, place / data.digest, 1, len(data.imports))
     shutil.rmtree(updates)
     assert load_kept(source) is not None  # kept apart from the folder
+
+
+def test_a_worker_replaced_while_the_folder_is_gone_serves_the_last_good_data(
+    two_workers: served.Served, updates: Path
+) -> None:
+    running = two_workers
+    held = _held(running.url)
+    updates.rename(updates.with_name("moved"))
+    killed = next(pid for pid in _workers(running.log_lines()) if _alive(pid))
+    before = len(running.log_lines())
+    os.kill(killed, signal.SIGKILL)
+    _wait_started(running, 1, before)
+    time.sleep(10)  # longer than a replacement that fails takes to be started again (7 s)
+    assert running.process.poll() is None
+    after = running.log_lines()[before:]
+    assert not any("failed to start" in line for line in after)
+    starts = [line for line in _reloads(running, "failed") if line["cause"] == "start"]
+    assert {(line["file"], line["entry"]) for line in starts} == {(str(updates), "folder")}
+    assert _alive(_workers(after)[-1])
+    assert _held(running.url) == held

@@ -127,16 +127,16 @@ class Settings(BaseSettings):
             raise ValueError("months are 1 to 12, at least one, separated by commas")
         return tuple(sorted(set(months)))
 
-    @field_validator("updates_dir")
-    @classmethod
-    def _is_folder(cls, updates_dir: Path | None) -> Path | None:
-        if updates_dir is not None and not updates_dir.is_dir():
-            raise ValueError("not a folder (make it first: the commands of `deckcheck data` fill it)")
-        return updates_dir
-
-    def updates_folder(self) -> Path:
-        """The updates folder: DECKCHECK_UPDATES_DIR, else the default one, made when missing."""
+    def updates_folder(self, *, made: bool = True) -> Path:
+        """The updates folder: DECKCHECK_UPDATES_DIR, which must be a folder unless `made` is False, else the
+        default one, made when missing. A serving process asks with `made` False: a folder gone while the service
+        runs fails its load, not its settings, and a process started then serves the last good data (api/served.py)."""
         if self.updates_dir is not None:
+            if made and not self.updates_dir.is_dir():
+                raise ConfigError(
+                    f"DECKCHECK_UPDATES_DIR={self.updates_dir}: not a folder "
+                    "(make it first: the commands of `deckcheck data` fill it)"
+                )
             return self.updates_dir
         folder = default_updates_dir()
         try:
@@ -147,9 +147,11 @@ class Settings(BaseSettings):
             ) from None
         return folder
 
-    def data_source(self) -> DataSource:
-        """Where the data are read from, and the cadence of new lists their answers are weighed by."""
-        return DataSource(self.data_dir, self.updates_folder(), Cadence(self.ocg_list_months, self.tcg_list_days))
+    def data_source(self, *, made: bool = True) -> DataSource:
+        """Where the data are read from, and the cadence of new lists their answers are weighed by (`made`: as
+        `updates_folder` takes it)."""
+        folder = self.updates_folder(made=made)
+        return DataSource(self.data_dir, folder, Cadence(self.ocg_list_months, self.tcg_list_days))
 
     @field_validator("data_dir")
     @classmethod

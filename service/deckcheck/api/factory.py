@@ -56,7 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Told to reload while it starts, the server ignores SIGHUP rather than die (the default), and loads the data
         # as they are now; once the app runs, SIGHUP reloads them (api/served.py).
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
-    source = settings.data_source()
+    source = settings.data_source(made=False)  # a folder gone fails the load: the last good data are served
     store = DataStore.start(source, settings.cache_max_age)
     store.current.data.cards.search.build()  # before any request: a search must not wait for it
     metrics = store.metrics
