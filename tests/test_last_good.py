@@ -230,6 +230,18 @@ def two_workers(tmp_path: Path, updates: Path) -> Iterator[served.Served]:
         yield running
 
 
+def _replace_a_worker(running: served.Served) -> list[str]:
+    """Kill a worker, wait for its replacement and longer than a failing one takes to be started again (7 s); the
+    log lines written since."""
+    killed = next(pid for pid in _workers(running.log_lines()) if _alive(pid))
+    before = len(running.log_lines())
+    os.kill(killed, signal.SIGKILL)
+    _wait_started(running, 1, before)
+    time.sleep(10)
+    assert running.process.poll() is None
+    return running.log_lines()[before:]
+
+
 def test_a_worker_replaced_while_the_folder_is_broken_serves_the_last_good_data(
     two_workers: served.Served, updates: Path
 ) -> None:
@@ -238,13 +250,7 @@ def test_a_worker_replaced_while_the_folder_is_broken_serves_the_last_good_data(
     assert held[:2] == ADDED
     broken = updates / "banlists" / "ocg" / "2026-11-15.json"
     broken.write_text('{"name": "broken"', encoding="utf-8")
-    killed = next(pid for pid in _workers(running.log_lines()) if _alive(pid))
-    before = len(running.log_lines())
-    os.kill(killed, signal.SIGKILL)
-    _wait_started(running, 1, before)
-    time.sleep(10)  # longer than a replacement that fails takes to be started again (7 s)
-    assert running.process.poll() is None
-    after = running.log_lines()[before:]
+    after = _replace_a_worker(running)
     # Every worker started since is serving (a busy machine may have the supervisor replace one that is slow to
     # answer its health check while it loads): none failed to start, each started on the last good data.
     assert not any("failed to start" in line for line in after)
@@ -305,13 +311,7 @@ def test_a_worker_replaced_while_the_folder_is_gone_serves_the_last_good_data(
     running = two_workers
     held = _held(running.url)
     updates.rename(updates.with_name("moved"))
-    killed = next(pid for pid in _workers(running.log_lines()) if _alive(pid))
-    before = len(running.log_lines())
-    os.kill(killed, signal.SIGKILL)
-    _wait_started(running, 1, before)
-    time.sleep(10)  # longer than a replacement that fails takes to be started again (7 s)
-    assert running.process.poll() is None
-    after = running.log_lines()[before:]
+    after = _replace_a_worker(running)
     assert not any("failed to start" in line for line in after)
     starts = [line for line in _reloads(running, "failed") if line["cause"] == "start"]
     assert {(line["file"], line["entry"]) for line in starts} == {(str(updates), "folder")}
