@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from deckcheck.data.loader import IMPORTS, Data, DataSource, data_files
+from deckcheck.data.loader import IMPORTS, Data, DataSource, check_folder, data_files
 from deckcheck.data.watchers import state_dir
 from deckcheck.errors import DataError
 
@@ -91,12 +91,7 @@ def check_present(source: DataSource, held: int) -> None:
     updates = source.updates
     if updates is None:
         return
-    try:
-        os.listdir(updates)
-    except (FileNotFoundError, NotADirectoryError):
-        raise DataError(str(updates), "folder", "is gone (moved, unmounted or removed)") from None
-    except OSError as exc:
-        raise DataError(str(updates), "folder", f"cannot be read: {exc.strerror}") from None
+    check_folder(updates, source.folders()[1])
     if held and not update_files(source) and not _records(source):
         raise DataError(
             str(updates), "folder", f"holds no data files and no record of imports, where the data served hold {held}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import hashlib
+import os
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -107,22 +108,20 @@ def settle() -> Iterator[None]:
 
 def _load(source: DataSource) -> Data:
     folders = source.folders()
-    if source.updates is None or folders[1] == source.updates:
-        return _load_from(source, folders)
     try:
         return _load_from(source, folders)
     except DataError as exc:  # named as the folder shows it, not as the snapshot it is read from
         file = Path(exc.file)
-        if not file.is_relative_to(folders[1]):
+        if source.updates is None or folders[1] == source.updates or not file.is_relative_to(folders[1]):
             raise
         raise DataError(str(source.updates / file.relative_to(folders[1])), exc.entry, exc.problem) from None
 
 
 def _load_from(source: DataSource, folders: Sequence[Path]) -> Data:
     root = source.root
-    if len(folders) > 1 and not folders[1].is_dir():
+    if source.updates is not None:
         # Moved, unmounted or removed: its lists are not dropped in silence, the load fails (served data are kept).
-        raise DataError(str(source.updates), "folder", "is no folder: moved, unmounted or removed (or never made)")
+        check_folder(source.updates, folders[1])
     layers = [[row for path in card_paths(folder) for row in read_card_file(path)] for folder in folders]
     if not layers[0]:
         raise DataError(str(root / "cards"), "directory", "holds no card files")
@@ -131,6 +130,20 @@ def _load_from(source: DataSource, folders: Sequence[Path]) -> Data:
     banlists = load_banlists(root / "banlists", cards, [folder / "banlists" for folder in folders[1:]])
     imports = tuple(record for folder in folders for record in read_imports(folder))
     return Data(cards, banlists, _digest(folders), imports, source.cadence)
+
+
+def check_folder(updates: Path, held: Path) -> None:
+    """Raise DataError naming the updates folder `updates` when it cannot be listed, or it or `held`, the folder its
+    data are read from (data/folder.py `live`), is gone: read as it stands, it would be no updates at all."""
+    try:
+        os.listdir(updates)
+        gone = not held.is_dir()
+    except (FileNotFoundError, NotADirectoryError):
+        gone = True
+    except OSError as exc:
+        raise DataError(str(updates), "folder", f"cannot be read: {exc.strerror}") from None
+    if gone:
+        raise DataError(str(updates), "folder", "is gone (moved, unmounted or removed)")
 
 
 def card_paths(folder: Path) -> list[Path]:
