@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import re
-import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
@@ -19,6 +17,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator, ValidationError
 from pydantic_core import PydanticCustomError
 
+from deckcheck.bounded import NotRegular, TooLarge, read_bounded
 from deckcheck.errors import DataError, SourceError
 from deckcheck.limits import MAX_NAME_CHARS, MAX_PASSCODE
 
@@ -111,17 +110,13 @@ def read_file(path: Path, limit: int) -> bytes:
     """The bytes of the regular file at `path`; Invalid (entry `file`) when it cannot be read, is not a regular file
     (a pipe is never waited on) or holds more than `limit` bytes, refused by its size before it is read."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-        with os.fdopen(fd, "rb") as f:
-            found = os.fstat(fd)
-            if not stat.S_ISREG(found.st_mode):
-                raise Invalid([("file", "is not a regular file")])
-            raw = f.read(limit + 1) if found.st_size <= limit else b""  # a file that grew since is refused too
+        return read_bounded(path, limit, "a file of its kind may hold", regular_only=True)
+    except NotRegular:
+        raise Invalid([("file", "is not a regular file")]) from None
+    except TooLarge:
+        raise Invalid([("file", f"holds more than the {limit:,} bytes a file of its kind may hold")]) from None
     except OSError as exc:
         raise Invalid([("file", f"cannot be read: {exc.strerror or exc}")]) from None
-    if len(raw) > limit or found.st_size > limit:
-        raise Invalid([("file", f"holds more than the {limit:,} bytes a file of its kind may hold")])
-    return raw
 
 
 def decoded(raw: bytes, *, text_file: bool) -> str:

@@ -5,19 +5,16 @@ bytes, however the file is changed or swapped while the command runs."""
 
 from __future__ import annotations
 
-import os
-import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from deckcheck.bounded import TooLarge
+from deckcheck.bounded import NotRegular, TooLarge, read_bounded
 from deckcheck.errors import SourceError
 
 MAX_SOURCE_BYTES = 64 * 1024 * 1024  # larger than any list, card file or cards.cdb a release has held
 SOURCE_BOUND = "a list or card source may hold (64 MiB)"
-_BLOCK = 1024 * 1024
 
 
 @contextmanager
@@ -25,21 +22,16 @@ def taken_in(path: Path) -> Iterator[Path]:
     """A private copy of the regular file at `path`, under the same name, for the block's time; SourceError naming
     the file when it cannot be opened, is not a regular file, or holds more than MAX_SOURCE_BYTES."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # opening a FIFO so does not wait for a writer
+        raw = read_bounded(path, MAX_SOURCE_BYTES, SOURCE_BOUND, regular_only=True)
+    except NotRegular:
+        raise SourceError(
+            path.name, ["is not a regular file (a pipe, device or folder is never read as data)"]
+        ) from None
+    except TooLarge as exc:
+        raise SourceError(path.name, [str(exc)]) from None
     except OSError as exc:
         raise SourceError(path.name, [f"cannot be read: {exc.strerror or exc}"]) from None
-    with os.fdopen(fd, "rb") as source, tempfile.TemporaryDirectory(prefix="deckcheck-source-") as scratch:
-        found = os.fstat(fd)
-        if not stat.S_ISREG(found.st_mode):
-            raise SourceError(path.name, ["is not a regular file (a pipe, device or folder is never read as data)"])
-        if found.st_size > MAX_SOURCE_BYTES:
-            raise SourceError(path.name, [str(TooLarge(found.st_size, MAX_SOURCE_BYTES, SOURCE_BOUND))])
+    with tempfile.TemporaryDirectory(prefix="deckcheck-source-") as scratch:
         copy = Path(scratch) / path.name
-        with copy.open("wb") as out:
-            held = 0
-            while block := source.read(_BLOCK):
-                held += len(block)
-                if held > MAX_SOURCE_BYTES:  # it grew since it was looked at
-                    raise SourceError(path.name, [str(TooLarge(None, MAX_SOURCE_BYTES, SOURCE_BOUND))])
-                out.write(block)
+        copy.write_bytes(raw)
         yield copy
