@@ -1,7 +1,7 @@
-"""Write the README's infraction table from the catalogue: `python -m scripts.readme_tables`.
+"""Write the judges' guide's infraction table from the catalogue: `python -m scripts.readme_tables`.
 
-The table stands between the markers `<!-- infractions -->` and `<!-- /infractions -->`; tests/test_judge.py fails
-when the README's differs from `render()`.
+The table stands in docs/judges/index.md between the markers `<!-- infractions -->` and `<!-- /infractions -->`;
+tests/test_judge.py fails when the page's differs from `render()`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 from deckcheck.rules.infractions import FAMILIES, INFRACTIONS
 from deckcheck.wire.judge.bodies import depends_on
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "judges" / "index.md"
 START, END = "<!-- infractions -->\n", "<!-- /infractions -->\n"
 
 
@@ -29,17 +29,17 @@ def render() -> str:
     return "\n".join(rows) + "\n"
 
 
-def written(readme: str) -> str:
-    """`readme` with the table between its markers replaced by `render()`."""
-    head, rest = readme.split(START, 1)
+def written(page: str) -> str:
+    """`page` with the table between its markers replaced by `render()`."""
+    head, rest = page.split(START, 1)
     _old, tail = rest.split(END, 1)
     return head + START + render() + END + tail
 
 
 def main() -> None:
-    """Rewrite the README's table."""
-    README.write_text(written(README.read_text(encoding="utf-8")), encoding="utf-8")
-    print(f"wrote the infraction table to {README}")
+    """Rewrite the page's table."""
+    PAGE.write_text(written(PAGE.read_text(encoding="utf-8")), encoding="utf-8")
+    print(f"wrote the infraction table to {PAGE}")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """deckcheck.client against the real service over HTTP: every method of both clients answers what a plain request
 answers, read into the same models; error answers, retries and paging (with a mock transport where the service
-cannot be made to misbehave); rechecks that stream both ways; and the README's example, run as written."""
+cannot be made to misbehave); rechecks that stream both ways; and the example of the client's guide, run as written."""
 
 from __future__ import annotations
 
@@ -611,9 +611,9 @@ def test_a_batch_that_would_stall_without_held_results(base_url: str, data: Data
     assert report["peak"] < 1_000_000
 
 
-def _readme_example() -> str:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    found = re.search(r"^## Python client\n.*?^```python\n(.*?)^```", readme, re.S | re.M)
+def _guide_example() -> str:
+    guide = (ROOT / "docs" / "developers" / "client.md").read_text(encoding="utf-8")
+    found = re.search(r"^# Python client\n.*?^```python\n(.*?)^```", guide, re.S | re.M)
     assert found is not None
     return found.group(1)
 
@@ -625,9 +625,9 @@ def _readme_example() -> str:
         ("/nowhere", r"refused: 404 Not Found: Not Found \(request id [0-9a-f]{32}\)\n"),
     ],
 )
-def test_the_readme_example_runs_as_written(base_url: str, path: str, printed: str) -> None:
+def test_the_guide_example_runs_as_written(base_url: str, path: str, printed: str) -> None:
     env = {**os.environ, "DECKCHECK_URL": base_url + path}
-    run = subprocess.run([sys.executable, "-c", _readme_example()], env=env, capture_output=True, text=True, check=True)
+    run = subprocess.run([sys.executable, "-c", _guide_example()], env=env, capture_output=True, text=True, check=True)
     assert re.fullmatch(printed, run.stdout)
 
 

@@ -244,10 +244,11 @@ def test_a_local_cluster_of_no_worker_is_refused(store: Path) -> None:
     assert "at least 1" in stderr.getvalue()
 
 
-def test_the_readme_spark_schema_is_the_results_schema() -> None:
-    """The schema the README gives Spark's mapInArrow, in Spark's words, names the columns of the results in order."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    ddl = "".join(re.findall(r'^    "(.*)"$', readme.split("RESULTS_DDL = (\n", 1)[1].split("\n)", 1)[0], re.M))
+def test_the_guide_spark_schema_is_the_results_schema() -> None:
+    """The schema the Dask guide gives Spark's mapInArrow, in Spark's words, names the columns of the results in
+    order."""
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "organisers" / "dask.md").read_text(encoding="utf-8")
+    ddl = "".join(re.findall(r'^    "(.*)"$', guide.split("RESULTS_DDL = (\n", 1)[1].split("\n)", 1)[0], re.M))
     spark: dict[str, pa.DataType] = {"string": pa.string(), "long": pa.int64(), "boolean": pa.bool_()}
     spark |= {f"array<{name}>": pa.list_(arrow) for name, arrow in list(spark.items())}
     fields = [column.split(" ", 1) for column in ddl.split(", ")]

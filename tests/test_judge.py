@@ -11,7 +11,7 @@ import pytest
 
 from deckcheck.rules.infractions import INFRACTIONS
 from deckcheck.rules.judging import GROUPS, player_words, words
-from scripts.readme_tables import README, written
+from scripts.readme_tables import PAGE, written
 from tests.judge_golden import GOLDEN_ASSESSMENTS, answers_for
 
 
@@ -142,10 +142,10 @@ def test_validate_marks_what_a_repeat_allows(client: httpx.Client) -> None:
     assert refused.status_code == 422
 
 
-def test_the_readme_table_is_the_catalogue() -> None:
-    readme = README.read_text(encoding="utf-8")
-    assert written(readme) == readme, "run `python -m scripts.readme_tables`"
-    assert all(f"| `{code}` |" in readme for code in INFRACTIONS)  # deck rules in the rule codes' table
+def test_the_judges_table_is_the_catalogue() -> None:
+    page = PAGE.read_text(encoding="utf-8")
+    assert written(page) == page, "run `python -m scripts.readme_tables`"
+    assert all(f"| `{code}` |" in page for code in INFRACTIONS)  # deck rules in the rule codes' table
 
 
 # What the contradictions and the minutes' spans fill in besides the player, the penalty and its basis.

@@ -1,4 +1,4 @@
-"""The registry, the README and the golden cases describe the same rules."""
+"""The registry, the judges' guide, the README's example and the golden cases describe the same rules."""
 
 from __future__ import annotations
 
@@ -18,10 +18,11 @@ from tests.golden import run_case
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+JUDGES = (ROOT / "docs" / "judges" / "index.md").read_text(encoding="utf-8")
 
 
-def test_readme_table_is_the_registry() -> None:
-    rows = re.findall(r"^\| `(\w+)` \| (.+?) \| (.+?) \| (\w+) \| (explicit|by analogy) (.+?) \|$", README, re.M)
+def test_the_rule_codes_table_is_the_registry() -> None:
+    rows = re.findall(r"^\| `(\w+)` \| (.+?) \| (.+?) \| (\w+) \| (explicit|by analogy) (.+?) \|$", JUDGES, re.M)
     expected = [(r.code, r.summary_en, r.rule, r.penalty, r.penalty_basis, r.penalty_ref) for r in RULES.values()]
     assert rows == expected
 

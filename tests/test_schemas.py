@@ -31,7 +31,8 @@ LIST_KEYS = "name, format, effective_from, effective_until, forbidden, limited, 
 RECORD_KEYS = "time, action, command, source, sha256, files, removed"
 RECORD = {"time": "2027-01-02T03:04:05Z", "action": "remove", "command": ["deckcheck", "data", "remove", "1"]}
 POT_OF_GREED = 55144522
-# The bounds the README quotes (data/schemas.py), as figures: cards of one import or folder, lists of one folder.
+# The bounds docs/operators/data.md quotes (data/schemas.py), as figures: cards of one import or folder, lists of
+# one folder.
 MAX_CARDS, MAX_LISTS, MAX_CDB_BYTES = 50_000, 1_000, 64 * 1024 * 1024
 A_LIST = {"name": "OCG 2027.01", "format": "OCG", "effective_from": "2027-01-01", "effective_until": None}
 STATUSES = {"forbidden": [POT_OF_GREED], "limited": [], "semi_limited": []}
