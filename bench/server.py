@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import http.client
-import itertools
+import json
 import os
 import shutil
 import signal
@@ -28,11 +28,12 @@ class Server:
     log: IO[bytes]
 
     def errors(self) -> list[str]:
-        """The log lines that tell of a failure (ERROR lines and the last line of each traceback)."""
+        """The log lines that tell of a failure: logger, message and exception type of each ERROR or CRITICAL line
+        (every line the service writes is one JSON object, deckcheck/logs.py)."""
         self.log.flush()
-        lines = Path(self.log.name).read_text(errors="replace").splitlines()
-        ends = [b for a, b in itertools.pairwise(lines) if a.startswith("  ") and not b.startswith(" ")]
-        return [line for line in lines if line.startswith("ERROR")] + ends
+        lines = (json.loads(line) for line in Path(self.log.name).read_text(errors="replace").splitlines() if line)
+        failed = (line for line in lines if line.get("level") in ("ERROR", "CRITICAL"))
+        return [" ".join(str(line.get(key, "")) for key in ("logger", "message", "exc_type")) for line in failed]
 
 
 @contextmanager

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 
 
 def free_port() -> int:
@@ -35,6 +36,13 @@ class Served:
     def log_lines(self) -> list[str]:
         """What the server has written to stderr so far."""
         return self.log.read_text(encoding="utf-8").splitlines()
+
+    def logged(self, logger: str | None = None) -> list[dict[str, Any]]:
+        """The whole lines the server has logged so far, each a JSON object (deckcheck/logs.py); those of `logger`
+        alone when it is given. A line that is not JSON fails the test here."""
+        *whole, _being_written = self.log.read_text(encoding="utf-8").split("\n")
+        lines = [orjson.loads(line) for line in whole]
+        return [line for line in lines if logger is None or line["logger"] == logger]
 
 
 def wait_until_healthy(url: str, process: subprocess.Popen[Any]) -> bool:

@@ -26,6 +26,8 @@ from deckcheck.data import DataSource
 from tests import served
 from tests.cases import main_with, request
 
+pytestmark = pytest.mark.server
+
 PREMATURE_BURIAL = 70828912  # Limited on OCG 2026.10; the list the tests add forbids it
 DECK = request(date="2026-12-01", main=main_with({"passcode": PREMATURE_BURIAL}, drop=1))
 ADDED = (False, "ocg-2026-11-15")  # the deck's verdict and list under the added list
@@ -46,8 +48,9 @@ def _add_list(updates: Path, tmp_path: Path) -> None:
 
 
 def _lines(server: served.Served, event: str) -> list[dict[str, Any]]:
-    found = [orjson.loads(line) for line in server.log_lines() if line.startswith("{") and f'"{event}"' in line]
-    return [{k: v for k, v in line.items() if k != "time"} for line in found if line["event"] == event]
+    """The logged lines of `event`, their own fields (all but the time, level, logger and message every line has)."""
+    found = [line for line in server.logged("deckcheck.data") if line["event"] == event]
+    return [{k: v for k, v in line.items() if k not in ("time", "level", "logger", "message")} for line in found]
 
 
 def _reloads(server: served.Served, outcome: str) -> list[dict[str, Any]]:

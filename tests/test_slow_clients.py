@@ -18,6 +18,8 @@ import pytest
 from tests.served import Served, serving
 from tests.test_operations import split_answer
 
+pytestmark = pytest.mark.server
+
 RECHECK = b"POST /v1/rechecks?date=2008-06-01 HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
 LINE = b'{"id": "a", "ydke": "ydke://!!!"}\n'  # an empty deck: a result line of about 1.6 kB, its violations
 
@@ -177,7 +179,7 @@ def test_a_recheck_that_trickles_in_ends_with_a_line_that_says_so(quick: Served)
         "error": {"msg": "the request body arrived too slowly", "type": "body_too_slow"},
     }
     assert 1 <= len(results) - 1 <= lines
-    access = [orjson.loads(line) for line in quick.log_lines() if line.startswith('{"time"')]
+    access = quick.logged("deckcheck.access")
     assert {"route": "/v1/rechecks", "status": 200, "cut": "body_too_slow"}.items() <= access[-1].items()
 
 
@@ -197,13 +199,12 @@ def test_a_recheck_cut_by_the_shutdown_timeout_ends_with_a_line_and_is_logged_as
                 pass
             answer += read_until_closed(sock)
         assert server.process.wait(timeout=30) == -signal.SIGTERM
-        log = server.log_lines()
+        access = server.logged("deckcheck.access")
     assert result_lines(answer)[-1] == {
         "line": None,
         "id": None,
         "error": {"msg": "the server shut down before this recheck ended", "type": "shutdown"},
     }
-    access = [orjson.loads(line) for line in log if line.startswith('{"time"')]
     assert {"route": "/v1/rechecks", "status": 200, "cut": "shutdown"}.items() <= access[-1].items()
 
 

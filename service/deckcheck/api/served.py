@@ -19,7 +19,6 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import asdict, dataclass, replace
 
-import orjson
 from fastapi import Request
 
 from deckcheck import __version__
@@ -163,7 +162,7 @@ class DataStore:
             keep(self.source, digest, lambda: fingerprint(self.source) == seen)
         except OSError as exc:
             if not self._unwritable:
-                _event("last_good_unwritable", logging.WARNING, problem=str(exc))
+                _event("last_good_unwritable", logging.WARNING, "the last good data cannot be kept", problem=str(exc))
             self._unwritable = True
 
     def _load(self) -> tuple[Data, int]:
@@ -195,6 +194,7 @@ class DataStore:
         _event(
             "data_served",
             logging.INFO,
+            "serving the data",
             data_dir=str(self.source.root),
             updates_dir=None if updates is None else str(updates),
             poll_seconds=poll,
@@ -276,13 +276,15 @@ def _retire(retired: list[Served]) -> None:
 
 
 def _log(outcome: str, cause: str, **fields: object) -> None:
-    _event("data_reload", logging.INFO if outcome == "ok" else logging.ERROR, outcome=outcome, cause=cause, **fields)
+    ok = outcome == "ok"
+    message = f"data reloaded ({cause})" if ok else f"data reload failed ({cause}): the data served are kept"
+    _event("data_reload", logging.INFO if ok else logging.ERROR, message, outcome=outcome, cause=cause, **fields)
 
 
-def _event(event: str, level: int, **fields: object) -> None:
-    """One JSON line of the data's log: its time, what happened, and the fields."""
-    line = {"time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "event": event}
-    DATA_LOG.log(level, orjson.dumps({**line, **fields}).decode())
+def _event(event: str, level: int, message: str, **fields: object) -> None:
+    """One line of the data's log (deckcheck/logs.py): what happened, as `event` for programs and as `message` for
+    people, and the fields."""
+    DATA_LOG.log(level, message, extra={"event": event, **fields})
 
 
 def served(request: Request) -> Served:

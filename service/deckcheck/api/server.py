@@ -1,4 +1,4 @@
-"""Serving the app with uvicorn: connection timeouts and limits from the settings, JSON access logs, and request
+"""Serving the app with uvicorn: connection timeouts and limits from the settings, JSON logs, and request
 heads the server cannot read answered in problem+json like every other error.
 
 uvicorn leaves three kinds of client to the proxy in front, and the service is often run with none (a desk laptop,
@@ -24,10 +24,10 @@ from typing import Any
 
 import h11
 import uvicorn
-from uvicorn.config import LOGGING_CONFIG
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.supervisors import Multiprocess
 
+from deckcheck import logs
 from deckcheck.api.middleware.limits import head_too_large
 from deckcheck.api.problems import PROBLEM_JSON, problem_body
 from deckcheck.config import Settings
@@ -159,23 +159,6 @@ class ProblemH11Protocol(H11Protocol):
         self.transport.close()
 
 
-def log_config() -> dict[str, Any]:
-    """uvicorn's logging, with the service's JSON access-log lines (`deckcheck.access`) on stderr as written."""
-    config: dict[str, Any] = {**LOGGING_CONFIG, "formatters": dict(LOGGING_CONFIG["formatters"])}
-    config["formatters"]["line"] = {"format": "%(message)s"}
-    config["handlers"] = {
-        **LOGGING_CONFIG["handlers"],
-        "lines": {"formatter": "line", "class": "logging.StreamHandler", "stream": "ext://sys.stderr"},
-    }
-    config["loggers"] = {
-        **LOGGING_CONFIG["loggers"],
-        "deckcheck.access": {"handlers": ["lines"], "level": "INFO", "propagate": False},
-        "deckcheck.error": {"handlers": ["default"], "level": "INFO", "propagate": False},
-        "deckcheck.data": {"handlers": ["lines"], "level": "INFO", "propagate": False},
-    }
-    return config
-
-
 def server_options(settings: Settings) -> dict[str, Any]:
     """The uvicorn options `deckcheck serve` runs the app with (beside host, port and workers)."""
     return {
@@ -188,7 +171,7 @@ def server_options(settings: Settings) -> dict[str, Any]:
         "timeout_keep_alive": settings.keep_alive_timeout,
         "timeout_graceful_shutdown": settings.shutdown_timeout,
         "access_log": False,  # the app writes its own JSON lines, with the request id
-        "log_config": log_config(),
+        "log_config": logs.config(),  # every line JSON, uvicorn's own included
         "log_level": settings.log_level,
         "server_header": False,
     }

@@ -98,7 +98,8 @@ class Registration:
             os.replace(temporary, self.path)
         except OSError as exc:
             if not self._failed:
-                LOG.warning(json.dumps({"event": "registry_unwritable", "path": str(self.path), "problem": str(exc)}))
+                fields = {"event": "registry_unwritable", "path": str(self.path), "problem": str(exc)}
+                LOG.warning("the record of this serving process cannot be written", extra=fields)
             self._failed = True
 
     def remove(self) -> None:

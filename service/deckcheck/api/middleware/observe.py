@@ -1,5 +1,6 @@
-"""What every request leaves behind for the operator: a request id, a JSON access-log line and metrics; and a
-problem+json 500, never a bare crash, when a route fails."""
+"""What every request leaves behind for the operator: a request id (on every log line of the request, as
+deckcheck/logs.py writes them), an access-log line and metrics; and a problem+json 500, never a bare crash, when a
+route fails, with one log line that holds the traceback."""
 
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ import time
 import uuid
 from typing import Any
 
-import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from deckcheck import logs
 from deckcheck.api.metrics import Metrics
-from deckcheck.api.problems import REQUEST_ID, problem
+from deckcheck.api.problems import problem
 from deckcheck.api.served import DataStore
 
 # A caller's X-Request-ID is kept when it is a plain token of up to 128 characters; otherwise a new one is made.
@@ -45,7 +46,8 @@ class Observe:
             return
         given = dict(scope["headers"]).get(b"x-request-id", b"")
         request_id = given.decode() if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
-        REQUEST_ID.set(request_id)
+        # Every line logged while the request is handled carries its id, and so does every problem+json answer.
+        logs.REQUEST_ID.set(request_id)
         start = time.perf_counter()
         snapshot = scope["deckcheck.served"] = self.store.current  # what the whole request is judged by
         version = snapshot.version.encode()
@@ -68,7 +70,8 @@ class Observe:
         try:
             await self.app(scope, receive, observed)
         except Exception:
-            _ERRORS.exception("request %s %s failed (request id %s)", scope["method"], scope["path"], request_id)
+            fields = {"method": scope["method"], "path": scope["path"]}
+            _ERRORS.exception("request %s %s failed", scope["method"], scope["path"], extra=fields)
             if status == CLIENT_GONE:  # nothing sent yet: the client still gets an answer it can read
                 detail = "The server failed on this request; the failure has been logged."
                 await problem(500, detail)(scope, receive, observed)
@@ -85,7 +88,6 @@ class Observe:
         self.metrics.latency.labels(path, str(status)).observe(seconds)
         if self.access_log:
             line: dict[str, Any] = {
-                "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                 "request_id": request_id,
                 "client": None if scope.get("client") is None else scope["client"][0],
                 "method": scope["method"],
@@ -97,4 +99,4 @@ class Observe:
             }
             if CUT in scope:
                 line["cut"] = scope[CUT]
-            ACCESS_LOG.info(orjson.dumps(line).decode())
+            ACCESS_LOG.info("%s %s %s", scope["method"], scope["path"], status, extra=line)
