@@ -47,9 +47,9 @@ from bench.paper_corpus import (
 )
 from deckcheck import load_data
 from deckcheck.data import CardIndex
+from deckcheck.errors import PaperError
 from deckcheck.model import SECTIONS
 from deckcheck.paper.lines import ReadLine
-from deckcheck.paper.pages import PaperError
 from deckcheck.paper.read import Reading, read_paper
 from deckcheck.versions import data_version
 

@@ -13,6 +13,7 @@ from deckcheck import Data, Deck, Entry
 from deckcheck.formats import DeckFormatError, FormatError, parse_text, parse_ydk, parse_ydke, write, write_ydke
 from deckcheck.model import SECTIONS
 from deckcheck.rules import resolve_entry
+from tests.profiles import examples
 
 YDK = """#created by someone
 #main
@@ -49,7 +50,7 @@ def test_ydk_keeps_sections_as_written() -> None:
 def test_ydk_refuses_stray_lines_with_their_numbers() -> None:
     with pytest.raises(DeckFormatError) as caught:
         parse_ydk("#main\n46986414\nPot of Greed\n  12x\n1234567890\n")
-    assert caught.value.errors == [
+    assert caught.value.problems == [
         FormatError("'Pot of Greed' is not a passcode", "not_a_passcode", 3, 1),
         FormatError("'12x' is not a passcode", "not_a_passcode", 4, 3),
         FormatError("'1234567890' is not a passcode", "not_a_passcode", 5, 1),
@@ -59,7 +60,7 @@ def test_ydk_refuses_stray_lines_with_their_numbers() -> None:
 def test_ydk_refuses_cards_before_a_section() -> None:
     with pytest.raises(DeckFormatError) as caught:
         parse_ydk("46986414\n#main\n")
-    assert caught.value.errors == [
+    assert caught.value.problems == [
         FormatError("a card before any #main, #extra or !side line", "card_outside_section", 1, 1)
     ]
 
@@ -67,10 +68,10 @@ def test_ydk_refuses_cards_before_a_section() -> None:
 def test_ydk_line_limits() -> None:
     with pytest.raises(DeckFormatError) as caught:
         parse_ydk("#main\n" + "46986414\n" * 2000)
-    assert [e.type for e in caught.value.errors] == ["too_many_lines"]
+    assert [e.type for e in caught.value.problems] == ["too_many_lines"]
     with pytest.raises(DeckFormatError) as caught:
         parse_ydk("#main\n" + "4" * 501 + "\n")
-    assert caught.value.errors == [FormatError("line longer than 500 characters", "line_too_long", 2, 501)]
+    assert caught.value.problems == [FormatError("line longer than 500 characters", "line_too_long", 2, 501)]
 
 
 def _b64(*passcodes: int, urlsafe: bool = False) -> str:
@@ -104,7 +105,7 @@ def test_ydke_standard_and_urlsafe_alphabets() -> None:
 def test_ydke_errors_name_the_part(link: str, error: FormatError) -> None:
     with pytest.raises(DeckFormatError) as caught:
         parse_ydke(link)
-    assert caught.value.errors == [error]
+    assert caught.value.problems == [error]
 
 
 TEXT = """Main Deck (40)
@@ -151,7 +152,7 @@ def test_text_without_headings_is_main(data: Data) -> None:
 def test_text_refuses_counts_out_of_range(data: Data) -> None:
     with pytest.raises(DeckFormatError) as caught:
         parse_text("Main\n0 Pot of Greed\n100 Dark Magician\n", data.cards)
-    assert caught.value.errors == [
+    assert caught.value.problems == [
         FormatError("a count must be from 1 to 99, not 0", "bad_count", 2, 1),
         FormatError("a count must be from 1 to 99, not 100", "bad_count", 3, 1),
     ]
@@ -277,7 +278,7 @@ def test_text_refuses_japanese_counts_out_of_range(data: Data) -> None:
     )
     with pytest.raises(DeckFormatError) as caught:
         parse_text(text, data.cards)
-    assert caught.value.errors == [
+    assert caught.value.problems == [
         FormatError("a count must be from 1 to 99, not 0", "bad_count", 2, 1),
         FormatError("a count must be from 1 to 99, not 100", "bad_count", 3, 1),
         FormatError("a count must be from 1 to 99, not 100", "bad_count", 4, 2),
@@ -371,7 +372,7 @@ def all_passcodes(data: Data) -> list[int]:
     return sorted(data.cards.by_passcode)
 
 
-@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@settings(max_examples=examples(200), suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(data=st.data())
 def test_round_trips_are_lossless(
     all_passcodes: list[int], data: st.DataObject, request: pytest.FixtureRequest

@@ -32,9 +32,10 @@ from pypdf.generic import (
     TextStringObject,
 )
 
+from deckcheck.errors import PaperTimedOut
 from deckcheck.paper import ocr
 from deckcheck.paper.fields import MAX_ANNOTATIONS, field_words, place
-from deckcheck.paper.pages import PAGE_PIXELS, PaperError
+from deckcheck.paper.pages import PAGE_PIXELS
 from tests.forms import COUNT_MM, GOTHIC, ROW_MM, SERIF, Table, form_pdf
 from tests.test_paper import _read
 
@@ -157,6 +158,7 @@ def _answered(answer: dict[str, Any], lang: str) -> tuple[list[tuple[str, int, s
     return lines, deck
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("appearance", "turned"), [("none", None), ("blank", None), ("none", (100.0, -50.0)), ("blank", (36.0, 18.0))]
 )
@@ -179,6 +181,7 @@ def test_a_filled_tcg_form_reads_its_cards_from_its_fields(
     assert "Yugi" not in " ".join(line["text"] for line in answer["lines"])
 
 
+@pytest.mark.slow
 def test_a_japanese_form_saved_without_appearances_reads_what_poppler_cannot_show(client: httpx.Client) -> None:
     pdf = _fillable(OCG, count_left=False)
     shown = _text_layer(pdf)
@@ -190,6 +193,7 @@ def test_a_japanese_form_saved_without_appearances_reads_what_poppler_cannot_sho
     assert [line["reasons"] for line in answer["lines"]] == [[]] * 3
 
 
+@pytest.mark.slow
 def test_a_value_that_poppler_shows_is_read_once() -> None:
     from deckcheck.paper.layer import text_words  # noqa: PLC0415
 
@@ -202,6 +206,7 @@ def test_a_value_that_poppler_shows_is_read_once() -> None:
     assert "Yes" not in words
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("rotate", "turned"), [(0, (0.0, 0.0)), (0, (100.0, -50.0)), (90, (36.0, 18.0)), (-90, (-20.0, 40.0))]
 )
@@ -295,6 +300,7 @@ BROKEN = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("broken", list(BROKEN))
 def test_a_form_whose_fields_are_broken_answers_from_its_text(client: httpx.Client, broken: str) -> None:
     pdf = _pdf(BROKEN[broken])
@@ -304,11 +310,12 @@ def test_a_form_whose_fields_are_broken_answers_from_its_text(client: httpx.Clie
     assert _answered(answer, "en")[0] == [("main", 3, "Dark Magician")]
 
 
+@pytest.mark.slow
 def test_a_field_reader_that_fails_or_is_slow_gives_no_fields(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     pdf = _fillable(TCG)
     assert field_words(b"%PDF-1.4\n%%EOF\n", time.monotonic() + 30) == []  # no form: no process started
     assert field_words(b"%PDF-1.4 /AcroForm garbage\n%%EOF\n", time.monotonic() + 30) == []
-    with pytest.raises(PaperError) as late:
+    with pytest.raises(PaperTimedOut) as late:
         field_words(pdf, time.monotonic() - 1)
     assert late.value.kind == "read_timeout"
     monkeypatch.setattr(sys, "executable", shutil.which("false"))
@@ -322,6 +329,7 @@ def test_a_field_reader_that_fails_or_is_slow_gives_no_fields(monkeypatch: pytes
     assert 1.9 < time.monotonic() - started < 4
 
 
+@pytest.mark.slow
 def test_the_fields_read_are_bounded() -> None:
     writer = PdfWriter()
     page = writer.add_blank_page(*A4)

@@ -11,13 +11,14 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from deckcheck.data import DEFAULT_DATA_DIR, Cadence, DataSource
 from deckcheck.data.watchers import default_updates_dir
+from deckcheck.errors import InvalidInput
 from deckcheck.origins import parse_origins
 
 Seconds = Annotated[float, Field(gt=0, le=3600)]
 _MIB = 1024 * 1024
 
 
-class ConfigError(Exception):
+class ConfigError(InvalidInput):
     """An environment variable holds nonsense; start-up stops with this message."""
 
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 import codecs
 from typing import Literal
 
+from deckcheck.errors import InvalidInput
+
 Encoding = Literal["utf-8", "cp932"]
 
 
-class NotText(ValueError):
+class NotText(InvalidInput, ValueError):
     """Bytes that are neither UTF-8 nor CP932 text: `line` and `byte` say where the reading that went further
     stopped, and the message says so."""
 

@@ -12,7 +12,7 @@ from deckcheck.api.negotiation import choose_media, not_acceptable
 from deckcheck.api.responses import BAD_QUERY, NEGOTIATED, NOT_FOUND, cached, json_response, paged
 from deckcheck.api.served import served
 from deckcheck.data import STATUS_LIMITS, STATUS_NAMES, Banlist, CardIndex, Data, banlists_as_lflist, differences
-from deckcheck.errors import RequestError
+from deckcheck.errors import NotFound
 from deckcheck.model import Format
 from deckcheck.wire.answers import BanlistDetail, BanlistDiff, BanlistSummary
 from deckcheck.wire.reports import banlist_json
@@ -63,7 +63,7 @@ def build_banlists_router() -> APIRouter:
     def find(data: Data, list_id: str, where: str) -> Banlist:
         found = data.banlists.get(list_id)
         if found is None:
-            raise RequestError.one(["path", where], f"No bundled list is called {list_id}.", "unknown_banlist", 404)
+            raise NotFound.one(["path", where], f"No bundled list is called {list_id}.", "unknown_banlist")
         return found
 
     @router.get(

@@ -12,7 +12,7 @@ from deckcheck.api.middleware.admission import Admission
 from deckcheck.api.responses import NOT_FOUND, SEARCH_PROBLEMS, cached, json_response, paged
 from deckcheck.api.served import served
 from deckcheck.data import STATUS_NAMES
-from deckcheck.errors import RequestError
+from deckcheck.errors import NotFound
 from deckcheck.wire.answers import CardOutFull, SearchHit
 
 # A passcode as printed: digits only (no sign, no underscores, no decimal point), so each card has one address.
@@ -42,8 +42,8 @@ def build_cards_router(admission: Admission) -> APIRouter:
         data, caching = served(request).data, served(request).caching
         found = data.cards.by_passcode.get(int(passcode))
         if found is None:
-            raise RequestError.one(
-                ["path", "passcode"], f"{passcode} is not the passcode of an official card.", "unknown_card", 404
+            raise NotFound.one(
+                ["path", "passcode"], f"{passcode} is not the passcode of an official card.", "unknown_card"
             )
         etag = caching.etag()
         if unchanged := caching.answer(request, etag):

@@ -21,7 +21,7 @@ from deckcheck.api.judge import build_judge_router
 from deckcheck.api.middleware.admission import Admission, ClientGone, Overloaded, Pool
 from deckcheck.api.middleware.gate import Gate, Gated, refusal
 from deckcheck.api.middleware.head import HeadAsGet
-from deckcheck.api.middleware.limits import RequestLimits
+from deckcheck.api.middleware.limits import BodyStalled, RequestLimits
 from deckcheck.api.middleware.observe import CLIENT_GONE, Observe
 from deckcheck.api.openapi import install_openapi
 from deckcheck.api.pages import build_pages_router
@@ -85,7 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         swagger_ui_oauth2_redirect_url=None,
     )
     install_openapi(app)
-    install_error_handlers(app)
+    install_error_handlers(app, passed_on=[BodyStalled])  # answered 408 by RequestLimits
     app.add_exception_handler(Overloaded, _overloaded(settings.retry_after))
     app.add_exception_handler(ClientGone, _client_gone)
     api = [

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from deckcheck.errors import RequestError
+from deckcheck.api.problems import NotAcceptable
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,9 +121,9 @@ def choose_language(header: str | None, offered: Sequence[str], fallback: str) -
     return fallback if fallback in wildcard else wildcard[0]
 
 
-def not_acceptable(offered: Sequence[str]) -> RequestError:
+def not_acceptable(offered: Sequence[str]) -> NotAcceptable:
     """The 406 of a request whose Accept refuses every form a resource has (§15.5.7), naming them."""
     forms = ", ".join(offered)
-    return RequestError.one(
-        ["header", "accept"], f"Accept refuses every form this answer has: {forms}.", "not_acceptable", 406
+    return NotAcceptable.one(
+        ["header", "accept"], f"Accept refuses every form this answer has: {forms}.", "not_acceptable"
     )

@@ -25,7 +25,7 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import Response
 
 from deckcheck.api.served import served
-from deckcheck.errors import RequestError
+from deckcheck.errors import NotFound
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 DESK_URL = "/desk"
@@ -117,7 +117,7 @@ def build_pages_router(title: str, openapi_url: str) -> APIRouter:
     def find(assets: dict[str, Asset], name: str) -> Asset:
         found = assets.get(name)
         if found is None:
-            raise RequestError.one(["path", "name"], f"No file is called {name}.", "unknown_file", 404)
+            raise NotFound.one(["path", "name"], f"No file is called {name}.", "unknown_file")
         return found
 
     @router.api_route(DESK_URL, methods=READ)

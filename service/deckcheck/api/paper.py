@@ -1,6 +1,8 @@
 """POST /v1/decks/read: a photo, a scan or a PDF of a printed deck list in, the deck it holds out (paper/read.py),
 every line that is not read for sure marked for staff to confirm. Read on a pool of its own threads
-(Admission's `paper`), within a time budget, so OCR never holds a check thread or /healthz."""
+(Admission's `paper`), within a time budget, so OCR never holds a check thread or /healthz. The readers are imported
+when a file is first read: a service installed without the paper extra serves every other route, and answers this
+one 503 (paper_unavailable)."""
 
 from __future__ import annotations
 
@@ -12,13 +14,12 @@ from fastapi.responses import Response
 
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.middleware.admission import Pool
+from deckcheck.api.problems import UnsupportedMediaType
 from deckcheck.api.responses import PAPER_PROBLEMS, AcceptLanguage, json_response, pick_language
 from deckcheck.api.served import served
 from deckcheck.data import Data
-from deckcheck.errors import RequestError
-from deckcheck.paper.answer import reading_json
-from deckcheck.paper.pages import MAX_PAGES, MAX_PIXELS, PaperError
-from deckcheck.paper.read import read_paper
+from deckcheck.errors import PaperError
+from deckcheck.paper import MAX_PAGES, MAX_PIXELS, READING, require
 from deckcheck.wire.answers import ReadResponse
 
 READ_PATH = "/v1/decks/read"
@@ -53,7 +54,7 @@ def build_paper_router(pool: Pool, seconds: float, metrics: Metrics) -> APIRoute
         declared = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if declared not in MEDIA_TYPES:
             detail = f"send the file as one of {', '.join(MEDIA_TYPES)}, not {declared or 'no Content-Type'}"
-            raise RequestError.one(["header", "Content-Type"], detail, "unsupported_media_type", 415)
+            raise UnsupportedMediaType.one(["header", "Content-Type"], detail, "unsupported_media_type")
         content = await request.body()
         lang = pick_language(accept_language)
         data = served(request).data
@@ -64,10 +65,14 @@ def build_paper_router(pool: Pool, seconds: float, metrics: Metrics) -> APIRoute
 
 def _read(content: bytes, data: Data, seconds: float, lang: str, metrics: Metrics) -> dict[str, Any]:
     try:
+        require("reading paper", READING)
+        from deckcheck.paper.answer import reading_json  # noqa: PLC0415 - the paper extra's: imported once it is known
+        from deckcheck.paper.read import read_paper  # noqa: PLC0415
+
         reading = read_paper(content, data.cards, seconds)
     except PaperError as exc:
         metrics.paper_reads.labels(exc.kind).inc()
-        raise RequestError.one(["body"], str(exc), exc.kind, exc.status) from None
+        raise
     metrics.paper_reads.labels(reading.source).inc()
     metrics.paper_lines.labels("review").inc(reading.needs_review)
     metrics.paper_lines.labels("sure").inc(len(reading.lines) - reading.needs_review)

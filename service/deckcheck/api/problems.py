@@ -1,4 +1,5 @@
-"""problem+json (RFC 9457) answers for every request error, and the handlers that route errors to them.
+"""problem+json (RFC 9457) answers for every request error, and the handlers that route errors to them: the one
+table that answers each kind of deckcheck's errors (deckcheck/errors.py) with an HTTP status.
 
 Every problem body carries the request id of the request it answers (see `deckcheck.api.middleware.observe`).
 """
@@ -6,7 +7,6 @@ Every problem body carries the request id of the request it answers (see `deckch
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from contextvars import ContextVar
 from http import HTTPStatus
 from typing import Any
 
@@ -16,12 +16,51 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException
 
-from deckcheck.errors import RequestError
+from deckcheck.errors import (
+    BrokenData,
+    Error,
+    InvalidInput,
+    NotAnImage,
+    NotFound,
+    TimedOut,
+    TooLarge,
+    Unavailable,
+)
+from deckcheck.logs import REQUEST_ID
 
 PROBLEM_TYPE = "urn:deckcheck:problem:"
 PROBLEM_JSON = "application/problem+json"
 # The id of the request being answered; set by the middleware that opens every request.
-REQUEST_ID: ContextVar[str | None] = ContextVar("request_id", default=None)
+
+
+class NotAcceptable(InvalidInput):
+    """The request's Accept refuses every form the answer comes in."""
+
+
+class UnsupportedMediaType(InvalidInput):
+    """The request's Content-Type is none the route reads."""
+
+
+# Each kind's status, and the few errors of a kind whose status is their own; an error is answered with the status
+# of the first class of its MRO found here. The problem type of a 422 is invalid-request, of any other its status's
+# phrase. BrokenData is the service's fault: it is left to the handler of crashes (a 500 that names nothing of the
+# data, its traceback logged), never answered from here.
+STATUSES: dict[type[Error], int] = {
+    InvalidInput: 422,
+    NotFound: 404,
+    TooLarge: 413,
+    Unavailable: 503,
+    TimedOut: 504,
+    BrokenData: 500,
+    NotAcceptable: 406,
+    UnsupportedMediaType: 415,
+    NotAnImage: 415,
+}
+
+
+def status_of(error: Error) -> int:
+    """The HTTP status `error` is answered with."""
+    return next(STATUSES[cls] for cls in type(error).__mro__ if cls in STATUSES)
 
 
 def problem_body(
@@ -69,9 +108,10 @@ async def _on_validation(request: Request, exc: Exception) -> Response:
     return problem(422, f"The request does not fit the schema at {where}.", errors, "invalid-request")
 
 
-async def _on_request_error(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, RequestError)
-    return problem(exc.status, str(exc), exc.errors, "invalid-request" if exc.status == 422 else None)
+async def _on_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, Error)
+    status = status_of(exc)
+    return problem(status, str(exc), exc.errors, "invalid-request" if status == 422 else None)
 
 
 async def _on_http(request: Request, exc: Exception) -> Response:
@@ -84,8 +124,17 @@ async def _on_http(request: Request, exc: Exception) -> Response:
     return problem(exc.status_code, str(exc.detail), headers=exc.headers)
 
 
-def install_error_handlers(app: FastAPI) -> None:
-    """Route every kind of request error to a problem+json answer (crashes: `deckcheck.api.middleware.observe`)."""
+async def _passed_on(request: Request, exc: Exception) -> Response:
+    raise exc
+
+
+def install_error_handlers(app: FastAPI, passed_on: Sequence[type[Error]] = ()) -> None:
+    """Route every kind of request error to a problem+json answer (crashes: `deckcheck.api.middleware.observe`).
+    `passed_on`: errors of a kind the table answers that a middleware around the app answers in its own way; they
+    pass the app's handlers to it."""
     app.add_exception_handler(RequestValidationError, _on_validation)
-    app.add_exception_handler(RequestError, _on_request_error)
+    for answered in (cls for cls, status in STATUSES.items() if status != 500):
+        app.add_exception_handler(answered, _on_error)
+    for passed in passed_on:
+        app.add_exception_handler(passed, _passed_on)
     app.add_exception_handler(HTTPException, _on_http)

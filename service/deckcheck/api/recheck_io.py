@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from starlette.types import Message, Receive, Send
 
 from deckcheck.batch import MAX_LINE_BYTES
+from deckcheck.errors import TooLarge
 
 _BOM = "\ufeff".encode()
 HELD_IN_MEMORY = 8 * 1024 * 1024  # result bytes kept in memory before they go to a temporary file
@@ -18,7 +19,7 @@ class Disconnected(Exception):
     """The client went away before sending its whole body."""
 
 
-class HeldTooLarge(Exception):
+class HeldTooLarge(TooLarge):
     """The held results would pass the limit on what one recheck may keep."""
 
 

@@ -39,6 +39,7 @@ from deckcheck.batch.partition import (
 from deckcheck.batch.spec import BatchSpec
 from deckcheck.batch.summary import Summary
 from deckcheck.data import DataSource
+from deckcheck.errors import BrokenData, Unavailable
 
 BLOCK_BYTES = 32 * 1024 * 1024
 PARQUET_SUFFIXES = (".parquet", ".pq")
@@ -69,11 +70,11 @@ class Job:
     block_bytes: int = BLOCK_BYTES
 
 
-class DataMismatch(RuntimeError):
+class DataMismatch(BrokenData, RuntimeError):
     """A worker holds other card data or lists than the client: its verdicts would not be the client's."""
 
 
-class PartitionLost(RuntimeError):
+class PartitionLost(Unavailable, RuntimeError):
     """Every worker that ran a partition died running it (Dask's KilledWorker), so the recheck cannot be ended."""
 
     def __init__(self, parts: Sequence[Part], index: int, lines: range | None, lost: KilledWorker) -> None:
@@ -92,7 +93,7 @@ class PartitionLost(RuntimeError):
         )
 
 
-class ClusterNotStarted(RuntimeError):
+class ClusterNotStarted(Unavailable, RuntimeError):
     """A local cluster that could not start, named by its address (`local:N`) and Dask's reason at the root of the
     failure: a worker process that died or hung while it started (a preload or plugin of the Dask configuration that
     fails, a machine out of memory), or a scheduler that found no port."""

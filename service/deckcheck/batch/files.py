@@ -16,7 +16,7 @@ from typing import Any, BinaryIO, NamedTuple
 import numpy as np
 import orjson
 
-from deckcheck.bounded import TooLarge, read_bounded
+from deckcheck.bounded import FileTooLarge, read_bounded
 from deckcheck.encoding import Encoding, NotText, decoded_text
 from deckcheck.formats import DECK_SUFFIXES, deck_file_format
 
@@ -173,7 +173,7 @@ def _deck_file_line(path: Path) -> Decoded | Unread:
     """One deck file as an NDJSON line whose id is the file's path."""
     try:
         text, encoding = decoded_text(read_bounded(path, MAX_LINE_BYTES, "a recheck line may hold"))
-    except TooLarge as exc:
+    except FileTooLarge as exc:
         return Unread(str(path), [{"loc": [], "msg": f"the file holds {exc}", "type": "file_too_large"}])
     except NotText as exc:
         return Unread(str(path), [{"loc": [], "msg": str(exc), "type": "not_text"}])

@@ -10,7 +10,7 @@ from typing import IO, Any
 
 import orjson
 
-from deckcheck.bounded import TooLarge
+from deckcheck.bounded import FileTooLarge
 from deckcheck.cli.decks import read_file
 from deckcheck.cli.output import EXIT_ERROR, EXIT_OK, table, words
 from deckcheck.config import Settings
@@ -25,9 +25,10 @@ from deckcheck.data import (
     differences,
     read_lflist,
 )
+from deckcheck.errors import Error, InvalidInput
 
 
-class ListError(Exception):
+class ListError(InvalidInput):
     """A list argument that names no list."""
 
 
@@ -51,7 +52,7 @@ def run_banlist(args: argparse.Namespace, settings: Settings, data: Data, stdout
         if args.action == "export":
             return _export(args, data, stdout)
         return _diff(args, data, settings.max_body_bytes, stdout)
-    except ListError as exc:
+    except Error as exc:
         print(f"deckcheck: {exc}", file=stderr)
         return EXIT_ERROR
 
@@ -118,7 +119,7 @@ def _named(spec: str, data: Data, limit: int) -> Banlist:
         raise ListError(f"{spec!r} is neither a bundled list id nor an lflist.conf file")
     try:
         read = read_lflist(read_file(Path(path), limit).decode("utf-8-sig"), data.cards, name or None)
-    except (OSError, UnicodeDecodeError, TooLarge) as exc:
+    except (OSError, UnicodeDecodeError, FileTooLarge) as exc:
         raise ListError(f"{path}: {exc}") from None
     except LflistError as exc:
         problems = "; ".join(("" if p.line is None else f"line {p.line}: ") + p.msg for p in exc.problems[:20])

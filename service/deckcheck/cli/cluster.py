@@ -17,7 +17,7 @@ from deckcheck.cli.output import EXIT_ERROR, EXIT_FAILED
 from deckcheck.config import Settings
 from deckcheck.data import DEFAULT_DATA_DIR
 from deckcheck.data.loader import data_files
-from deckcheck.errors import DataError, RequestError
+from deckcheck.errors import Error, Unavailable
 
 
 def run_on_dask(
@@ -35,10 +35,7 @@ def run_on_dask(
         return EXIT_ERROR
     try:
         from deckcheck.batch.cluster import (  # noqa: PLC0415
-            ClusterNotStarted,
-            DataMismatch,
             Job,
-            PartitionLost,
             connect,
             not_legal_lines,
             recheck_on_dask,
@@ -62,10 +59,10 @@ def run_on_dask(
                 for line in not_legal_lines(args.out, job.results):
                     contacts.add(line)
                 contacts.write()
-    except (ClusterNotStarted, PartitionLost) as exc:
+    except Unavailable as exc:  # a cluster that did not start, a partition whose every worker died
         print(f"deckcheck: {exc}. Nothing is written to {args.out}: no results, no summary.", file=stderr)
         return EXIT_FAILED
-    except (OSError, ValueError, TypeError, DataMismatch, DataError, RequestError) as exc:
+    except (Error, OSError, ValueError, TypeError) as exc:
         # A worker's failure too: other data than the command's, a list its data lack, a column of no deck.
         print(f"deckcheck: {exc}", file=stderr)
         return EXIT_ERROR

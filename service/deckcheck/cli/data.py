@@ -38,7 +38,7 @@ from deckcheck.data.sources import taken_in
 from deckcheck.data.status import data_status
 from deckcheck.data.updates import Change, carry_out, file_sha256, record, sha256
 from deckcheck.data.watchers import watchers
-from deckcheck.errors import DataError, FolderBusy, SourceError
+from deckcheck.errors import Error, SourceError
 from deckcheck.versions import data_version
 from deckcheck.wire.inputs import today
 
@@ -122,7 +122,7 @@ def run_data(args: argparse.Namespace, argv: list[str], settings: Settings, stdo
                 return EXIT_OK
             before = watchers(folder)  # as they were before the change: each is waited for until it serves it
             carry_out(change, folder, target)
-    except (DataError, SourceError, FolderBusy) as exc:
+    except Error as exc:
         print(f"deckcheck: {exc}", file=stderr)
         return EXIT_ERROR
     print(

@@ -13,41 +13,48 @@ from typing import IO, Any
 import orjson
 from pydantic import ValidationError
 
-from deckcheck.bounded import TooLarge, read_bounded
+from deckcheck.bounded import read_bounded
 from deckcheck.cli.output import EXIT_ERROR, EXIT_OK
 from deckcheck.config import Settings
 from deckcheck.data import Data
-from deckcheck.encoding import Encoding, NotText, decoded_text
-from deckcheck.errors import RequestError
-from deckcheck.formats import DeckTooLargeForQr, QrImage, deck_file_format, write_qr
+from deckcheck.encoding import Encoding, decoded_text
+from deckcheck.errors import Error, InvalidInput
+from deckcheck.formats import QrImage, deck_file_format, write_qr
 from deckcheck.wire.inputs import deck_from, written
 from deckcheck.wire.requests import DeckIn, ValidateRequest
 
-# What reading a deck (and the event its request names) may raise; `why` says each in one line.
-READ_ERRORS = (OSError, TooLarge, NotText, orjson.JSONDecodeError, TypeError, ValidationError, RequestError)
+# What reading a deck file raises from outside deckcheck: a file that cannot be opened, JSON that is not, JSON that
+# holds no object, fields that do not fit a request. Each becomes an InvalidInput saying it in one line.
+_FOREIGN = (OSError, orjson.JSONDecodeError, TypeError, ValidationError)
 # The images `deckcheck qr --out` writes, by the name's suffix.
 QR_IMAGES: dict[str, QrImage] = {".svg": "svg", ".png": "png"}
 
 
 def read_file(path: Path, limit: int) -> bytes:
     """A deck or list file the command reads whole, of at most `limit` bytes (DECKCHECK_MAX_BODY_BYTES, the most a
-    request body may hold), else TooLarge before any of it is read."""
+    request body may hold), else FileTooLarge before any of it is read."""
     return read_bounded(path, limit, "DECKCHECK_MAX_BODY_BYTES allows")
 
 
 def deck_request(source: str, overrides: dict[str, Any], limit: int) -> tuple[ValidateRequest, Encoding | None]:
     """The validate request a file (of at most `limit` bytes, or a ydke link) stands for, with `overrides` (the
     command line's date and list) in place of the file's own; and the encoding the file was read in (None for a
-    link)."""
-    fields, encoding = _fields(source, limit)
-    return ValidateRequest.model_validate_json(orjson.dumps({**fields, **overrides})), encoding
+    link). Every failure is an Error, which `why` says in one line."""
+    try:
+        fields, encoding = _fields(source, limit)
+        return ValidateRequest.model_validate_json(orjson.dumps({**fields, **overrides})), encoding
+    except _FOREIGN as exc:
+        raise InvalidInput(why(exc)) from exc
 
 
 def deck_alone(source: str, limit: int) -> DeckIn:
     """The deck a file (of at most `limit` bytes, or a ydke link) gives, without the event: of a JSON request, only
-    its deck's fields."""
-    deck = {name: value for name, value in _fields(source, limit)[0].items() if name in DeckIn.model_fields}
-    return DeckIn.model_validate_json(orjson.dumps(deck))
+    its deck's fields. Every failure is an Error, which `why` says in one line."""
+    try:
+        deck = {name: value for name, value in _fields(source, limit)[0].items() if name in DeckIn.model_fields}
+        return DeckIn.model_validate_json(orjson.dumps(deck))
+    except _FOREIGN as exc:
+        raise InvalidInput(why(exc)) from exc
 
 
 def _fields(source: str, limit: int) -> tuple[dict[str, Any], Encoding | None]:
@@ -64,11 +71,12 @@ def _fields(source: str, limit: int) -> tuple[dict[str, Any], Encoding | None]:
 
 
 def why(exc: Exception) -> str:
-    """One line saying what went wrong reading a deck: each field error where it is, each bad line by number."""
+    """One line saying what went wrong reading, checking or writing a deck: each bad line by number, each field
+    where it is."""
+    if isinstance(exc, Error) and exc.errors:
+        return "; ".join(_line_error(e) for e in exc.errors)
     if isinstance(exc, ValidationError):
         return "; ".join(f"{_where(e['loc'])}{e['msg']}" for e in exc.errors())
-    if isinstance(exc, RequestError):
-        return "; ".join(_line_error(e) for e in exc.errors)
     return str(exc)
 
 
@@ -111,10 +119,8 @@ def run_qr(args: argparse.Namespace, settings: Settings, data: Data, stdout: IO[
             stdout.write(drawn.decode("utf-8"))
         else:
             out.write_bytes(drawn)
-    except READ_ERRORS as exc:
+    except (Error, OSError) as exc:  # OSError: the --out file cannot be written
         message = why(exc)
-    except DeckTooLargeForQr as exc:
-        message = str(exc)
     else:
         return EXIT_OK
     print(f"deckcheck: {args.file}: {message}", file=stderr)

@@ -18,17 +18,17 @@ from typing import IO, TYPE_CHECKING, Any
 import orjson
 
 from deckcheck.batch import default_workers, validate_all
-from deckcheck.bounded import TooLarge
+from deckcheck.bounded import FileTooLarge
 from deckcheck.cli.banlist import ListError, add_banlist_parser, run_banlist
 from deckcheck.cli.data import add_data_parser, run_data
-from deckcheck.cli.decks import READ_ERRORS, add_qr_parser, deck_request, read_file, run_qr, why
+from deckcheck.cli.decks import add_qr_parser, deck_request, read_file, run_qr, why
 from deckcheck.cli.output import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, exit_quietly_on_closed_pipe, words
 from deckcheck.cli.recheck import run_recheck
 from deckcheck.cli.sheet import add_sheet_parser, run_sheet
-from deckcheck.config import ConfigError, Settings, load_settings
+from deckcheck.config import Settings, load_settings
 from deckcheck.data import Data
 from deckcheck.encoding import Encoding
-from deckcheck.errors import DataError
+from deckcheck.errors import Error
 from deckcheck.model import Context, Deck
 from deckcheck.wire.inputs import context_for, deck_from
 from deckcheck.wire.reports import report_json
@@ -138,8 +138,7 @@ def _whole(low: int, high: int) -> Callable[[str], int]:
     return whole
 
 
-# Processes of one command: more than this is a typo, not a machine.
-_MAX_WORKERS = 256
+_MAX_WORKERS = 256  # processes of one command: more than this is a typo, not a machine
 
 
 def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
@@ -165,14 +164,16 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
         # several workers each loads its own, so here they are only read to prove them good, then let go).
         if args.command == "serve" and args.workers == 1:
             from deckcheck.api import create_app  # noqa: PLC0415 - FastAPI costs the other commands 0.2 s to import
+            from deckcheck.logs import configure  # noqa: PLC0415 - as create_app
 
+            configure()  # before the data load: a start on the last good data logs why, as uvicorn's lines, in JSON
             app: FastAPI | str = create_app(settings)
         elif args.command == "serve":
             settings.data_source().load()
             app = "deckcheck.app:app"
         else:
             data = settings.data_source().load()
-    except (ConfigError, DataError, ListError) as exc:
+    except Error as exc:  # settings that hold nonsense, broken data, a list that cannot be read: one line, no trace
         print(f"deckcheck: {exc}", file=stderr)
         return EXIT_ERROR
     if args.command == "serve":
@@ -218,7 +219,7 @@ def _lflist_spec(path: Path, name: str | None, limit: int) -> str:
     name}`."""
     try:
         text = read_file(path, limit).decode("utf-8-sig")
-    except (OSError, UnicodeDecodeError, TooLarge) as exc:
+    except (OSError, UnicodeDecodeError, FileTooLarge) as exc:
         raise ListError(f"{path}: {exc}") from None
     return orjson.dumps({"lflist": text, "list": name}).decode()
 
@@ -243,7 +244,7 @@ def _validate(args: argparse.Namespace, settings: Settings, data: Data, stdout: 
         try:
             body, encoding = _request(source, args, settings.max_body_bytes)
             read.append((source, encoding, deck_from(body, data), context_for(body, data)))
-        except READ_ERRORS as exc:
+        except Error as exc:
             print(f"deckcheck: {source}: {why(exc)}", file=stderr)
             failed = True
     reports = validate_all([(deck, context) for _, _, deck, context in read])

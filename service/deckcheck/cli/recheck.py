@@ -26,7 +26,7 @@ from deckcheck.cli.contacts import ContactList
 from deckcheck.cli.output import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, indented, table, words
 from deckcheck.config import Settings
 from deckcheck.data import Data
-from deckcheck.errors import RequestError
+from deckcheck.errors import Error
 from deckcheck.wire.inputs import today
 
 CAUSES_SHOWN = 20  # cards the summary names as causes of newly illegal decks
@@ -41,7 +41,7 @@ def run_recheck(args: argparse.Namespace, settings: Settings, data: Data, stdout
     spec = BatchSpec(day, args.banlist, args.previous, args.lang, args.format or "ocg")
     try:
         checker = Rechecker(data, spec.setup(data))
-    except (RequestError, ValidationError) as exc:
+    except (Error, ValidationError) as exc:
         print(f"deckcheck: {exc}", file=stderr)
         return EXIT_ERROR
     if args.dask is not None:

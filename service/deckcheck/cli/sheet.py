@@ -9,12 +9,12 @@ from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
-from deckcheck.cli.decks import READ_ERRORS, deck_alone, why
+from deckcheck.cli.decks import deck_alone, why
 from deckcheck.cli.output import EXIT_ERROR, EXIT_OK
 from deckcheck.config import Settings
 from deckcheck.data import Data
-from deckcheck.formats import DeckTooLargeForQr
-from deckcheck.paper.sheet import DeckTooLargeForSheet, SheetFields, sheet_pdf
+from deckcheck.errors import Error
+from deckcheck.paper.sheet import SheetFields, sheet_pdf
 from deckcheck.versions import data_version
 from deckcheck.wire.inputs import deck_from, written
 
@@ -42,7 +42,7 @@ def _pdf_path(text: str) -> Path:
 
 def run_sheet(args: argparse.Namespace, settings: Settings, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
     """Carry out `deckcheck sheet`; return the exit code (2 for a deck that cannot be read, names a card that is no
-    official card's, or is too large for a sheet)."""
+    official card's, or is too large for a sheet, and when the paper extra is not installed)."""
     out: Path = args.out or Path("deck-sheet.pdf")
     fields = SheetFields(
         args.player, args.furigana, args.player_id, args.event, args.event_date, args.event_format, args.paper
@@ -51,10 +51,8 @@ def run_sheet(args: argparse.Namespace, settings: Settings, data: Data, stdout: 
         deck = deck_from(deck_alone(args.file, settings.max_body_bytes), data)
         write = partial(sheet_pdf, deck, data.cards, args.names, fields, data_version(data))
         out.write_bytes(written(deck, data.cards, write))
-    except READ_ERRORS as exc:
+    except (Error, OSError) as exc:  # OSError: the PDF cannot be written; Error: the paper extra missing too
         message = why(exc)
-    except (DeckTooLargeForQr, DeckTooLargeForSheet) as exc:
-        message = str(exc)
     else:
         print(f"deckcheck: wrote {out}", file=stdout)
         return EXIT_OK

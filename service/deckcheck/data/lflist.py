@@ -14,6 +14,7 @@ from types import MappingProxyType
 
 from deckcheck.data.banlists import Banlist, make_banlist
 from deckcheck.data.cards import CardIndex
+from deckcheck.errors import InvalidInput
 
 UNLIMITED = 3  # in a normal list a 3 says what leaving the card out says; in a whitelist it allows three
 HEADINGS = {0: "#forbidden", 1: "#limited", 2: "#semi-limited", UNLIMITED: "#unlimited"}
@@ -45,7 +46,7 @@ class LflistProblem:
     type: str
 
 
-class LflistError(ValueError):
+class LflistError(InvalidInput, ValueError):
     """A file that cannot be read; `problems` holds every problem found, whole-file ones first, then by line."""
 
     def __init__(self, problems: Sequence[LflistProblem]) -> None:

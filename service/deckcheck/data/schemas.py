@@ -17,8 +17,8 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator, ValidationError
 from pydantic_core import PydanticCustomError
 
-from deckcheck.bounded import NotRegular, TooLarge, read_bounded
-from deckcheck.errors import DataError, SourceError
+from deckcheck.bounded import FileTooLarge, NotRegular, read_bounded
+from deckcheck.errors import DataError, InvalidInput, SourceError
 from deckcheck.limits import MAX_NAME_CHARS, MAX_PASSCODE
 
 _MIB = 1024 * 1024
@@ -45,7 +45,7 @@ _UNSAFE_IN_TEXT = re.compile(rf"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f{_BIDI}]") 
 _STRING, _NOT_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S), re.compile(r"[^\[\]{}]+")  # in JSON
 
 
-class Invalid(ValueError):
+class Invalid(InvalidInput, ValueError):
     """What is wrong with a file, as (entry, problem) pairs, the most telling first: the entry is `file` for the
     whole file, a key (`semi-limited`), an item (`limited[3]`) or a line (`line 7`)."""
 
@@ -113,7 +113,7 @@ def read_file(path: Path, limit: int) -> bytes:
         return read_bounded(path, limit, "a file of its kind may hold", regular_only=True)
     except NotRegular:
         raise Invalid([("file", "is not a regular file")]) from None
-    except TooLarge:
+    except FileTooLarge:
         raise Invalid([("file", f"holds more than the {limit:,} bytes a file of its kind may hold")]) from None
     except OSError as exc:
         raise Invalid([("file", f"cannot be read: {exc.strerror or exc}")]) from None

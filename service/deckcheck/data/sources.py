@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from deckcheck.bounded import NotRegular, TooLarge, read_bounded
+from deckcheck.bounded import FileTooLarge, NotRegular, read_bounded
 from deckcheck.errors import SourceError
 
 MAX_SOURCE_BYTES = 64 * 1024 * 1024  # larger than any list, card file or cards.cdb a release has held
@@ -27,7 +27,7 @@ def taken_in(path: Path) -> Iterator[Path]:
         raise SourceError(
             path.name, ["is not a regular file (a pipe, device or folder is never read as data)"]
         ) from None
-    except TooLarge as exc:
+    except FileTooLarge as exc:
         raise SourceError(path.name, [str(exc)]) from None
     except OSError as exc:
         raise SourceError(path.name, [f"cannot be read: {exc.strerror or exc}"]) from None

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from deckcheck.data import Card, CardIndex
+from deckcheck.errors import InvalidInput
 from deckcheck.model import SECTIONS, Deck, Entry, Section
 
 MAX_LINES = 2000
@@ -27,12 +28,12 @@ class FormatError:
     part: str | None = None
 
 
-class DeckFormatError(Exception):
-    """The input cannot be read as a deck; every problem found is listed."""
+class DeckFormatError(InvalidInput):
+    """The input cannot be read as a deck; `problems` lists every problem found."""
 
-    def __init__(self, errors: list[FormatError]) -> None:
-        super().__init__("; ".join(e.msg for e in errors))
-        self.errors = errors
+    def __init__(self, problems: list[FormatError]) -> None:
+        super().__init__("; ".join(e.msg for e in problems))
+        self.problems = problems
 
 
 class Builder:

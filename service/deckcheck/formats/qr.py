@@ -21,6 +21,7 @@ import io
 from typing import Literal
 
 from deckcheck.data import CardIndex
+from deckcheck.errors import InvalidInput
 from deckcheck.formats.ydke import write_ydke
 from deckcheck.model import Deck
 
@@ -34,7 +35,7 @@ QR_BORDER = 4  # modules of quiet zone around the code
 QR_SCALE = 8  # pixels (SVG user units) a module
 
 
-class DeckTooLargeForQr(Exception):
+class DeckTooLargeForQr(InvalidInput):
     """The deck's ydke link holds more bytes than the largest QR code at level M."""
 
     def __init__(self, size: int) -> None:

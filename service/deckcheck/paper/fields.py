@@ -24,8 +24,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from deckcheck.errors import PaperError, PaperTimedOut
+from deckcheck.paper import MAX_PAGES
 from deckcheck.paper.ocr import Word
-from deckcheck.paper.pages import MAX_PAGES, PAGE_PIXELS, PaperError, run
+from deckcheck.paper.pages import PAGE_PIXELS, run
 
 MAX_ANNOTATIONS = 2_000  # annotations looked at, all pages together: a TCG sheet has some 180 fields
 MAX_CHARACTERS = 200  # of a value's line: the longest card name has some 60
@@ -52,7 +54,7 @@ class Field:
 def field_words(content: bytes, deadline: float) -> list[list[Field]]:
     """The filled text and choice fields of each page read (at most MAX_PAGES), in the pixels of the page as
     pages.read_pages rasterises it; no pages where the PDF has no form or its fields cannot be read in time.
-    PaperError read_timeout when `deadline` passes."""
+    PaperTimedOut when `deadline` passes."""
     if not any(mark in content for mark in _MARKS):
         return []
     argv = [sys.executable, "-m", "deckcheck.paper.fields_main", str(MAX_PAGES), str(MAX_ANNOTATIONS)]
@@ -60,7 +62,7 @@ def field_words(content: bytes, deadline: float) -> list[list[Field]]:
     try:
         out = run([*argv, str(MAX_CHARACTERS)], content, now + (deadline - now) * SHARE)
     except PaperError as error:
-        if error.kind == "read_timeout" and time.monotonic() >= deadline:
+        if isinstance(error, PaperTimedOut) and time.monotonic() >= deadline:
             raise
         return []  # the reader failed (out of memory, of CPU time or of its share of the time): no fields
     try:

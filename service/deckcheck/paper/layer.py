@@ -13,9 +13,11 @@ import time
 
 import numpy as np
 
+from deckcheck.errors import PaperTimedOut
+from deckcheck.paper import MAX_PAGES
 from deckcheck.paper.fields import Field, field_words
 from deckcheck.paper.ocr import Word
-from deckcheck.paper.pages import MAX_PAGES, PAGE_PIXELS, PaperError, run
+from deckcheck.paper.pages import PAGE_PIXELS, run
 
 _PAGE = re.compile(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', re.DOTALL)
 _WORD = re.compile(r'<word xMin="([-\d.]+)" yMin="([-\d.]+)" xMax="([-\d.]+)" yMax="([-\d.]+)">(.*?)</word>', re.DOTALL)
@@ -27,7 +29,7 @@ def text_words(content: bytes, deadline: float) -> list[list[Word]]:
     pixels of the page as pages.read_pages rasterises it (its longer side PAGE_PIXELS); a page with no text has no
     words."""
     if deadline - time.monotonic() <= 0:
-        raise PaperError("read_timeout", "the time to read this file ran out", 504)
+        raise PaperTimedOut("read_timeout", "the time to read this file ran out")
     argv = ["pdftotext", "-bbox", "-enc", "UTF-8", "-f", "1", "-l", str(MAX_PAGES), "-", "-"]
     out = run(argv, content, deadline).decode("utf-8", "replace")
     pages = []

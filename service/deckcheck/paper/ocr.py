@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageFilter
 
-from deckcheck.paper.pages import PaperError
+from deckcheck.errors import PaperTimedOut
 
 TESSDATA = Path(os.environ.get("TESSDATA_PREFIX", "/usr/share/tesseract-ocr/5/tessdata"))
 # Tesseract's Japanese model alone: it reads the Latin letters of English names as well as the English model does
@@ -187,12 +187,12 @@ def _skew(image: Image.Image) -> float:
 
 
 def words(prepared: Prepared, timeout_ms: int) -> list[Word]:
-    """Every word Tesseract reads on the prepared page; PaperError read_timeout when it took longer."""
+    """Every word Tesseract reads on the prepared page; PaperTimedOut when it took longer."""
     api = engine("page")
     api.SetImage(prepared.image)
     if not api.Recognize(timeout=max(1, timeout_ms)):
         api.Clear()
-        raise PaperError("read_timeout", "the time to read this page ran out", 504)
+        raise PaperTimedOut("read_timeout", "the time to read this page ran out")
     return read_words(api)
 
 

@@ -24,8 +24,9 @@ from typing import Any
 
 from PIL import Image
 
-MAX_PIXELS = 50_000_000  # a 48-megapixel phone photo; a 300 dpi A4 scan is 8.7 million
-MAX_PAGES = 2  # pages of a PDF read (a registration sheet is one); the answer names how many it has
+from deckcheck.errors import NotAnImage, PaperTimedOut, PaperUnavailable, PaperUnreadable
+from deckcheck.paper import MAX_PAGES, MAX_PIXELS
+
 PAGE_PIXELS = 3508  # the longer side of a PDF page as rasterised: A4 at 300 dpi
 PDF_MEMORY = 1024 * 1024 * 1024  # bytes of address space pdftoppm may take
 # Scans of a JPEG decoded. libjpeg(-turbo) decodes every scan over the whole image, however few bytes it takes (an
@@ -46,16 +47,6 @@ _JPEG = b"\xff\xd8\xff"
 _PDF = b"%PDF-"
 
 
-class PaperError(Exception):
-    """The file cannot be read: `kind` is the error's type (not_an_image, too_many_pixels, too_many_scans,
-    too_many_chunks, unreadable_image, unreadable_pdf, read_timeout), `status` the HTTP status it is answered with."""
-
-    def __init__(self, kind: str, message: str, status: int = 422) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.status = status
-
-
 @dataclass(frozen=True, slots=True)
 class Pages:
     """The pages read from a file, each a grey image, and how many the file has (a PDF may have more than read)."""
@@ -66,18 +57,18 @@ class Pages:
 
 
 def kind_of(content: bytes) -> str:
-    """png, jpeg or pdf, by the file's first bytes; PaperError not_an_image for anything else."""
+    """png, jpeg or pdf, by the file's first bytes; NotAnImage for anything else."""
     if content.startswith(_PNG):
         return "png"
     if content.startswith(_JPEG):
         return "jpeg"
     if content.lstrip(b"\r\n\t ").startswith(_PDF):
         return "pdf"
-    raise PaperError("not_an_image", "the file is not a PNG or JPEG image or a PDF", 415)
+    raise NotAnImage("not_an_image", "the file is not a PNG or JPEG image or a PDF")
 
 
 def read_pages(content: bytes, deadline: float) -> Pages:
-    """The pages of `content` as grey images; PaperError when it is no image, too large or unreadable, or when
+    """The pages of `content` as grey images; a PaperError when it is no image, too large or unreadable, or when
     reading it would pass `deadline` (time.monotonic())."""
     kind = kind_of(content)
     if kind == "pdf":
@@ -96,7 +87,7 @@ def _image(content: bytes, kind: str, deadline: float) -> Image.Image:
             image = Image.open(fed)
             width, height = image.size
             if width * height > MAX_PIXELS:
-                raise PaperError(
+                raise PaperUnreadable(
                     "too_many_pixels", f"the image is {width}×{height} pixels; at most {MAX_PIXELS:,} are read"
                 )
             if image.format in {"JPEG", "MPO"}:
@@ -107,9 +98,9 @@ def _image(content: bytes, kind: str, deadline: float) -> Image.Image:
             turn = _TURNS.get(_orientation(image.info) or 1)
             return grey if turn is None else grey.transpose(turn)
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise PaperError("too_many_pixels", f"the image has more than {MAX_PIXELS:,} pixels") from None
+        raise PaperUnreadable("too_many_pixels", f"the image has more than {MAX_PIXELS:,} pixels") from None
     except (OSError, ValueError, SyntaxError, struct.error) as exc:  # what Pillow raises for a broken file
-        raise PaperError("unreadable_image", f"the image cannot be read ({exc})") from None
+        raise PaperUnreadable("unreadable_image", f"the image cannot be read ({exc})") from None
 
 
 class _Fed(io.BytesIO):
@@ -125,7 +116,7 @@ class _Fed(io.BytesIO):
 
     def read(self, size: int | None = -1, /) -> bytes:
         if time.monotonic() > self.deadline:
-            raise PaperError("read_timeout", "the time to decode this image ran out", 504)
+            raise PaperTimedOut("read_timeout", "the time to decode this image ran out")
         here = self.tell()
         after = bisect.bisect_right(self.stops, here)
         if self.paced and after < len(self.stops):
@@ -147,7 +138,7 @@ _ARITHMETIC = frozenset({0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF})
 
 def _jpeg_scans(content: bytes) -> list[int]:
     """Where each scan of the JPEG begins (its SOS marker), its segments walked as libjpeg reads them up to its EOI
-    (what an MPO or a phone's motion photo appends after it is never decoded); PaperError past MAX_SCANS scans or
+    (what an MPO or a phone's motion photo appends after it is never decoded); PaperUnreadable past MAX_SCANS scans or
     MAX_CHUNKS segments."""
     scans: list[int] = []
     at = 2
@@ -157,25 +148,27 @@ def _jpeg_scans(content: bytes) -> list[int]:
             return scans
         start = found.start()
         if content[start + 1] in _ARITHMETIC:
-            raise PaperError(
+            raise PaperUnreadable(
                 "unreadable_image", "the JPEG is arithmetic-coded, which is not read: send a PNG or an ordinary JPEG"
             )
         if content[start + 1] == _SOS:
             scans.append(start)
             if len(scans) > MAX_SCANS:
-                raise PaperError("too_many_scans", f"the JPEG has more than {MAX_SCANS} scans; a photo has a dozen")
+                raise PaperUnreadable(
+                    "too_many_scans", f"the JPEG has more than {MAX_SCANS} scans; a photo has a dozen"
+                )
         at = start + 2 + max(2, int.from_bytes(content[start + 2 : start + 4], "big"))
-    raise PaperError("too_many_chunks", f"the JPEG has more than {MAX_CHUNKS:,} marker segments")
+    raise PaperUnreadable("too_many_chunks", f"the JPEG has more than {MAX_CHUNKS:,} marker segments")
 
 
 def _png_chunks(content: bytes) -> list[int]:
-    """No stops: a PNG's chunks are only counted, up to its IEND; PaperError past MAX_CHUNKS."""
+    """No stops: a PNG's chunks are only counted, up to its IEND; PaperUnreadable past MAX_CHUNKS."""
     at = len(_PNG)
     for _chunk in range(MAX_CHUNKS):
         if at + 8 > len(content) or content[at + 4 : at + 8] == b"IEND":
             return []
         at += 12 + int.from_bytes(content[at : at + 4], "big")
-    raise PaperError("too_many_chunks", f"the PNG has more than {MAX_CHUNKS:,} chunks")
+    raise PaperUnreadable("too_many_chunks", f"the PNG has more than {MAX_CHUNKS:,} chunks")
 
 
 _ORIENTATION = 0x0112  # EXIF's Orientation tag: a SHORT, 1 upright, 2-8 how the picture is to be turned
@@ -237,18 +230,18 @@ def run(argv: list[str], content: bytes, deadline: float) -> bytes:
     """What `argv` writes with `content` on its standard input, ended at `deadline`."""
     left = deadline - time.monotonic()
     if left <= 0:
-        raise PaperError("read_timeout", "the time to read this file ran out", 504)
+        raise PaperTimedOut("read_timeout", "the time to read this file ran out")
     try:
         done = subprocess.run(  # a fixed program, the file only on its standard input
             argv, input=content, capture_output=True, timeout=left, preexec_fn=_limits, check=False
         )
     except subprocess.TimeoutExpired:
-        raise PaperError("read_timeout", "the time to read this PDF ran out", 504) from None
+        raise PaperTimedOut("read_timeout", "the time to read this PDF ran out") from None
     except FileNotFoundError:
-        raise PaperError("ocr_unavailable", f"{argv[0]} (poppler-utils) is not installed", 503) from None
+        raise PaperUnavailable("ocr_unavailable", f"{argv[0]} (poppler-utils) is not installed") from None
     if done.returncode != 0:
         reason = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no pages"]
-        raise PaperError("unreadable_pdf", f"the PDF cannot be read ({reason[0]})")
+        raise PaperUnreadable("unreadable_pdf", f"the PDF cannot be read ({reason[0]})")
     return done.stdout
 
 
@@ -257,7 +250,7 @@ def _pdf_pages(content: bytes, deadline: float) -> tuple[tuple[Image.Image, ...]
     found = re.search(r"^Pages:\s+(\d+)", info, re.MULTILINE)
     total = int(found.group(1)) if found else 0
     if total < 1:
-        raise PaperError("unreadable_pdf", "the PDF has no pages")
+        raise PaperUnreadable("unreadable_pdf", "the PDF has no pages")
     pages = []
     for number in range(1, min(total, MAX_PAGES) + 1):
         argv = ["pdftoppm", "-f", str(number), "-l", str(number), "-scale-to", str(PAGE_PIXELS), "-gray", "-"]
@@ -271,5 +264,5 @@ def _netpbm(raw: bytes) -> Image.Image:
         image = Image.open(io.BytesIO(raw))
         image.load()
     except (OSError, ValueError) as exc:
-        raise PaperError("unreadable_pdf", f"the PDF's page cannot be read ({exc})") from None
+        raise PaperUnreadable("unreadable_pdf", f"the PDF's page cannot be read ({exc})") from None
     return image.convert("L")

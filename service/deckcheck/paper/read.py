@@ -18,6 +18,7 @@ import numpy as np
 from PIL import Image
 
 from deckcheck.data import CardIndex
+from deckcheck.errors import PaperTimedOut, PaperUnavailable, PaperUnreadable
 from deckcheck.formats.common import DeckFormatError
 from deckcheck.formats.ydke import YDKE_PREFIX, ydke_copies
 from deckcheck.model import SECTIONS, Deck, Entry, Section
@@ -28,7 +29,7 @@ from deckcheck.paper.layer import text_words
 from deckcheck.paper.lines import Ignored, ReadLine
 from deckcheck.paper.ocr import Prepared, Word
 from deckcheck.paper.page import read_lines
-from deckcheck.paper.pages import PaperError, read_pages
+from deckcheck.paper.pages import read_pages
 from deckcheck.paper.second import Second
 from deckcheck.paper.totals import Heading, Total, printed_total, totals
 
@@ -101,7 +102,7 @@ def read_paper(content: bytes, cards: CardIndex, seconds: float) -> Reading:
         cells += [(number, prepared.to_page(*cell.box)) for cell in grid.cells]
         if len(assembled.lines) > MAX_LINES:
             message = f"page {number} holds {len(assembled.lines)} lines of text; a deck list has at most {MAX_LINES}"
-            raise PaperError("too_many_lines", message)
+            raise PaperUnreadable("too_many_lines", message)
         page = read_lines(assembled.lines, number, cards, section, second, tables=assembled.tables)
         headings += [
             Heading(number, box, text, printed_total(text) or apart, len(read) + n, opens)
@@ -127,13 +128,13 @@ def _words(image: Image.Image, words: list[Word], deadline: float) -> tuple[Prep
         moved = [Word(w.text, *_scaled((w.left, w.top, w.right, w.bottom), scale), w.confidence) for w in words]
         return prepared, grid, Second(prepared, deadline=0.0), moved
     if not ocr.available():
-        raise PaperError("ocr_unavailable", f"Tesseract's language data ({ocr.LANGUAGES}) are not installed", 503)
+        raise PaperUnavailable("ocr_unavailable", f"Tesseract's language data ({ocr.LANGUAGES}) are not installed")
     prepared = ocr.prepare(image)
     grid, erased = find(np.asarray(prepared.image))
     prepared = dataclasses.replace(prepared, image=Image.fromarray(erased))
     left = deadline - time.monotonic()
     if left <= 0:
-        raise PaperError("read_timeout", "the time to read this file ran out", 504)
+        raise PaperTimedOut("read_timeout", "the time to read this file ran out")
     second = Second(prepared, deadline)
     found = ocr.words(prepared, int(left * 1000))
     return prepared, grid, second, found + second.dropped(found)

@@ -21,10 +21,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from deckcheck.data import Card, CardIndex
+from deckcheck.errors import InvalidInput
 from deckcheck.formats.common import card_of
 from deckcheck.formats.qr import QR_ERROR, DeckTooLargeForQr
 from deckcheck.formats.ydke import write_ydke
 from deckcheck.model import Deck, Entry
+from deckcheck.paper import PRINTING, require
 from deckcheck.paper.words import SHEET_WORDS, SheetWords
 
 if TYPE_CHECKING:
@@ -45,7 +47,7 @@ POINT = 25.4 / 72  # mm a typographic point
 MAX_COLUMN_LINES = 60
 
 
-class DeckTooLargeForSheet(Exception):
+class DeckTooLargeForSheet(InvalidInput):
     """The deck has more lines than a column of the sheet holds."""
 
     def __init__(self, lines: int) -> None:
@@ -109,7 +111,8 @@ def columns(deck: Deck, cards: CardIndex, lang: str) -> tuple[list[Line], list[L
 def sheet_pdf(deck: Deck, cards: CardIndex, lang: str, fields: SheetFields, data_version: str) -> bytes:
     """The registration sheet of `deck` as a one-page PDF, with words and card names in `lang` (ja or en); every
     entry must name an official card (DeckFormatError), and the deck must fit (DeckTooLargeForSheet,
-    DeckTooLargeForQr)."""
+    DeckTooLargeForQr); PaperUnavailable when the paper extra is not installed."""
+    require("printing a registration sheet", PRINTING)
     from fpdf import FPDF  # noqa: PLC0415 - fpdf2 and fontTools cost 0.2 s to import, paid by the first sheet only
 
     words = SHEET_WORDS[lang]

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from deckcheck.errors import InvalidInput
 from deckcheck.rules.infractions import FAMILIES, INFRACTIONS, Infraction, Timing
 from deckcheck.rules.registry import PENALTIES, SEVERITY
 
@@ -27,7 +28,7 @@ AppliesTo = Literal["record", "current_duel", "next_duel", "current_match", "nex
 RECORDED = True
 
 
-class AssessmentError(ValueError):
+class AssessmentError(InvalidInput, ValueError):
     """The facts do not name one item of the regulations: an unknown code, or a family without what tells its
     items apart. `field` names the fact at fault."""
 
@@ -47,7 +48,7 @@ class Contradiction:
     instead: Infraction | None
 
 
-class Contradictions(ValueError):
+class Contradictions(InvalidInput, ValueError):
     """The facts contradict the item `item` chosen by its own code; `found` holds every contradiction."""
 
     def __init__(self, item: Infraction, found: tuple[Contradiction, ...]) -> None:

@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from deckcheck.errors import InvalidInput
+
 Player = Literal[1, 2]
 Procedure = Literal["判定1", "判定2", "判定3"]
 StepCode = Literal[
@@ -38,7 +40,7 @@ StepCode = Literal[
 EXTRA_DUEL_LIFE_POINTS = 8000
 
 
-class TimeLimitError(ValueError):
+class TimeLimitError(InvalidInput, ValueError):
     """A state no match can be in when time is called; `field` names the part at fault."""
 
     def __init__(self, field: str, message: str) -> None:

@@ -103,7 +103,7 @@ def _at_its_line(item: dict[str, object], entry: Entry) -> dict[str, object]:
 def read_errors(exc: DeckFormatError, fmt: str, loc: tuple[str, ...]) -> RequestError:
     """The request error for a deck source that cannot be read: each bad line or ydke part, located."""
     errors = []
-    for error in exc.errors:
+    for error in exc.problems:
         where = [*loc, fmt] if error.part is None else [*loc, fmt, error.part]
         item: dict[str, object] = {"loc": where, "msg": error.msg, "type": error.type}
         if error.line is not None:

@@ -18,11 +18,12 @@ import anyio
 from starlette.requests import Request
 
 from deckcheck.api.metrics import Metrics
+from deckcheck.errors import Unavailable
 
 T = TypeVar("T")
 
 
-class Overloaded(Exception):
+class Overloaded(Unavailable):
     """Every thread is busy and the queue is full, or the work waited longer than its client would."""
 
     def __init__(self, waited: float | None = None) -> None:

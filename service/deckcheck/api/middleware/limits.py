@@ -10,6 +10,7 @@ import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from deckcheck.api.problems import problem
+from deckcheck.errors import TimedOut
 
 # A body (other than a streaming route's) must arrive within this many body timeouts in all, however it trickles.
 # An over-limit body, and a refused recheck's (api/middleware/gate.py), is read and thrown away for as long, so that
@@ -30,7 +31,7 @@ def too_slow(min_rate: float) -> str:
     return f"The request body arrived slower than {min_rate:g} bytes a second."
 
 
-class BodyStalled(Exception):
+class BodyStalled(TimedOut):
     """The request body stopped arriving for longer than the body timeout."""
 
 
