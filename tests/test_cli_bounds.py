@@ -1,4 +1,4 @@
-"""Files the commands read whole are bounded as request bodies are (deckcheck/bounded.py): a deck file or an
+"""Files the commands read whole are bounded as request bodies are (deckcheck/input_files.py): a deck file or an
 lflist.conf past DECKCHECK_MAX_BODY_BYTES, a recheck's deck file past what a recheck line holds and a list or card
 source past 64 MiB are refused by their size, before any of it is read, and a pipe is read no further than the
 bound. `banlist diff` of a 200 MB file held 643 MB before."""
@@ -38,6 +38,7 @@ def _run(*argv: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("argv", "file", "bound"),
     [
@@ -149,6 +150,7 @@ def test_a_pipe_is_read_no_further_than_the_bound(tmp_path: Path) -> None:
     assert peak < 200 * 1024 * 1024  # of the 200 MiB sent
 
 
+@pytest.mark.slow
 def test_a_recheck_line_past_its_bound_is_read_past_not_held(tmp_path: Path) -> None:
     decks = tmp_path / "decks.ndjson"
     with decks.open("wb") as f:

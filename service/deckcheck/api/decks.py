@@ -12,8 +12,8 @@ from deckcheck.api.middleware.admission import Admission
 from deckcheck.api.negotiation import choose_media, not_acceptable
 from deckcheck.api.responses import CHECK_PROBLEMS, CONVERT_PROBLEMS, AcceptLanguage, json_response, pick_language
 from deckcheck.api.served import served
-from deckcheck.bounds import NameBudget
 from deckcheck.data import Card, Data
+from deckcheck.deck_limits import NameBudget
 from deckcheck.errors import RequestError
 from deckcheck.formats import QR_MEDIA_TYPES, DeckTooLargeForQr, QrImage, write, write_qr
 from deckcheck.model import SECTIONS, Deck, Entry, LooseRead

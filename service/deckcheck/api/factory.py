@@ -14,8 +14,8 @@ from fastapi.responses import Response
 from deckcheck import __version__
 from deckcheck.api.banlists import build_banlists_router
 from deckcheck.api.cards import build_cards_router
-from deckcheck.api.collector import serving_collector
 from deckcheck.api.decks import CONVERT_PATH, PARSE_PATH, build_decks_router
+from deckcheck.api.gc_tuning import serving_collector
 from deckcheck.api.health import Lifecycle, build_health_router
 from deckcheck.api.judge import build_judge_router
 from deckcheck.api.middleware.admission import Admission, ClientGone, Overloaded, Pool

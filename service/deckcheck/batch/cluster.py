@@ -26,7 +26,7 @@ import pyarrow.parquet as pq
 from dask.distributed import Client, Future, KilledWorker, LocalCluster
 from fsspec.utils import read_block
 
-from deckcheck.batch.collector import collector_paused
+from deckcheck.batch.gc_pause import collector_paused
 from deckcheck.batch.partition import (
     CHUNK_ROWS,
     check_lines,

@@ -16,9 +16,9 @@ from typing import Any, BinaryIO, NamedTuple
 import numpy as np
 import orjson
 
-from deckcheck.bounded import FileTooLarge, read_bounded
 from deckcheck.encoding import Encoding, NotText, decoded_text
 from deckcheck.formats import DECK_SUFFIXES, deck_file_format
+from deckcheck.input_files import FileTooLarge, read_bounded
 
 MAX_LINE_BYTES = 1024 * 1024  # the most one recheck line may hold (a longer one is an error line)
 _KEPT = MAX_LINE_BYTES + 2  # bytes kept of a line too long, for its error line

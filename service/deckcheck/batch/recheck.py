@@ -28,8 +28,8 @@ from deckcheck.batch.rendered import Renderer, causes, legal_lines, plain_line
 from deckcheck.batch.spec import RecheckSetup
 from deckcheck.batch.summary import Outcome, Summary, verdict_of
 from deckcheck.batch.textlines import Line, read_lines
-from deckcheck.bounds import copies_limit_errors
 from deckcheck.data import Data
+from deckcheck.deck_limits import copies_limit_errors
 from deckcheck.errors import RequestError
 from deckcheck.formats import DeckFormatError, deck_of, ydke_copies
 from deckcheck.model import Context, Deck, Protectors, Report

@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
-from deckcheck.batch.collector import collector_paused
 from deckcheck.batch.files import Part, Span, deck_parts, span_lines
+from deckcheck.batch.gc_pause import collector_paused
 from deckcheck.batch.recheck import Rechecker
 from deckcheck.batch.spec import BatchSpec
 from deckcheck.batch.summary import Summary

@@ -10,7 +10,6 @@ from typing import IO, Any
 
 import orjson
 
-from deckcheck.bounded import FileTooLarge
 from deckcheck.cli.decks import read_file
 from deckcheck.cli.output import EXIT_ERROR, EXIT_OK, table, words
 from deckcheck.config import Settings
@@ -26,6 +25,7 @@ from deckcheck.data import (
     read_lflist,
 )
 from deckcheck.errors import Error, InvalidInput
+from deckcheck.input_files import FileTooLarge
 
 
 class ListError(InvalidInput):

@@ -13,13 +13,13 @@ from typing import IO, Any
 import orjson
 from pydantic import ValidationError
 
-from deckcheck.bounded import read_bounded
 from deckcheck.cli.output import EXIT_ERROR, EXIT_OK
 from deckcheck.config import Settings
 from deckcheck.data import Data
 from deckcheck.encoding import Encoding, decoded_text
 from deckcheck.errors import Error, InvalidInput
 from deckcheck.formats import QrImage, deck_file_format, write_qr
+from deckcheck.input_files import read_bounded
 from deckcheck.wire.inputs import deck_from, written
 from deckcheck.wire.requests import DeckIn, ValidateRequest
 

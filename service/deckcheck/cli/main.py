@@ -18,7 +18,6 @@ from typing import IO, TYPE_CHECKING, Any
 import orjson
 
 from deckcheck.batch import default_workers, validate_all
-from deckcheck.bounded import FileTooLarge
 from deckcheck.cli.banlist import ListError, add_banlist_parser, run_banlist
 from deckcheck.cli.data import add_data_parser, run_data
 from deckcheck.cli.decks import add_qr_parser, deck_request, read_file, run_qr, why
@@ -29,6 +28,7 @@ from deckcheck.config import Settings, load_settings
 from deckcheck.data import Data
 from deckcheck.encoding import Encoding
 from deckcheck.errors import Error
+from deckcheck.input_files import FileTooLarge
 from deckcheck.model import Context, Deck
 from deckcheck.wire.inputs import context_for, deck_from
 from deckcheck.wire.reports import report_json

@@ -17,8 +17,8 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PlainValidator, ValidationError
 from pydantic_core import PydanticCustomError
 
-from deckcheck.bounded import FileTooLarge, NotRegular, read_bounded
 from deckcheck.errors import DataError, InvalidInput, SourceError
+from deckcheck.input_files import FileTooLarge, NotRegular, read_bounded
 from deckcheck.limits import MAX_NAME_CHARS, MAX_PASSCODE
 
 _MIB = 1024 * 1024

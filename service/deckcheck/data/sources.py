@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from deckcheck.bounded import FileTooLarge, NotRegular, read_bounded
 from deckcheck.errors import SourceError
+from deckcheck.input_files import FileTooLarge, NotRegular, read_bounded
 
 MAX_SOURCE_BYTES = 64 * 1024 * 1024  # larger than any list, card file or cards.cdb a release has held
 SOURCE_BOUND = "a list or card source may hold (64 MiB)"

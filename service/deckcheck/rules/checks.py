@@ -11,9 +11,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, cast
 
-from deckcheck.bounds import NameBudget
 from deckcheck.data import MAX_COPIES, Banlist, Card, CardIndex, normalize_name
 from deckcheck.data.search import Hit
+from deckcheck.deck_limits import NameBudget
 from deckcheck.model import SECTIONS, CardRef, Context, Entry, Finding, Loc, Ruleset, Section
 
 # TR 3 デッキの枚数制限 and TR 1 エクストラデッキ / サイドデッキ.

@@ -10,7 +10,6 @@ from typing import TypeVar
 import orjson
 from pydantic import ValidationError
 
-from deckcheck.bounds import LimitError, deck_limit_errors
 from deckcheck.data import (
     Banlist,
     Card,
@@ -22,6 +21,7 @@ from deckcheck.data import (
     make_banlist,
     read_lflist,
 )
+from deckcheck.deck_limits import LimitError, deck_limit_errors
 from deckcheck.errors import RequestError
 from deckcheck.formats import DeckFormatError, parse
 from deckcheck.model import SECTIONS, Context, Deck, Entry, Format, Protectors, Section

@@ -10,7 +10,7 @@ request over, before a collection has to look at them (README, Overload).
 
 What start-up made (the app, its routes, the name index; the data are frozen as they load, data/loader.py) lives as
 long as the process and is moved out of the collector's sight too. The batch paths pause the collector for a chunk
-instead (batch/collector.py): a server's threads never stop allocating.
+instead (batch/gc_pause.py): a server's threads never stop allocating.
 """
 
 from __future__ import annotations
