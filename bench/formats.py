@@ -1,4 +1,5 @@
-"""Benchmark name resolution and deck parsing: `python -m bench.formats`. Run by hand; figures go in the README.
+"""Benchmark name resolution and deck parsing: `python -m bench.formats`. Run by hand; figures go in
+docs/benchmarks.md.
 
 Prints, in one run: exact name resolution per card (Japanese and English names, folded), search per query for
 misspelt and partial names, and parse time of a 90-card list (60 main, 15 extra, 15 side) in every format.

@@ -1,6 +1,6 @@
 """Benchmark reading paper deck lists: `python -m bench.paper [--quick] [--decks N] [--ocr-decks M] [--json FILE]`.
 
-Run by hand, never as a timed test; the figures go in the README. Reads, in one process on one core (Tesseract's
+Run by hand, never as a timed test; the figures go in docs/benchmarks.md. Reads, in one process on one core (Tesseract's
 own threads held to one by OMP_THREAD_LIMIT=1), the pages bench/paper_corpus.py makes, each set against the true
 decks, and prints one row a set:
 1. registration sheets with their QR code: at 300 dpi, at 150 dpi, and as a phone photographs them (N decks);

@@ -1,6 +1,6 @@
 """Benchmark the engine, the HTTP layer and batch rechecks: `python -m bench.recheck [--quick]`.
 
-Run by hand, never as a timed test; the figures go in the README. Prints, in one run:
+Run by hand, never as a timed test; the figures go in docs/benchmarks.md. Prints, in one run:
 1. engine decks/s on one core (legal decks, illegal decks, and the corpus mix);
 2. /v1/validate requests/s against a no-op endpoint that parses the same body in the same server, and the ratio;
 3. `deckcheck recheck` over 100k and 1M corpus decks (2008-09-01 with --previous ocg-2008-03-01) with 2 workers:

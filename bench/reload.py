@@ -1,7 +1,7 @@
-"""Reloading the data while serving (README: When a new list is announced): the time a reload takes idle (no clients)
-and beside saturating clients, the peak memory while reloading beside the steady memory, the p99 latency of
-/v1/validate while reloading beside the p99 without, and the memory after 20 reloads beside after one — all measured
-in one run on one `deckcheck serve`.
+"""Reloading the data while serving (docs/operators/data.md, When a new list is announced): the time a reload takes
+idle (no clients) and beside saturating clients, the peak memory while reloading beside the steady memory, the p99
+latency of /v1/validate while reloading beside the p99 without, and the memory after 20 reloads beside after one — all
+measured in one run on one `deckcheck serve`.
 
 The two figures the targets are about, the p99 while reloading over the p99 without and the seconds one reload takes
 idle, are measured in each of `--rounds` rounds (the two p99s of a ratio in the same round, one after the other) and

@@ -1,5 +1,5 @@
 """Hostile requests over real HTTP: every deck form is held to the same bounds, unknown names cost a fixed budget,
-and no answer grows faster than its request (README: Limits)."""
+and no answer grows faster than its request (docs/developers/limits.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""What a reload costs (README, Benchmarks; bench/reload.py measures the time): it is paced only while checks run
-beside it, its data and tables are settled with one collection, and the tables the replaced data held are worked
+"""What a reload costs (docs/benchmarks.md, Reload; bench/reload.py measures the time): it is paced only while checks
+run beside it, its data and tables are settled with one collection, and the tables the replaced data held are worked
 out again for the new. No wall time is asserted: the machine may be busy with anything."""
 
 from __future__ import annotations

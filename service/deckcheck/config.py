@@ -1,5 +1,5 @@
 """Settings: one typed object, read once from DECKCHECK_* environment variables at start-up, with defaults that
-work out of the box. The README's configuration table lists every one."""
+work out of the box. docs/operators/service.md lists every one."""
 
 from __future__ import annotations
 

@@ -2,9 +2,8 @@
 
 Every deck, from JSON lists, a .ydk file, a ydke:// link, a text list, a Deck Roster Sheet or a recheck line, is
 held to these bounds after it is read, so no form can ask for more work than another. They are generous: the
-largest legal deck is 60 + 15 + 15 cards. The README's Limits table lists them;
-`deckcheck.deck_limits` holds a deck to them. Plain numbers, so the wire models and the client can read them without
-the engine.
+largest legal deck is 60 + 15 + 15 cards. docs/developers/limits.md lists them; `deckcheck.deck_limits` holds a
+deck to them. Plain numbers, so the wire models and the client can read them without the engine.
 """
 
 from __future__ import annotations

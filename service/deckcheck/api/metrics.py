@@ -1,4 +1,4 @@
-"""Prometheus metrics: what an operator watches (README: Operating the service).
+"""Prometheus metrics: what an operator watches (docs/operators/service.md).
 
 Each app has its own registry, so several apps in one process (the tests) never share counts. Under
 `deckcheck serve --workers N` the worker processes write to PROMETHEUS_MULTIPROC_DIR and /metrics adds them up.

@@ -227,15 +227,14 @@ class DataStore:
 def _paced(metrics: Metrics) -> Iterator[None]:
     """While checks run beside it (`metrics.checks`), make the work of this thread step aside for a moment every few
     milliseconds; and every thread hand the GIL on every half millisecond rather than every 5: so that the checks
-    running beside a reload wait for it little longer than for another check. With the GIL shared as usual, a
-    reload beside the checks made the slowest of them seven times slower; paced, under three times (README,
-    Benchmarks).
+    running beside a reload wait for it little longer than for another check. With the GIL shared as usual, the
+    slowest checks beside a reload wait for it many times longer than for a check (docs/benchmarks.md, Reload).
 
     The pace is kept by a trace function, called at each Python call (not at each line: it returns None), and
-    tracing alone runs Python at little more than half speed: traced and resting throughout, a reload with no check
-    beside it took 2.4 times as long. So the trace looks for checks for the first _PACE_LOOK seconds of a step only,
-    and takes itself off for the rest of the step if it saw none; once it has seen one, it paces the step to its end.
-    Whatever traced the thread before, and the switch interval, are put back afterwards."""
+    tracing alone runs Python at little more than half speed, so a reload traced and resting throughout with no
+    check beside it would take far longer than it needs. So the trace looks for checks for the first _PACE_LOOK
+    seconds of a step only, and takes itself off for the rest of the step if it saw none; once it has seen one, it
+    paces the step to its end. Whatever traced the thread before, and the switch interval, are put back afterwards."""
     previous, usual = sys.gettrace(), sys.getswitchinterval()
     sys.setswitchinterval(min(usual, _SWITCH_INTERVAL))
     started = last = time.perf_counter()

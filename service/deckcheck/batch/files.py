@@ -129,10 +129,10 @@ def _files(paths: Iterable[Path]) -> Iterator[Path]:
 def _ndjson_lines(f: BinaryIO, size: int | None = None) -> Iterator[bytes]:
     """Each line of an NDJSON file (or of its next `size` bytes) without its end, read no further than
     MAX_LINE_BYTES: of a longer line only its first MAX_LINE_BYTES + 2 bytes are kept, which make its error line
-    (line_too_long), and the rest is read past a block at a time, as /v1/rechecks reads it (a 1 GiB line held
-    2.2 GB when lines were read whole). The file is read a block at a time and cut into lines in one call: line
-    by line, the reading thread waited for the lock of the interpreter after every read, beside the threads that
-    feed the workers (1.5 s for a million lines)."""
+    (line_too_long), and the rest is read past a block at a time, as /v1/rechecks reads it, so a line without an end
+    costs no more memory than a line may hold. The file is read a block at a time and cut into lines in one call:
+    line by line, the reading thread would wait for the lock of the interpreter after every read, beside the threads
+    that feed the workers."""
     carry = b""  # the start of a line whose end is not read yet, at most _KEPT bytes of it
     past = False  # the line in `carry` is longer than a line may hold: the rest of it is read past
     for block in _blocks(f, size):

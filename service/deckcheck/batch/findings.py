@@ -110,8 +110,8 @@ class Memo:
     section's size, and each copy finding but for its entries, by its cards' copies and the section of its first
     entry (what copy_finding reads). Each deck's finding made from one is that finding itself, which renderers
     key on (`shared`: the ids of the findings the memo holds). What it holds is few objects, kept few: the
-    collector walks them all again and again (a memo of every set of section sizes seen, and renderings of every
-    finding, made a recheck's line cost twice as much by its millionth line)."""
+    collector walks them all again and again, so a memo that grew with the recheck (every set of section sizes seen,
+    a rendering of every finding) would make each line cost more than the last (docs/benchmarks.md, Rechecks)."""
 
     def __init__(self) -> None:
         self.sizes: dict[tuple[int, int], tuple[Found, ...]] = {}  # by section and size
@@ -231,7 +231,8 @@ def _copy_findings(
     if len(entries.card) == 0:
         return
     # The entries by deck and name, each name's in input order: a stable sort of keys already in deck order is
-    # quick (numpy's timsort or radix sort; np.unique's quicksort took four times as long).
+    # quick (numpy's timsort or radix sort), where np.unique's quicksort is several times slower (docs/benchmarks.md,
+    # Rechecks).
     by_name = entries.deck * width + arrays.name[entries.card]
     order = np.argsort(by_name, kind="stable")
     by_name = by_name[order]

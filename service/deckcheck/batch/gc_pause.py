@@ -9,10 +9,10 @@ from contextlib import contextmanager
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
-    """Pause the collector for the block: a chunk's objects live and die together, and collecting during it walked
-    them again and again (a tenth of a line's cost); it runs after the block if it is due. For a recheck worker
-    process and a Dask worker's task, never for the server, whose other threads keep allocating. The collector is
-    left running if it ran before, whichever of several threads pausing it ends last."""
+    """Pause the collector for the block: a chunk's objects live and die together, and collecting during it walks
+    them again and again, a share of every line's cost (docs/benchmarks.md, Rechecks); it runs after the block if it
+    is due. For a recheck worker process and a Dask worker's task, never for the server, whose other threads keep
+    allocating. The collector is left running if it ran before, whichever of several threads pausing it ends last."""
     running = gc.isenabled()
     gc.disable()
     try:

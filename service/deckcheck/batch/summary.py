@@ -63,7 +63,7 @@ class Summary:
 
     def add_results(self, results: Iterable[tuple[bytes, Outcome]]) -> None:
         """Count every line of these results (a result line and its outcome each), each count over the whole
-        chunk at once (a Counter's update per line cost a twentieth of a line)."""
+        chunk at once: a Counter's update per line is a share of every line's cost (docs/benchmarks.md, Rechecks)."""
         outcomes = [outcome for _line, outcome in results]
         rest = [outcome for outcome in outcomes if outcome.status != "legal"]
         illegal = [outcome for outcome in rest if outcome.status == "illegal"]

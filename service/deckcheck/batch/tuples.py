@@ -11,6 +11,6 @@ T = TypeVar("T", bound=tuple[Any, ...])
 
 def maker(kind: type[T]) -> Callable[[tuple[Any, ...]], T]:
     """A function making a `kind` of a tuple of its values, in their order: `tuple.__new__` itself, where a
-    NamedTuple's own constructor is a Python function that took twice as long (0.30 against 0.15 µs)."""
+    NamedTuple's own constructor is a Python function, about twice as slow (docs/benchmarks.md, Rechecks)."""
     made: Callable[[tuple[Any, ...]], T] = partial(tuple.__new__, kind)
     return made

@@ -26,7 +26,7 @@ _WORKER: Rechecker | None = None
 
 def _start_worker(spec: BatchSpec, source: DataSource, inherited: Rechecker | None) -> None:
     """Make the worker's checker, or take the one it `inherited`: a forked worker holds its parent's, whose data
-    are loaded already and shared with the parent until written (loading them again cost each worker 0.7 s)."""
+    are loaded already and shared with the parent until written, so no worker pays for loading them again."""
     global _WORKER  # noqa: PLW0603 - one checker per worker process, made once
     if inherited is not None:
         _WORKER = inherited
@@ -36,9 +36,9 @@ def _start_worker(spec: BatchSpec, source: DataSource, inherited: Rechecker | No
 
 
 def _check_part(first: int, part: Part, folder: str) -> tuple[str, Summary]:
-    """A part's result lines, written to a file of their own in `folder` (a pipe moves 64 KiB a call: handing on
-    a million decks' results that way cost the command 0.75 s of system time), and its summary, in a worker process
-    which does nothing else, the collector paused."""
+    """A part's result lines, written to a file of their own in `folder` (a pipe moves 64 KiB a call, so handing on
+    a large recheck's results that way costs the command system time: docs/benchmarks.md, Rechecks), and its summary,
+    in a worker process which does nothing else, the collector paused."""
     assert _WORKER is not None
     with collector_paused():
         out, summary = _WORKER.check_lines(first, _lines(part))

@@ -163,7 +163,7 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
         # Broken data stop every command here, with one line; serve loads them once, into the app it serves (with
         # several workers each loads its own, so here they are only read to prove them good, then let go).
         if args.command == "serve" and args.workers == 1:
-            from deckcheck.api import create_app  # noqa: PLC0415 - FastAPI costs the other commands 0.2 s to import
+            from deckcheck.api import create_app  # noqa: PLC0415 - FastAPI would slow every other command's start
             from deckcheck.logs import configure  # noqa: PLC0415 - as create_app
 
             configure()  # before the data load: a start on the last good data logs why, as uvicorn's lines, in JSON
@@ -191,7 +191,7 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
 
 def _serve(app: FastAPI | str, settings: Settings, args: argparse.Namespace) -> None:
     """Serve `app`: the app itself, or with several workers where each process imports it."""
-    import uvicorn  # noqa: PLC0415 - the server alone needs it (70 ms of every other command's start)
+    import uvicorn  # noqa: PLC0415 - the server alone needs it; it would slow every other command's start
 
     from deckcheck.api.server import serve_workers, server_options  # noqa: PLC0415 - as create_app above
 

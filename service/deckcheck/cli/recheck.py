@@ -156,8 +156,8 @@ def _text_writer(stdout: IO[str]) -> Callable[[bytes], Any]:
 
 class RecheckProgress:
     """A live line on `out`: decks done of the total, a bar, decks a second and the time left. The total is counted
-    beside the recheck, reading the same files (a million NDJSON lines take about 0.3 s); until it is known the line
-    shows `?` and no time left."""
+    beside the recheck, reading the same files, which costs little beside the recheck (docs/benchmarks.md, Figures
+    the guides quote); until it is known the line shows `?` and no time left."""
 
     def __init__(self, out: IO[str], lang: str, *, forced: bool, get_time: GetTimeCallable | None = None) -> None:
         """A display on `out` in `lang`; `forced` draws it even where `out` is no terminal."""

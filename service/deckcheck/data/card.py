@@ -9,7 +9,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One canonical card. Alternate passcodes resolve to the same object, and there is one object per card, so
-    cards compare and hash by identity (hashing every field was the engine's hottest line)."""
+    cards compare and hash by identity (hashing every field would make it the engine's hottest line)."""
 
     passcode: int
     name_ja: str

@@ -8,7 +8,7 @@ there, checks that the data load with it, and then replaces `current` by one ren
 is killed at any point, sees the folder as it was or as it will be, never between: a list is never without its
 provenance record. Readers resolve `current` once per load (`live`), so each load reads one snapshot.
 
-A folder that never had a snapshot (files put there by hand, or by a release before this one) is read as it is,
+A folder that never had a snapshot (files put there by hand, or by a release that kept no snapshots) is read as it is,
 and the first change moves it into one.
 """
 

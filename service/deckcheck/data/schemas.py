@@ -2,8 +2,9 @@
 list, a card file's header, cards/printings.json, provenance/imports.ndjson) and every list JSON an operator imports
 is read through these, at start-up, on a reload, by `deckcheck data check` and by every import: a key misspelled, a
 value of the wrong kind or a file past a bound is refused alike everywhere, naming the file, the entry and the key.
-The bounds, which the README quotes, are far above anything a release has held: only a broken or hostile file meets
-them. The data modules import this one as they read a file, so the engine loads no pydantic (tests/test_layout.py)."""
+The bounds, which docs/operators/data.md quotes, are far above anything a release has held: only a broken or hostile
+file meets them. The data modules import this one as they read a file, so the engine loads no pydantic
+(tests/test_layout.py)."""
 
 from __future__ import annotations
 

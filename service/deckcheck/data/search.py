@@ -61,8 +61,8 @@ def _row(normalized: str, name: str, card: Card) -> Row:
 
 
 def _sorted_in_runs(rows: dict[tuple[str, str, int], tuple[int, Card]]) -> list[Row]:
-    """`sorted(rows.items())`, sorted in runs that a Python generator merges: one sort of the 28,000 names holds the
-    GIL for some 25 ms, which a reload beside running checks (api/served.py) would make them wait."""
+    """`sorted(rows.items())`, sorted in runs that a Python generator merges: one sort of every name holds the GIL for
+    tens of milliseconds at once, which a reload beside running checks (api/served.py) would make them wait."""
     items = list(rows.items())
     runs = [sorted(items[start : start + _RUN]) for start in range(0, len(items), _RUN)]
     return list(heapq.merge(*runs))
@@ -71,8 +71,8 @@ def _sorted_in_runs(rows: dict[tuple[str, str, int], tuple[int, Card]]) -> list[
 class NameSearch:
     """Every Japanese and English card name, searched (safe to share between threads): the index is built when a
     search first needs it, or ahead by `build` (the server builds it at start and on every reload, so no request
-    waits for it). A recheck of stored decks by passcode never needs it: building it was half of loading the data,
-    some 0.45 s of every command's start. A bounded cache of recent suggestions beside it.
+    waits for it). A recheck of stored decks by passcode never needs it, and building it is about half of loading the
+    data (docs/benchmarks.md, Rechecks). A bounded cache of recent suggestions beside it.
 
     Beside the names, the readings and short names players write for cards (data/readings.py: `うらら`, `Ash`), which
     only suggestions offer: a name is never read as a card by them."""

@@ -48,8 +48,8 @@ class DeckTooLargeForQr(InvalidInput):
 
 def qr_code(text: str, image: QrImage) -> bytes:
     """`text` drawn as a QR code, as SVG or PNG; DeckTooLargeForQr when it has more bytes than a code holds (told
-    before any drawing: segno takes a quarter of a second to refuse a link of the largest deck a request may give)."""
-    import segno  # noqa: PLC0415 - segno (and the urllib it loads) would cost every reader of decks 50 ms to import
+    before any drawing: segno is slow to refuse a link of the largest deck a request may give)."""
+    import segno  # noqa: PLC0415 - segno (and the urllib it loads) would slow the import of every reader of decks
 
     size = len(text.encode())
     if size > QR_MAX_BYTES:

@@ -9,7 +9,7 @@ between them, rather than by Tesseract's blocks, which split a column of counts 
 columns of cards into one line. Boxes are given back in the page's own pixels.
 
 Tesseract's Japanese and English models come from Debian's tesseract-ocr-jpn and tesseract-ocr-eng (TESSDATA); one
-engine is kept per thread, since one costs 0.2 s to start.
+engine is kept per thread, since one is slow to start.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from PIL import Image, ImageFilter
 from deckcheck.errors import PaperTimedOut
 
 TESSDATA = Path(os.environ.get("TESSDATA_PREFIX", "/usr/share/tesseract-ocr/5/tessdata"))
-# Tesseract's Japanese model alone: it reads the Latin letters of English names as well as the English model does
-# (an English sheet's 34 lines read alike), where jpn+eng took some Japanese words for Latin ones (`1 BAEK` for
-# 1 阿修羅) and cost 10 % more.
+# Tesseract's Japanese model alone: it reads the Latin letters of English names as well as the English model does,
+# where jpn+eng took some Japanese words for Latin ones (`1 BAEK` for 1 阿修羅) and cost more time
+# (docs/benchmarks.md, Reading paper: the registration sheet).
 LANGUAGES = "jpn"
 DIGITS_LANGUAGE = "eng"  # a count read again, as digits alone
 WORKING_PIXELS = 3150  # the longer side of a page as read: text of a sheet's smallest type stays about 28 px high
@@ -144,10 +144,9 @@ class Prepared:
 def prepare(page: Image.Image) -> Prepared:
     """The page scaled, evened out and set upright."""
     # Always resampled, even a scan of about the working size: Tesseract reads a page smoothed by resampling both
-    # better and faster than a sharp 300 dpi raster (on a 60-card sheet: 9 lines to review, not 11, in 1.8 s, not
-    # 3.6). Larger working sizes read more lines of 300 dpi sheets right (12 sheets, 445 lines: 3150 px 422 in a
-    # median 1.8 s a page, 3600 px 433 in 2.0 s, 4200 px 437 in 2.1 s, 4800 px 438 in 2.7 s), but at 4200 px a
-    # 200 dpi sheet's side-deck heading went unread: 3150 px stays until both hold.
+    # better and faster than a sharp 300 dpi raster. Larger working sizes read a few more lines of 300 dpi sheets
+    # right, more slowly, but at 4200 px a 200 dpi sheet's side-deck heading went unread: 3150 px stays until both
+    # hold (docs/benchmarks.md, Reading paper: the registration sheet).
     scale = WORKING_PIXELS / max(page.size)
     size = (max(1, round(page.width * scale)), max(1, round(page.height * scale)))  # a strip 6300:1 keeps a row
     scaled = page.resize(size, Image.Resampling.BICUBIC)

@@ -34,13 +34,14 @@ PDF_MEMORY = 1024 * 1024 * 1024  # bytes of address space pdftoppm may take
 # libjpeg-turbo's "Two Issues with the JPEG Standard", whose remedy is a limit on scans; TurboJPEG's
 # TJPARAM_SCANLIMIT, which Pillow does not expose, and its own fuzzers use 500, NVIDIA's decoders 256-500). A camera's
 # or a phone's progressive JPEG has at most a dozen (libjpeg's standard script 10, 6 in grey; Photoshop 3-5; an
-# optimised jpegtran or mozjpeg script some 20); the costliest scan, an AC refinement of a 50-megapixel image, takes
-# 45 ms of CPU here, so 100 cost 4.5 s, within the budget (a 20 MiB photo of 50 megapixels decodes in 0.4 s, 1.3 s
-# progressive), and on a busy machine the deadline still ends the decode between two scans.
+# optimised jpegtran or mozjpeg script some 20); this many of the costliest scan, an AC refinement of a 50-megapixel
+# image, fit within a page's time budget (docs/benchmarks.md, Hostile requests), and on a busy machine the deadline
+# still ends the decode between two scans.
 MAX_SCANS = 100
-# PNG chunks or JPEG marker segments walked. Pillow reads each in Python (1.5-4.5 µs): 20 MiB of empty ones took 7 s
-# before a pixel was decoded. libpng writes IDAT in 8 KiB chunks (2,560 in 20 MiB), a camera's JPEG has a few dozen
-# segments (two a scan, in a progressive one); this many cost at most half a second.
+# PNG chunks or JPEG marker segments walked. Pillow reads each in Python, so a file of nothing but empty ones holds a
+# reader for seconds before a pixel is decoded. libpng writes IDAT in 8 KiB chunks (2,560 in 20 MiB), a camera's JPEG
+# has a few dozen segments (two a scan, in a progressive one); this many cost a fraction of a second
+# (docs/benchmarks.md, Hostile requests).
 MAX_CHUNKS = 100_000
 _PNG = b"\x89PNG\r\n\x1a\n"
 _JPEG = b"\xff\xd8\xff"

@@ -1,11 +1,10 @@
 """The second reader of a line Tesseract left uncertain: the PP-OCR text recognizer that rapidocr carries in its wheel
 (its models and dictionary ship in the package: nothing is downloaded), run on ONNX Runtime on one thread.
 
-Measured side by side with Tesseract on 3,600 Japanese and 1,200 English card-name lines in four faces at 300 and
-150 dpi, clean and degraded (the project's probe of issue 34): Tesseract's line reading named the card and its count
-for 62.8 % of the Japanese lines (44.0 % in Mincho), this recognizer for 94.6 % (95.6 % in Mincho), and neither named
-a wrong card for sure; it costs about 40 ms a line against Tesseract's 15 ms. Tesseract stays the page's reader (a
-page by PP-OCR's own detector costs 5 s and 1 GB): this one reads again only the lines that did not settle.
+On card-name lines it names the card and its count far more often than Tesseract's line reading, Japanese lines in
+Mincho above all, and never a wrong card for sure; but it costs more a line, and PP-OCR's own detector costs seconds
+and a gigabyte a page (docs/benchmarks.md, Figures the guides quote). So Tesseract stays the page's reader, and this
+one reads again only the lines that did not settle.
 
 Its dictionary holds Chinese forms a card's name never has (增 for 増, 肃 for 粛); its output is held to the
 characters that card names, counts and list marks are written in, by zeroing every other character's probability at
@@ -67,7 +66,7 @@ class _Held:
 
 
 def _engine(cards: CardIndex) -> Any:
-    """This thread's recognizer, held to the characters of `cards`' names (one costs about 0.3 s to start)."""
+    """This thread's recognizer, held to the characters of `cards`' names (kept per thread: one is slow to start)."""
     engine = getattr(_engines, "rapid", None)
     if engine is None or getattr(_engines, "cards", None) is not cards:
         from rapidocr import RapidOCR  # noqa: PLC0415 - ONNX Runtime and the models load with the first line read

@@ -113,7 +113,7 @@ def sheet_pdf(deck: Deck, cards: CardIndex, lang: str, fields: SheetFields, data
     entry must name an official card (DeckFormatError), and the deck must fit (DeckTooLargeForSheet,
     DeckTooLargeForQr); PaperUnavailable when the paper extra is not installed."""
     require("printing a registration sheet", PRINTING)
-    from fpdf import FPDF  # noqa: PLC0415 - fpdf2 and fontTools cost 0.2 s to import, paid by the first sheet only
+    from fpdf import FPDF  # noqa: PLC0415 - fpdf2 and fontTools are slow to import: the first sheet alone pays
 
     words = SHEET_WORDS[lang]
     left, right = columns(deck, cards, lang)

@@ -2,7 +2,7 @@
 
 The texts live in catalogue.toml beside this module, Japanese and English side by side, where a translator can edit
 them; they are loaded and checked once, at import, and a broken entry stops start-up with its name. The
-catalogue endpoint, the README table and the tests all read this table.
+catalogue endpoint, the judges' guide's table (docs/judges/index.md, Rule codes) and the tests all read this table.
 """
 
 from __future__ import annotations

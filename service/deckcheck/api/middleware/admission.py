@@ -3,10 +3,10 @@
 read, so a refusal costs microseconds; once admitted it waits for a thread at most `queue_seconds`, and is refused
 rather than run after its client has stopped waiting.
 
-The queue is FIFO with that deadline. It is bounded in length, so its standing delay at full load is small (128
-legal checks wait about 60 ms on two threads) and first come, first served is fair to clients that wait their turn;
-LIFO would serve the newest retry ahead of them, and CoDel's adaptive target adds nothing a fixed bound on length
-and wait does not, for work of a few milliseconds. The deadline matters for the long requests (a text list of
+The queue is FIFO with that deadline. It is bounded in length, so its standing delay at full load is small (a full
+queue of legal checks clears in tens of milliseconds) and first come, first served is fair to clients that wait their
+turn; LIFO would serve the newest retry ahead of them, and CoDel's adaptive target adds nothing a fixed bound on
+length and wait does not, for work of a few milliseconds. The deadline matters for the long requests (a text list of
 mistyped names, a sheet)."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ class Pool:
 
     Each work is handed to its thread by the event loop, one at a time. A pool whose threads took their next work
     themselves kept more checks running under a flood, but they then held the GIL back to back and the loop waited
-    for it: /healthz took 55 ms at the median under a normal full load, against 3 ms so (README, Overload)."""
+    for it, /healthz with it (docs/benchmarks.md, Overload)."""
 
     def __init__(self, threads: int, waiting: int, metrics: Metrics, queue_seconds: float) -> None:
         self.limiter = anyio.CapacityLimiter(threads)

@@ -1,6 +1,6 @@
 """The gate: a request for a route whose work runs on a pool (api/middleware/admission.py) is admitted or refused by
-its head alone, before its body is read or parsed, so a refusal costs the event loop tens of microseconds where it
-cost a body's reading and validation before (issue 8's note)."""
+its head alone, before its body is read or parsed, so a refusal costs the event loop a timer, never a body's reading
+and validation."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from deckcheck.api.problems import problem
 
 # The longest pause however many are held, at the middle of a refusal's spread: with it a refusal waits 2.5 to 7.5 s.
 # Clients often give up on an answer after 5 to 10 s, and one that timed out learns less than one told 503 and
-# Retry-After. Capping the spread itself at 5 s instead shortened the mean wait by a quarter, and at 800 clients
-# good answers fell to 0.79 of the peak from 1.10 (/healthz p99 11 -> 25 ms; README, Overload).
+# Retry-After. Capping the spread itself at 5 s instead shortened the mean wait but served fewer good answers under a
+# flood and slowed /healthz (docs/benchmarks.md, Overload).
 MAX_PAUSE = 5.0
 
 
@@ -57,12 +57,11 @@ class Gate:
 
     A refusal is sent `pause` seconds after the head came, costing nothing meanwhile but a timer: a client that
     retries at once, as many do, is held to a retry a `pause`, and the loop is left to the checks it admitted. Sent
-    at once, refusals took most of the loop: at 400 clients retrying, good answers fell to 0.04 of the peak even
-    with the refusal made by the head alone, and rose to 0.7-0.9 with the pause (README, Overload). When so many
-    refusals are held that sending them within `pause` would pass `rate` a second, each waits longer, up to
-    MAX_PAUSE: a flood of up to `rate * MAX_PAUSE` clients (500 by default) costs the loop about `rate` refusals a
-    second; past that every refusal waits MAX_PAUSE on average, and they grow by a fifth of a refusal a second per
-    client."""
+    at once, refusals come back as fast as they go out and take most of the loop, even made by the head alone
+    (docs/benchmarks.md, Overload). When so many refusals are held that sending them within `pause` would pass
+    `rate` a second, each waits longer, up to MAX_PAUSE: a flood of up to `rate * MAX_PAUSE` clients (500 by default)
+    costs the loop about `rate` refusals a second; past that every refusal waits MAX_PAUSE on average, and they grow
+    by a fifth of a refusal a second per client."""
 
     def __init__(
         self, app: ASGIApp, routes: Mapping[tuple[str, str], Gated], retry_after: int, pause: float, rate: float
