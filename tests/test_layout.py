@@ -33,6 +33,7 @@ CORE = (
     "versions",
     "paper",
     "logs",
+    "sentences",
 )
 EDGES = ("deckcheck.api", "deckcheck.cli", "deckcheck.app", "deckcheck.client")
 FRAMEWORKS = ("fastapi", "starlette", "uvicorn")

@@ -93,7 +93,7 @@ def print_changes(old: Banlist, new: Banlist, cards: CardIndex, lang: str, stdou
         for passcode, was, now in differences(old, new, cards)
     ]
     print(
-        words(lang, "changes", old=old.name, new=new.name, count=len(rows), s="" if len(rows) == 1 else "s"),
+        words(lang, "changes", old=old.name, new=new.name, count=len(rows)),
         file=stdout,
     )
     cells = [(name, str(p), words(lang, was), "→", words(lang, now)) for name, p, was, now in rows]

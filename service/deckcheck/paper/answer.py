@@ -10,34 +10,7 @@ from deckcheck.model import SECTIONS
 from deckcheck.paper.lines import ReadLine
 from deckcheck.paper.read import Reading
 from deckcheck.paper.totals import Total
-
-REASONS: dict[str, dict[str, str]] = {
-    "low_confidence": {
-        "ja": "文字がはっきり読み取れませんでした",
-        "en": "the text could not be read clearly",
-    },
-    "read_loosely": {
-        "ja": "カード名が正確には一致しません（近い名前として読みました）",
-        "en": "the name does not match a card exactly (read as the nearest name)",
-    },
-    "unknown_card": {
-        "ja": "どのカードか読み取れませんでした（候補を表示しています）",
-        "en": "no card could be read for sure (the closest names are offered)",
-    },
-    "over_total": {
-        "ja": "見出しの枚数より多く読み取りました（次の見出しを読み落とした可能性があります）",
-        "en": "more cards were read under its heading than the heading says (the next heading may have been missed)",
-    },
-    "section_unclear": {
-        "ja": "どのデッキ（メイン・エクストラ・サイド）の行か、見出しから決められませんでした",
-        "en": "which deck it is in (main, extra or side) could not be told from a heading on the page",
-    },
-    "count_unclear": {
-        "ja": "枚数が読み取れないか、1〜3枚ではありません",
-        "en": "the count could not be read, or is not from 1 to 3",
-    },
-}
-CONFIRM = {"ja": "確認してください", "en": "please confirm"}
+from deckcheck.sentences import say
 
 
 def _card(card: Card) -> dict[str, Any]:
@@ -47,8 +20,8 @@ def _card(card: Card) -> dict[str, Any]:
 def _message(line: ReadLine, lang: str) -> str | None:
     if not line.needs_review:
         return None
-    said = ("、" if lang == "ja" else "; ").join(REASONS[reason][lang] for reason in line.reasons)
-    return f"{said}。{CONFIRM[lang]}。" if lang == "ja" else f"{said}: {CONFIRM[lang]}."
+    said = say("paper", "reason_separator", lang).join(say("paper", f"reason.{r}", lang) for r in line.reasons)
+    return say("paper", "review", lang, reasons=said)
 
 
 def _line(line: ReadLine, lang: str) -> dict[str, Any]:
@@ -74,13 +47,7 @@ def _line(line: ReadLine, lang: str) -> dict[str, Any]:
 def _total(total: Total, lang: str) -> dict[str, Any]:
     heading = total.heading
     printed, read = heading.printed, total.read
-    message = (
-        None
-        if total.agrees
-        else f"見出しは{printed}枚ですが、読み取った枚数は{read}枚です。抜けた行がないか確認してください。"
-        if lang == "ja"
-        else f"the heading says {printed} cards but {read} were read: check for a line that was not read."
-    )
+    message = None if total.agrees else say("paper", "total_differs", lang, count=printed, read=read)
     return {
         "page": heading.page,
         "box": list(heading.box),

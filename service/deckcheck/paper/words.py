@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from deckcheck.sentences import SENTENCES
+
 
 @dataclass(frozen=True, slots=True)
 class SheetWords:
@@ -32,35 +34,24 @@ class SheetWords:
         return (self.title, self.furigana, self.player_name, self.player_id, self.event, self.date, self.format)
 
 
-SHEET_WORDS = {
-    "ja": SheetWords(
-        title="デッキ登録用紙",
-        furigana="フリガナ",
-        player_name="氏名",
-        player_id="ユーザーID（CARD GAME ID）",
-        event="大会名",
-        date="日付",
-        format="フォーマット",
-        main="メインデッキ",
-        kinds={"monster": "モンスターカード", "spell": "魔法カード", "trap": "罠カード"},
-        extra="エクストラデッキ",
-        side="サイドデッキ",
-        totals="deckcheck · メイン {main}枚 / エクストラ {extra}枚 / サイド {side}枚 · データ {data}",
-        count="{0}枚",
-    ),
-    "en": SheetWords(
-        title="Deck Registration Sheet",
-        furigana="Furigana (name reading)",
-        player_name="Player name",
-        player_id="CARD GAME ID",
-        event="Event",
-        date="Date",
-        format="Format",
-        main="Main Deck",
-        kinds={"monster": "Monster Cards", "spell": "Spell Cards", "trap": "Trap Cards"},
-        extra="Extra Deck",
-        side="Side Deck",
-        totals="deckcheck · Main {main} / Extra {extra} / Side {side} · data {data}",
-        count="({0})",
-    ),
-}
+def _sheet_words(lang: str) -> SheetWords:
+    """The sheet's words in `lang` from the paper catalogue, its templates unfilled."""
+    texts = {name.removeprefix("sheet."): sentence.text(lang, None) for name, sentence in SENTENCES["paper"].items()}
+    return SheetWords(
+        title=texts["title"],
+        furigana=texts["furigana"],
+        player_name=texts["player_name"],
+        player_id=texts["player_id"],
+        event=texts["event"],
+        date=texts["date"],
+        format=texts["format"],
+        main=texts["main"],
+        kinds={kind: texts[f"kinds.{kind}"] for kind in ("monster", "spell", "trap")},
+        extra=texts["extra"],
+        side=texts["side"],
+        totals=texts["totals"],
+        count=texts["count"],
+    )
+
+
+SHEET_WORDS = {lang: _sheet_words(lang) for lang in ("ja", "en")}
