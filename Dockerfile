@@ -29,7 +29,7 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 RUN useradd --create-home --uid 10001 deckcheck
 # Mounted, not copied: the wheel leaves no layer behind once installed.
-RUN --mount=type=bind,from=wheel,source=/dist,target=/tmp/dist pip install --no-cache-dir /tmp/dist/*.whl
+RUN --mount=type=bind,from=wheel,source=/dist,target=/tmp/dist pip install --no-cache-dir "$(ls /tmp/dist/*.whl)[paper]"
 
 USER 10001
 WORKDIR /home/deckcheck

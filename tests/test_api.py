@@ -206,6 +206,7 @@ def test_oversized_body_with_length(client: httpx.Client) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_oversized_body_streamed_without_length(client: httpx.Client) -> None:
     def chunks() -> Iterator[bytes]:
         yield b'{"main": ['

@@ -21,6 +21,8 @@ from selenium import webdriver
 from tests import browser, served
 from tests.decks import main_with, request
 
+pytestmark = pytest.mark.browser
+
 browser.skip_without_chromium()
 
 # The legal 40-card deck with Pot of Greed for a Magical Dimension: Forbidden on the list in force on its event date.

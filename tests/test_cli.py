@@ -462,6 +462,7 @@ def test_no_progress_on_the_terminal_the_results_go_to(ndjson: Path) -> None:
     assert shown.count('{"line":') == 301
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "argv",
     [

@@ -593,6 +593,7 @@ print(json.dumps(report | {"last": line.model_dump(mode="json")}))
 """
 
 
+@pytest.mark.slow
 def test_a_batch_that_would_stall_without_held_results(base_url: str, data: Data, tmp_path: Path) -> None:
     path = tmp_path / "stored.ndjson"
     path.write_bytes(b"".join(orjson.dumps({"ydke": deck.ydke()}) + b"\n" for deck in Corpus(data).decks(1000)))

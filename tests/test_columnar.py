@@ -18,6 +18,7 @@ from deckcheck.batch.columnar import verdict
 from deckcheck.formats import DeckFormatError, deck_of, ydke_copies
 from deckcheck.rules.facts import card_arrays
 from tests.cases import UNLIMITED
+from tests.profiles import examples
 
 DAYS = (dt.date(2008, 9, 1), dt.date(2019, 6, 1))
 # Unlimited, alias (Cyber Dragon and its alternate art), forbidden, limited, semi-limited, Fusion, Synchro, Xyz,
@@ -88,7 +89,9 @@ def _engine(link: str, context: Context, before: Context) -> tuple[bool, bool]:
 
 
 @settings(
-    max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow], deadline=None
+    max_examples=examples(300),
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    deadline=None,
 )
 @given(case=st.data(), day=st.sampled_from(DAYS), fmt=st.sampled_from(["ocg", "ocg", "tcg"]))
 def test_columnar_verdict_is_the_engines(
@@ -151,7 +154,8 @@ def pieces(draw: st.DrawFn) -> str:
     return text
 
 
-@settings(max_examples=500, deadline=None)
+@pytest.mark.slow
+@settings(max_examples=examples(500), deadline=None)
 @given(case=st.data())
 def test_decode_reads_what_ydke_copies_reads(case: st.DataObject) -> None:
     """Malformed links among good ones: `decode` reads a link exactly where `ydke_copies` does, to the same

@@ -34,6 +34,7 @@ from deckcheck.rules.facts import card_arrays
 from deckcheck.wire.inputs import DEFAULT_LANGUAGES, context_for
 from deckcheck.wire.requests import ValidateRequest
 from tests.cases import CASES
+from tests.profiles import examples
 from tests.test_recheck_columnar import same_as_engine
 
 # The codes the arrays report (unknown_card for passcodes alone); a deck breaking any other rule is the engine's.
@@ -155,7 +156,7 @@ def line(rng: random.Random, pool: Pool, number: int) -> bytes:
     return orjson.dumps(body)
 
 
-@settings(max_examples=250, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@settings(max_examples=examples(250), suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(
     era=st.integers(0, 10**6),
     previous=st.integers(0, 10**6),

@@ -76,6 +76,7 @@ def _results(folder: Path) -> pa.Table:
     return pa.concat_tables(pq.read_table(path) for path in sorted(folder.glob("part-*.parquet")))
 
 
+@pytest.mark.slow
 def test_the_cli_on_a_local_cluster_gives_the_local_results(store: Path, local: list[bytes]) -> None:
     out = store / "dask"
     stderr = io.StringIO()
@@ -255,6 +256,7 @@ def test_the_guide_spark_schema_is_the_results_schema() -> None:
     assert pa.schema([pa.field(name, spark[kind]) for name, kind in fields]) == results_schema(pa.string())
 
 
+@pytest.mark.slow
 def test_a_partition_whose_workers_keep_dying_ends_the_recheck_in_words(tmp_path: Path) -> None:
     """A row group too large for a worker's memory: each worker that reads it passes its limit and is restarted by
     its nanny, until Dask gives the partition up (here after two, KilledWorker). The recheck ends with its own exit

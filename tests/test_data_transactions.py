@@ -31,11 +31,13 @@ from pathlib import Path
 from typing import ClassVar
 
 import httpx
+import pytest
 from hypothesis import HealthCheck, Phase, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
 
 from tests import served
+from tests.profiles import examples
 from tests.transactions import (
     DAYS,
     STATUSES,
@@ -49,6 +51,8 @@ from tests.transactions import (
     probe_name,
 )
 
+pytestmark = [pytest.mark.server, pytest.mark.slow]
+
 # Bundled cards the added lists limit: Pot of Greed, Premature Burial, Dark Magician, PSY-Framelord Omega, Elder
 # Entity Norden and Ash Blossom & Joyous Spring.
 LIST_CARDS = (55144522, 70828912, 46986414, 74586817, 17412721, 14558127)
@@ -57,7 +61,7 @@ CARD_HEADER = (
     "ja_first_print,ja_first_print_exact,tcg_first_print,tcg_first_print_exact"
 )
 SETTINGS = settings(
-    max_examples=4,
+    max_examples=examples(4),
     stateful_step_count=6,  # the first step of each sequence is `begin`
     deadline=None,
     phases=[Phase.generate],

@@ -69,6 +69,7 @@ def _list(tmp_path: Path, *forbidden: int) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_two_writers_of_one_list_at_once_one_adds_it_the_other_is_told(env: dict[str, str], tmp_path: Path) -> None:
     given = _list(tmp_path, POT_OF_GREED)
     argv = ("add-list", "--format", "ocg", "--from", "2027-04-01", str(given))
@@ -85,6 +86,7 @@ def test_two_writers_of_one_list_at_once_one_adds_it_the_other_is_told(env: dict
     assert [record["action"] for record in _records(folder)] == ["add-list"]
 
 
+@pytest.mark.slow
 def test_two_card_imports_at_once_both_land_and_the_folder_loads(env: dict[str, str], tmp_path: Path) -> None:
     one = _csv(tmp_path / "a" / "cards.csv", _card(990000001, "Writer Probe One"))
     two = _csv(tmp_path / "b" / "cards.csv", _card(990000002, "Writer Probe Two"))
@@ -98,6 +100,7 @@ def test_two_card_imports_at_once_both_land_and_the_folder_loads(env: dict[str, 
     assert [record["action"] for record in _records(folder)] == ["add-cards", "add-cards"]
 
 
+@pytest.mark.slow
 def test_a_card_of_an_earlier_import_is_taken_only_when_told(env: dict[str, str], tmp_path: Path) -> None:
     one = _csv(tmp_path / "set1" / "cards.csv", _card(990000011, "Writer Probe Eleven"))
     two = _csv(tmp_path / "set2" / "cards.csv", _card(990000011, "Writer Probe Eleven Again"))
@@ -113,6 +116,7 @@ def test_a_card_of_an_earlier_import_is_taken_only_when_told(env: dict[str, str]
     assert not (_folder(env) / first).exists()  # it held that card alone
 
 
+@pytest.mark.slow
 def test_a_name_that_reads_as_a_bundled_card_is_refused(env: dict[str, str], tmp_path: Path) -> None:
     given = _csv(tmp_path / "greedy.csv", _card(990000021, "Pot of Greed!"), _card(990000022, "Pot Of  Greed"))
     code, out, err = _run(env, "add-cards", str(given))
@@ -145,6 +149,7 @@ def test_a_fifo_as_a_source_is_refused_at_once(env: dict[str, str], tmp_path: Pa
     assert (code, out, err) == (2, "", f"deckcheck: {refused}\n")
 
 
+@pytest.mark.slow
 def test_a_second_writer_waits_then_names_the_holder(env: dict[str, str], tmp_path: Path) -> None:
     folder = _folder(env)
     holding = (
@@ -171,6 +176,7 @@ def test_a_second_writer_waits_then_names_the_holder(env: dict[str, str], tmp_pa
     assert _run(env, "add-list", "--format", "ocg", "--from", "2027-04-01", str(given), "--lock-wait", "1")[0] == 0
 
 
+@pytest.mark.slow
 def test_a_command_killed_at_any_moment_leaves_the_folder_before_or_after(env: dict[str, str], tmp_path: Path) -> None:
     folder = _folder(env)
     for attempt, delay in enumerate((0.3, 0.8, 1.2, 1.6, 2.0, 2.4, 2.8, 3.5)):
@@ -186,6 +192,7 @@ def test_a_command_killed_at_any_moment_leaves_the_folder_before_or_after(env: d
     assert _run(env, "status")[0] == 0
 
 
+@pytest.mark.slow
 def test_a_command_killed_the_moment_its_list_shows_leaves_the_record_with_it(
     env: dict[str, str], tmp_path: Path
 ) -> None:
@@ -225,6 +232,7 @@ def test_a_folder_from_before_snapshots_is_carried_into_the_first(env: dict[str,
     assert (folder / "banlists" / "ocg" / "2027-02-01.json").is_file()
 
 
+@pytest.mark.slow
 def test_names_and_records_are_bounded_and_printed_escaped(env: dict[str, str], tmp_path: Path) -> None:
     given = tmp_path / "a\x1b[31mred.json"
     given.write_text(json.dumps({"forbidden": [POT_OF_GREED]}), encoding="utf-8")

@@ -32,6 +32,8 @@ from tests import browser, served
 from tests.browser import console_errors, foreign, screenshot, sent_requests
 from tests.decks import EVENT, EXTRA, MAIN_40, SIDE, main_with
 
+pytestmark = pytest.mark.browser
+
 browser.skip_without_chromium()
 
 WAIT = 15  # seconds any one thing the page does may take

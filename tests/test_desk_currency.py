@@ -26,6 +26,8 @@ from tests.browser import console_errors, screenshot
 from tests.decks import EXTRA, MAIN_40, SIDE
 from tests.test_desk import RECORD_ANNOUNCEMENTS, SET_VALUE, WAIT
 
+pytestmark = pytest.mark.browser
+
 browser.skip_without_chromium()
 
 SETTINGS_KEY = "deckcheck.desk.settings"

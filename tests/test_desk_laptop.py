@@ -24,6 +24,8 @@ from tests.browser import console_errors, screenshot, sent_requests
 from tests.decks import EXTRA, MAIN_40, SIDE
 from tests.test_desk import POT_OF_GREED, SET_VALUE, WAIT, convert
 
+pytestmark = pytest.mark.browser
+
 browser.skip_without_chromium()
 
 VIEWPORTS = [(1280, 600), (1366, 650), (1920, 1080)]

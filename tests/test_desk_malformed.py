@@ -25,6 +25,8 @@ from tests.browser import console_errors, screenshot
 from tests.decks import EXTRA, MAIN_40, SIDE
 from tests.test_desk import CHECKING, SET_VALUE, WAIT, Desk, convert
 
+pytestmark = pytest.mark.browser
+
 browser.skip_without_chromium()
 
 VIEWPORT = {"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": False}

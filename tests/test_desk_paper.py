@@ -37,6 +37,8 @@ from tests.forms import SERIF, Table, form_pdf
 from tests.test_desk import SET_VALUE, SHOWN, WAIT, Desk, convert
 from tests.test_desk_laptop import RULE_CODE
 
+pytestmark = pytest.mark.browser
+
 browser.skip_without_chromium()
 for _program in ("pdftoppm", "pdftotext"):
     if shutil.which(_program) is None:

@@ -89,6 +89,7 @@ def _build(source: Path, out: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(argv, check=False, capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_the_site_builds_strictly(tmp_path: Path) -> None:
     built = _build(DOCS, tmp_path / "html")
     assert (built.returncode, built.stderr) == (0, "")
@@ -98,6 +99,7 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
     assert "「強欲な壺」はOCG 2008.03で禁止カードです。" in (tmp_path / "html" / "developers" / "api.html").read_text()
 
 
+@pytest.mark.slow
 def test_a_broken_link_or_anchor_fails_the_build(tmp_path: Path) -> None:
     shutil.copytree(DOCS, tmp_path / "docs")
     shutil.copy(README, tmp_path / "README.md")

@@ -22,6 +22,7 @@ from deckcheck.rules.engine import full_report
 from deckcheck.rules.fast import legal_counts
 from tests.cases import CASES, MAIN_40, UNLIMITED
 from tests.golden import run_case
+from tests.profiles import examples
 
 
 def _deck40() -> Deck:
@@ -101,7 +102,7 @@ entries = st.lists(
 )
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@settings(max_examples=examples(150), suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(main=entries, extra=entries, side=entries, day=st.dates(dt.date(1999, 1, 1), dt.date(2030, 12, 31)))
 def test_properties(data: Data, main: list[Entry], extra: list[Entry], side: list[Entry], day: dt.date) -> None:
     deck = Deck(tuple(main), tuple(extra), tuple(side))
@@ -184,7 +185,7 @@ def _columnar(deck: Deck, context: Context) -> bool:
     return bool(verdict(entries_chunk([deck]), context)[0][0])
 
 
-@settings(max_examples=400, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@settings(max_examples=examples(400), suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(case=near_legal(), use_list=st.booleans())
 def test_fast_path_and_columnar_verdict_agree_with_the_full_engine(
     data: Data, case: tuple[Deck, Context], use_list: bool
@@ -198,7 +199,7 @@ def test_fast_path_and_columnar_verdict_agree_with_the_full_engine(
     assert _columnar(deck, context) == (not full)
 
 
-@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@settings(max_examples=examples(200), suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(case=near_legal(), allowed=st.dictionaries(st.sampled_from(_EDGE_CARDS), st.integers(0, 3), max_size=8))
 def test_fast_path_and_columnar_verdict_agree_with_the_full_engine_under_a_whitelist(
     data: Data, case: tuple[Deck, Context], allowed: dict[int, int]
@@ -214,7 +215,7 @@ def test_fast_path_and_columnar_verdict_agree_with_the_full_engine_under_a_white
     assert _columnar(deck, context) == (not full)
 
 
-@settings(max_examples=100, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@settings(max_examples=examples(100), suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(cases=st.lists(near_legal(), min_size=1, max_size=6), use_list=st.booleans())
 def test_reports_on_many_decks_are_the_engines(data: Data, cases: list[tuple[Deck, Context]], use_list: bool) -> None:
     """`validate_all` (`deckcheck validate` over many files): the same reports as `validate`, deck by deck."""
@@ -222,7 +223,7 @@ def test_reports_on_many_decks_are_the_engines(data: Data, cases: list[tuple[Dec
     assert validate_all(decks) == [validate(deck, context) for deck, context in decks]
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@settings(max_examples=examples(300), suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(case=near_legal())
 def test_columnar_verdict_on_a_ydke_link_agrees_with_the_full_engine(data: Data, case: tuple[Deck, Context]) -> None:
     """The same deck as a link: every card in the default language, and the current and previous list at once."""

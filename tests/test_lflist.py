@@ -17,6 +17,7 @@ from deckcheck.data.lflist import (
     read_lflist,
     write_lflist,
 )
+from tests.profiles import examples
 
 FIXTURE = Path(__file__).parent / "fixtures" / "lflist" / "ygopro.conf"
 HEADER_NAMES = ["2008.3", "Starter Whitelist"]
@@ -230,7 +231,7 @@ def test_every_bundled_list_round_trips(data: Data) -> None:
 names = st.text(st.characters(exclude_categories=("Cs", "Cc"), exclude_characters="]"), min_size=1, max_size=20)
 
 
-@settings(max_examples=100, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@settings(max_examples=examples(100), suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(
     draw=st.data(), list_names_=st.lists(names.filter(lambda n: n == n.strip()), min_size=1, max_size=3, unique=True)
 )

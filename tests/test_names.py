@@ -379,6 +379,7 @@ def test_a_dash_is_never_read_as_nothing(data: Data) -> None:
     assert read_keys("E-HERO") == [[("eーhero", 0), ("ehero", 0b10)]]
 
 
+@pytest.mark.slow
 def test_every_dash_variant_of_every_name_is_read_as_its_card_and_listed(data: Data) -> None:
     """Each dash or ー of each card name written as each dash players type, one at a time and all at once (some
     135,000 names): each read as its own card, each listed where it is not the printed name but for width."""

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from deckcheck.batch import files
+from tests.profiles import examples
 
 
 def _by_line(data: bytes, kept: int) -> list[bytes]:
@@ -28,7 +29,7 @@ def _by_line(data: bytes, kept: int) -> list[bytes]:
     return lines
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(
     data=st.binary(max_size=80).map(lambda raw: bytes(b"ab\r\n"[byte % 4] for byte in raw)),
     most=st.integers(1, 12),
@@ -59,7 +60,7 @@ def _parts_lines(paths: list[Path], size: int, *, spans: bool = True) -> list[by
     return lines
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     data=st.lists(st.binary(max_size=60).map(lambda raw: bytes(b"ab\r\n"[byte % 4] for byte in raw)), max_size=3),
     most=st.integers(1, 12),

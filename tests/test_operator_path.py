@@ -1,6 +1,6 @@
-"""The operator's path as the README writes it, with no settings at all: `deckcheck serve`, then `deckcheck data
-add-list` from an lflist.conf, and nothing else. The new list must be in force in the running service within
-seconds, and the command, `data status` and /healthz must say so."""
+"""The operator's path as docs/operators/data.md writes it, with no settings at all: `deckcheck serve`, then
+`deckcheck data add-list` from an lflist.conf, and nothing else. The new list must be in force in the running service
+within seconds, and the command, `data status` and /healthz must say so."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ import pytest
 from tests import browser
 from tests.cases import request
 from tests.served import serving
+
+pytestmark = [pytest.mark.server, pytest.mark.browser]
 
 if TYPE_CHECKING:
     from tests.test_desk_currency import Header

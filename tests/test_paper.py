@@ -152,6 +152,7 @@ def test_a_line_lost_altogether_shows_as_a_total_that_disagrees(client: httpx.Cl
     ]
 
 
+@pytest.mark.slow
 def test_a_smudged_name_needs_review_and_stays_out_of_the_deck(client: httpx.Client) -> None:
     smudge, (left, top, width, height) = _with_line_of(client, "Magical Dimension")
     ImageDraw.Draw(smudge).rectangle((left + width // 3, top, left + width, top + height), fill=150)
@@ -239,6 +240,7 @@ def test_deckcheck_sheet_writes_the_pdf_the_service_prints(tmp_path: Path) -> No
     assert refused.returncode == 2
 
 
+@pytest.mark.slow
 def test_a_read_past_its_time_budget_is_a_504_and_the_service_answers_on(client: httpx.Client, tmp_path: Path) -> None:
     page = _bytes(_without_qr(_png(_sheet(client, "en"), 300), 300))
     env = {"DECKCHECK_PAPER_SECONDS": "0.3", "DECKCHECK_ACCESS_LOG": "false"}

@@ -70,6 +70,7 @@ def _lines(answer: dict[str, Any], lang: str) -> list[tuple[str, int, str]]:
     return sorted((line["section"], line["count"] or 0, line[f"name_{lang}"] or "") for line in answer["lines"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["text", "scan"])
 @pytest.mark.parametrize("form", ["tcg", "ocg"])
 def test_a_form_reads_with_every_line_in_its_own_table_section(client: httpx.Client, form: str, kind: str) -> None:
@@ -95,6 +96,7 @@ def test_a_form_reads_with_every_line_in_its_own_table_section(client: httpx.Cli
         assert label in ignored
 
 
+@pytest.mark.slow
 def test_a_form_total_printed_apart_is_held_to_its_own_table(client: httpx.Client) -> None:
     answer = _read(client, _tcg(), "application/pdf")
     printed = {total["text"]: (total["printed"], total["read"]) for total in answer["totals"]}
@@ -103,6 +105,7 @@ def test_a_form_total_printed_apart_is_held_to_its_own_table(client: httpx.Clien
     assert answer["deck"]["extra"] != []
 
 
+@pytest.mark.slow
 def test_a_table_whose_heading_is_missing_is_never_put_in_the_deck(client: httpx.Client) -> None:
     answer = _read(client, _tcg(headed=False), "application/pdf")
     unclear = [(line["count"], line["name_en"]) for line in answer["lines"] if "section_unclear" in line["reasons"]]

@@ -183,6 +183,7 @@ def passcodes(base_url: str) -> dict[str, int]:
     return {entry["name_ja"]: entry["passcode"] for entry in parsed["main"]}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(PAGES))
 def test_a_hostile_page_puts_nothing_in_the_deck_for_sure(
     client: httpx.Client, passcodes: dict[str, int], name: str

@@ -65,6 +65,7 @@ def _page(client: httpx.Client, deck: dict[str, Any], lang: str, **fields: Any) 
     return _bytes(_without_qr(_png(pdf.content, 300), 300))
 
 
+@pytest.mark.slow
 def test_an_english_sheet_whose_ones_tesseract_drops_reads_back_exactly(client: httpx.Client) -> None:
     deck = _deck(DECK_6)
     read = _read(client, _page(client, deck, "en"), "image/png")
@@ -78,6 +79,7 @@ def _counts(deck: dict[str, Any]) -> dict[str, Counter[tuple[int, int]]]:
     return {s: Counter((e["passcode"], e.get("count", 1)) for e in deck[s]) for s in ("main", "extra", "side")}
 
 
+@pytest.mark.slow
 def test_a_japanese_sheet_whose_lines_tesseract_passes_over_has_every_line_read(client: httpx.Client) -> None:
     deck = _deck(DECK_35)
     read = _read(client, _page(client, deck, "ja", **FIELDS_35), "image/png", "ja")

@@ -24,6 +24,7 @@ from deckcheck.paper.page import read_lines
 from deckcheck.paper.second import Second
 from deckcheck.paper.sections import Box, place
 from tests.forms import MINCHO, SERIF
+from tests.profiles import examples
 
 PAGE = (2000, 2800)  # width, height of the pages drawn here
 
@@ -159,7 +160,7 @@ _PIECES = st.sampled_from(
 _WORDS = st.lists(st.tuples(_PIECES, st.integers(0, 1900), st.integers(0, 2700), st.floats(0, 100)), max_size=6)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(lines=st.lists(_WORDS, max_size=12), carried=st.sampled_from([None, *SECTIONS]))
 def test_any_words_in_any_boxes_read_without_raising(
     data: Data, lines: list[list[tuple[str, int, int, float]]], carried: str | None
@@ -181,7 +182,7 @@ def test_any_words_in_any_boxes_read_without_raising(
             assert 1 <= line.count <= 3
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), density=st.floats(0.0, 0.6))
 def test_any_page_of_ink_makes_a_grid_without_raising(seed: int, density: float) -> None:
     rng = np.random.default_rng(seed)

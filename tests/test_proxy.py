@@ -28,6 +28,8 @@ import pytest
 from bench.corpus import Corpus
 from deckcheck import Data
 
+pytestmark = pytest.mark.server
+
 ROOT = Path(__file__).resolve().parent.parent
 CONF = ROOT / "deploy" / "nginx.conf"
 CLIENT_TIMEOUT = 2  # seconds: client_header_timeout and client_body_timeout in the rendered configuration

@@ -95,6 +95,7 @@ DECKS: dict[str, tuple[Callable[[Data], dict[str, Any]], int, int, str]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("accept", "kind"), [("image/svg+xml", "svg"), ("image/png", "png")])
 @pytest.mark.parametrize("name", DECKS)
 def test_a_code_reads_back_as_the_decks_ydke_link(
@@ -161,6 +162,7 @@ def test_an_unknown_card_is_refused_as_for_a_ydke_link(client: httpx.Client) -> 
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("accept", "kind"),
     [
@@ -242,6 +244,7 @@ def files(tmp_path: Path, data: Data) -> dict[str, Path]:
     return {name: tmp_path / name for name in texts}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["full.ydk", "full.json", "full-request.json", "small.txt"])
 def test_the_command_writes_svg_to_standard_output(client: httpx.Client, files: dict[str, Path], name: str) -> None:
     link = ydke(client, FULL if name.startswith("full") else SMALL)
@@ -249,6 +252,7 @@ def test_the_command_writes_svg_to_standard_output(client: httpx.Client, files: 
     assert (code, err, scan(out.encode(), "svg").texts) == (0, "", [link])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("out", "kind"), [("deck.png", "png"), ("DECK.PNG", "png"), ("deck.svg", "svg")])
 def test_the_command_writes_png_or_svg_by_the_name(client: httpx.Client, tmp_path: Path, out: str, kind: str) -> None:
     link = ydke(client, FULL)
@@ -274,6 +278,7 @@ def test_the_command_refuses_a_deck_too_large(files: dict[str, Path], tmp_path: 
     assert not (tmp_path / "large.png").exists()
 
 
+@pytest.mark.slow
 def test_the_command_refuses_what_it_cannot_draw(files: dict[str, Path], tmp_path: Path) -> None:
     unknown, unknown_json, missing = (
         str(files["unknown.txt"]),

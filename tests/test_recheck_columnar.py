@@ -19,6 +19,7 @@ from bench.corpus import Corpus, CorpusDeck
 from deckcheck import Data
 from deckcheck.batch import Rechecker, RecheckSetup, Summary
 from deckcheck.model import Format
+from tests.profiles import examples
 
 DAY = dt.date(2008, 9, 1)
 # Legal, forbidden, limited, semi-limited, alias, Synchro, TCG-only, printed after 2008, no card at all.
@@ -106,7 +107,7 @@ def corpus(data: Data) -> list[CorpusDeck]:
 
 
 @pytest.mark.parametrize("previous", [None, "ocg-2008-03-01"])
-@settings(max_examples=120, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
+@settings(max_examples=examples(120), suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
 @given(case=st.data())
 def test_a_chunk_is_the_engines_line_by_line(
     data: Data, corpus: list[CorpusDeck], previous: str | None, case: st.DataObject

@@ -129,6 +129,7 @@ def _run(*argv: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_a_shift_jis_recheck_on_the_command_line(decks: list[dict[str, Any]], tmp_path: Path, workers: str) -> None:
     """`deckcheck recheck` of a Shift_JIS NDJSON file (in this process, and in two workers that each read their

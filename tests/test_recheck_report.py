@@ -81,6 +81,7 @@ def _cell(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
+@pytest.mark.slow
 def test_an_organisers_recheck_lists_the_decks_to_contact(store: Path, tmp_path: Path) -> None:
     results_path, report = tmp_path / "results.ndjson", tmp_path / "contact.csv"
     code, out, err = _run(*RECHECK, "--out", str(results_path), "--report", str(report), str(store))
@@ -116,6 +117,7 @@ def test_an_organisers_recheck_lists_the_decks_to_contact(store: Path, tmp_path:
     assert lines[-1] == f"decks to contact ({len(newly) + len(still):,}): {report}"
 
 
+@pytest.mark.slow
 def test_the_csv_alone_in_japanese(store: Path, tmp_path: Path) -> None:
     """`--out FILE.csv` writes the list of decks to contact, in the asked language, and no result lines anywhere."""
     some = tmp_path / "some.ndjson"
@@ -132,6 +134,7 @@ def test_the_csv_alone_in_japanese(store: Path, tmp_path: Path) -> None:
     assert sorted(path.name for path in tmp_path.iterdir()) == ["results.ndjson", "some.ndjson", "連絡.csv"]
 
 
+@pytest.mark.slow
 def test_the_csv_is_refused_where_it_would_be_ambiguous(store: Path, tmp_path: Path) -> None:
     for extra in (["--report", str(tmp_path / "b.csv")], ["--dask", "local:1"]):
         code, out, err = _run(*RECHECK, "--out", str(tmp_path / "a.csv"), *extra, str(store))
@@ -145,6 +148,7 @@ def test_a_csv_in_no_folder_is_refused_before_the_recheck(store: Path, tmp_path:
     assert err == f"deckcheck: no such folder for the CSV of decks to contact: {tmp_path / 'none'}\n"
 
 
+@pytest.mark.slow
 def test_over_http_the_lines_are_the_commands(store: Path, tmp_path: Path, client: httpx.Client) -> None:
     """The same decks give the same lines through /v1/rechecks as through the command, each fitting the client's
     models; with and without a previous list, every verdict appears."""

@@ -105,6 +105,7 @@ def _expected_newly_illegal(deck: CorpusDeck) -> set[int]:
     return {p for p, n in copies.items() if p in stricter and n > stricter[p]}
 
 
+@pytest.mark.slow
 def test_recheck_finds_exactly_the_decks_the_change_breaks(client: httpx.Client, corpus: list[CorpusDeck]) -> None:
     body = b"".join(deck.line() + b"\n" for deck in corpus)
     response = client.post(RECHECK, content=body, headers={"Content-Type": "application/x-ndjson"})
@@ -143,6 +144,7 @@ def _count_codes(results: list[dict[str, Any]]) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
+@pytest.mark.slow
 def test_recheck_answers_as_validate_does(client: httpx.Client, corpus: list[CorpusDeck], data: Data) -> None:
     body = b"".join(deck.line() + b"\n" for deck in corpus)
     *results, _summary = _lines(client.post(RECHECK, content=body).content)
@@ -257,6 +259,7 @@ def test_oversized_line_is_one_error_line(client: httpx.Client) -> None:
     assert closing["summary"]["lines"] == 3
 
 
+@pytest.mark.slow
 def test_first_result_leaves_before_the_last_deck_arrives(corpus: list[CorpusDeck]) -> None:
     app = create_app()
 

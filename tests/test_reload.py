@@ -24,6 +24,8 @@ from deckcheck.cli import run
 from tests import served
 from tests.cases import main_with, request
 
+pytestmark = pytest.mark.server
+
 PREMATURE_BURIAL = 70828912  # Limited on OCG 2026.10; the list the test adds forbids it
 DECK = request(date="2026-12-01", main=main_with({"passcode": PREMATURE_BURIAL}, drop=1))
 

@@ -72,6 +72,7 @@ def _refused(folder: Path, file: Path, entry: str, problem: str) -> None:
     assert _deckcheck("data", "check", str(folder)) == (2, "", f"deckcheck: {file}: {entry}: {problem}\n")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("body", "key"),
     [
@@ -99,6 +100,7 @@ def test_an_imported_list_with_a_key_misspelled_is_refused(tmp_path: Path) -> No
     assert not (updates / "banlists").exists()
 
 
+@pytest.mark.slow
 def test_json_nested_a_hundred_thousand_deep_is_refused_naming_the_file(tmp_path: Path) -> None:
     deep = "[" * 100_000 + "]" * 100_000
     path = _write(tmp_path / "folder" / "banlists" / "ocg" / "2027-01-01.json", f'{{"forbidden": {deep}}}')
@@ -108,6 +110,7 @@ def test_json_nested_a_hundred_thousand_deep_is_refused_naming_the_file(tmp_path
     assert (code, out, err) == (2, "", "deckcheck: deep.json: lists and objects nest more than 8 deep\n")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("second", "problem"),
     [
@@ -124,6 +127,7 @@ def test_a_broken_record_of_imports_is_named_by_line_and_key(tmp_path: Path, sec
     _refused(tmp_path, path, "line 2", problem)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("file", "text", "entry", "problem"),
     [
@@ -247,6 +251,7 @@ def test_names_are_printed_safely_and_a_list_name_is_bounded() -> None:
         assert (raised.value.source, raised.value.problems) == ("--name", [problem])
 
 
+@pytest.mark.slow
 def test_a_reload_that_meets_a_broken_file_says_so_and_keeps_its_data(tmp_path: Path) -> None:
     updates = tmp_path / "updates"
     _list_file(updates, "2027-01-01", {**A_LIST, **STATUSES})

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.packaging
+
 ROOT = Path(__file__).resolve().parent.parent
 OPENAPI = ROOT / "openapi" / "openapi.json"  # the committed document; tests/test_openapi.py holds it to the app's
 HERE = ROOT / "tests" / "typescript"

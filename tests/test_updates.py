@@ -112,6 +112,7 @@ def test_the_bundles_record_names_the_file_it_was_made_from(data: Data) -> None:
 # Adding lists.
 
 
+@pytest.mark.slow
 @needs_incoming
 def test_a_list_from_lflist_conf_is_previewed_then_added(updates: Path, bundle: Path) -> None:
     code, out, err = _run("data", "add-list", "--format", "ocg", "--from", "2026-10-01", LFLIST, "--dry-run")
@@ -134,6 +135,7 @@ def test_a_list_from_lflist_conf_is_previewed_then_added(updates: Path, bundle: 
     assert records[0]["command"] == ["deckcheck", "data", "add-list", "--format", "ocg", "--from", "2026-10-01", LFLIST]
 
 
+@pytest.mark.slow
 @needs_incoming
 @pytest.mark.parametrize(
     ("name", "list_id"), [("konami-ocg-2025-04.csv", "ocg-2025-04-01"), ("konami-ocg-2021-10.csv", "ocg-2021-10-01")]
@@ -241,6 +243,7 @@ def test_a_broken_update_stops_the_load_naming_file_and_entry(bundle: Path, tmp_
 # Adding cards.
 
 
+@pytest.mark.slow
 @needs_incoming
 def test_a_prerelease_cdb_adds_its_cards_from_their_day(updates: Path, bundle: Path) -> None:
     code, out, err = _run("data", "add-cards", str(INCOMING / "prerelease-dbgv.cdb"), "--ocg-date", "2027-01-10")
@@ -260,6 +263,7 @@ def test_a_prerelease_cdb_adds_its_cards_from_their_day(updates: Path, bundle: P
     assert "desc" not in text.splitlines()[0]
 
 
+@pytest.mark.slow
 @needs_incoming
 def test_final_passcodes_replace_provisional_ones(updates: Path, bundle: Path, tmp_path: Path) -> None:
     assert _run("data", "add-cards", str(INCOMING / "prerelease-dbgv.cdb"), "--ocg-date", "2027-01-10")[0] == 0
@@ -278,6 +282,7 @@ def test_final_passcodes_replace_provisional_ones(updates: Path, bundle: Path, t
     assert (jackpot.name_en, jackpot.provisional) == ("Raise Moon Hope Squeeze - Jackpot", False)
 
 
+@pytest.mark.slow
 def test_cards_known_already_are_kept_unless_replaced(updates: Path, bundle: Path, tmp_path: Path) -> None:
     header = (bundle / "cards" / "cards.csv").read_text(encoding="utf-8").splitlines()[0]
     given = tmp_path / "pot.csv"
@@ -295,6 +300,7 @@ def test_cards_known_already_are_kept_unless_replaced(updates: Path, bundle: Pat
     )
 
 
+@pytest.mark.slow
 def test_remove_and_check(updates: Path, bundle: Path, tmp_path: Path) -> None:
     given = tmp_path / "list.json"
     given.write_text(json.dumps({"forbidden": [55144522]}), encoding="utf-8")
@@ -395,6 +401,7 @@ def test_an_unknown_card_after_the_printings_end_may_be_a_new_card(data: Data, d
     assert ("printings_complete_until" in violation["ctx"]) is said
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "text", "why"),
     [
@@ -426,6 +433,7 @@ def test_a_list_source_that_cannot_be_imported_is_refused(
     assert _data_in(updates) == []
 
 
+@pytest.mark.slow
 def test_a_card_is_removed_by_its_passcode(updates: Path, bundle: Path, tmp_path: Path) -> None:
     header = (bundle / "cards" / "cards.csv").read_text(encoding="utf-8").splitlines()[0]
     given = tmp_path / "two.csv"

@@ -25,6 +25,8 @@ from deckcheck.data import DEFAULT_DATA_DIR
 from tests.golden import run_case
 from tests.served import wait_until_healthy
 
+pytestmark = pytest.mark.packaging
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "pot-of-greed-2008.json"
 
@@ -131,6 +133,17 @@ def test_package_imports_from_the_environment(installed: Installed) -> None:
     site = installed.bin.parent / "lib"
     assert Path(package).is_relative_to(site)
     assert Path(data_dir) == Path(package).parent / "bundled"
+
+
+def test_without_extras_the_package_is_light_and_the_client_imports(installed: Installed) -> None:
+    """`pip install deckcheck` with no extra, as a site that only calls the API installs it: none of the OCR and PDF
+    stack (the `paper` extra) nor Dask's, and the client and the server import."""
+    heavy = ("pillow", "fpdf2", "zxing-cpp", "tesserocr", "pypdf", "rapidocr", "onnxruntime", "dask", "pyarrow")
+    code = "import importlib.metadata as m, deckcheck.client, deckcheck.app; "
+    code += "names = {x.name.lower().replace('_', '-') for x in m.distributions()}; "
+    code += f"print(sorted(names & {set(heavy)!r}))"
+    result = installed.run("python", "-c", code)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "[]\n", "")
 
 
 def _validate_json(installed: Installed, *command: str, **env: str) -> tuple[int, list[dict[str, Any]]]:

@@ -1,0 +1,108 @@
+"""What the package says it needs is what it imports: every distribution the code imports is declared, in the
+dependencies or in the extra of the part that imports it, nothing declared goes unused, the lock file satisfies every
+declaration, and the uvicorn internals api/server.py builds on are where it expects them."""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+import inspect
+import sys
+import tomllib
+from collections import defaultdict
+from pathlib import Path
+
+from packaging.requirements import Requirement
+from packaging.utils import NormalizedName, canonicalize_name
+from packaging.version import Version
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.supervisors import Multiprocess
+from uvicorn.supervisors.multiprocess import Process
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "service" / "deckcheck"
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+
+# The parts of the package that only an extra installs: a module under one of these imports what that extra
+# declares, and nothing else may import it.
+EXTRA_PARTS = {"paper": ("paper/",), "dask": ("batch/cluster.py", "batch/partition.py")}
+
+
+def _declared(requirements: list[str]) -> dict[NormalizedName, Requirement]:
+    parsed = (Requirement(line) for line in requirements)
+    return {canonicalize_name(req.name): req for req in parsed if canonicalize_name(req.name) != "deckcheck"}
+
+
+def _imports() -> dict[str, set[str]]:
+    """Each distribution the package imports (outside the standard library), with the modules that import it."""
+    owners = importlib.metadata.packages_distributions()
+    found: dict[str, set[str]] = defaultdict(set)
+    for path in PACKAGE.rglob("*.py"):
+        module = path.relative_to(PACKAGE).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.partition(".")[0]
+                if top in sys.stdlib_module_names or top == "deckcheck":
+                    continue
+                assert top in owners, f"{module} imports {top}, which no installed distribution provides"
+                for distribution in owners[top]:
+                    found[canonicalize_name(distribution)].add(module)
+    return found
+
+
+def test_every_imported_distribution_is_declared_where_its_importers_are_installed() -> None:
+    core = _declared(PROJECT["dependencies"])
+    extras = {name: _declared(lines) for name, lines in PROJECT["optional-dependencies"].items()}
+    misplaced = {}
+    for distribution, modules in _imports().items():
+        if distribution in core:
+            continue
+        homes = [extra for extra in EXTRA_PARTS if distribution in extras[extra]]
+        parts = {extra: EXTRA_PARTS[extra] for extra in homes}
+        outside = sorted(m for m in modules if not any(m.startswith(p) for ps in parts.values() for p in ps))
+        if not homes or outside:
+            misplaced[distribution] = outside or sorted(modules)
+    assert misplaced == {}
+
+
+def test_nothing_is_declared_that_the_code_does_not_import() -> None:
+    imported = set(_imports())
+    declared = set(_declared(PROJECT["dependencies"])) | {
+        name for extra in EXTRA_PARTS for name in _declared(PROJECT["optional-dependencies"][extra])
+    }
+    assert sorted(declared - imported) == []
+
+
+def test_the_lock_file_satisfies_every_declaration() -> None:
+    pinned = {}
+    for line in (ROOT / "requirements" / "dev.txt").read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith((" ", "#")):
+            name, _, version = line.partition("==")
+            pinned[canonicalize_name(name)] = Version(version.split(";")[0].strip())
+    requirements = [*PROJECT["dependencies"], *(r for rs in PROJECT["optional-dependencies"].values() for r in rs)]
+    unmet = {
+        str(req): str(pinned.get(name))
+        for name, req in _declared(requirements).items()
+        if name not in pinned or not req.specifier.contains(pinned[name], prereleases=True)
+    }
+    assert unmet == {}, "run `bash scripts/lock` after changing pyproject.toml's dependencies"
+
+
+def test_the_uvicorn_internals_the_server_builds_on() -> None:
+    """api/server.py overrides these methods of uvicorn's h11 protocol and its supervisor, and reads these
+    attributes; pyproject.toml holds uvicorn below the next release, and this test says what to look at in it."""
+    hooks = ("connection_made", "data_received", "on_response_complete", "connection_lost", "pause_writing")
+    assert [name for name in (*hooks, "resume_writing", "send_400_response") if not hasattr(H11Protocol, name)] == []
+    assert list(inspect.signature(H11Protocol.send_400_response).parameters) == ["self", "msg"]
+    setup = inspect.getsource(H11Protocol.__init__)
+    attributes = ("self.conn =", "self.connections =", "self.loop =", "self.config =")
+    assert [name for name in attributes if name not in setup] == []
+    assert hasattr(Multiprocess, "handle_hup")
+    assert "self.processes" in inspect.getsource(Multiprocess)
+    assert list(inspect.signature(Process.is_ready).parameters)[:2] == ["self", "timeout"]
