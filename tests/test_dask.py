@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import re
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -290,3 +291,18 @@ def test_a_partition_whose_workers_keep_dying_ends_the_recheck_in_words(tmp_path
         stderr.getvalue(),
     ), stderr.getvalue()
     assert sorted(out.rglob("*")) == []
+
+
+def test_a_local_cluster_starts_while_dasks_default_port_is_taken() -> None:
+    """Two local clusters on one machine (two organisers' rechecks, or a Dask dashboard already open) do not meet on
+    port 8787: the scheduler's HTTP server takes a free port, and no warning is raised (warnings are errors here)."""
+    with socket.socket() as taken:
+        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            taken.bind(("", 8787))
+        except OSError:
+            pass  # taken already, by another process: the case under test all the same
+        else:
+            taken.listen()
+        with connect("local:1") as started:
+            assert started.scheduler_info()["services"]["dashboard"] != 8787

@@ -117,7 +117,15 @@ def connect(address: str) -> Iterator[Client]:
         raise ValueError(f"--dask local:N takes a number of worker processes of at least 1, not {count!r}")
     workers = int(count) if count else None
     try:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        # No dashboard; the scheduler's HTTP server (health, metrics) on a free port rather than Dask's default
+        # 8787, which a second local cluster on the machine would find taken.
+        cluster = LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            scheduler_kwargs={"dashboard_address": ":0"},
+        )
     except Exception as exc:  # Dask raises what it met, wrapped in its own words: the reason is at the root
         raise ClusterNotStarted(address, exc) from exc
     with cluster, Client(cluster) as client:
