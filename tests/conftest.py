@@ -37,20 +37,6 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(_HOME, ignore_errors=True)
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """On two processes (pytest-xdist, `--dist loadgroup`), the tests that share a module-scoped fixture (a server of
-    their own, a built wheel, a browser) run on one process, so the fixture is made once; every other test goes to
-    whichever process is free."""
-    for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        shared = info is not None and any(
-            definition.scope == "module" for definitions in info.name2fixturedefs.values() for definition in definitions
-        )
-        if shared and isinstance(item, pytest.Function):
-            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
-
-
 @pytest.fixture(scope="session")
 def data() -> Data:
     """The bundled card data and banlists."""
