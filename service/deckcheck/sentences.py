@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from deckcheck.errors import DataError
 
@@ -80,13 +81,18 @@ def _entries(file: str, prefix: str, table: Mapping[str, object]) -> dict[str, S
     return found
 
 
-def load(path: Path) -> Mapping[str, Sentence]:
-    """Every sentence of the catalogue at `path` by its dotted name; DataError naming the file and the entry."""
+def read_catalogue(path: Path) -> dict[str, Any]:
+    """The TOML catalogue at `path` (these, and the rules' own in rules/), as read; DataError naming the file where
+    it cannot be read."""
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise DataError(str(path), "file", str(exc)) from None
-    return MappingProxyType(_entries(str(path), "", raw))
+
+
+def load(path: Path) -> Mapping[str, Sentence]:
+    """Every sentence of the catalogue at `path` by its dotted name; DataError naming the file and the entry."""
+    return MappingProxyType(_entries(str(path), "", read_catalogue(path)))
 
 
 SENTENCES: Mapping[str, Mapping[str, Sentence]] = MappingProxyType(

@@ -30,7 +30,6 @@ from deckcheck.logs import REQUEST_ID
 
 PROBLEM_TYPE = "urn:deckcheck:problem:"
 PROBLEM_JSON = "application/problem+json"
-# The id of the request being answered; set by the middleware that opens every request.
 
 
 class NotAcceptable(InvalidInput):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import string
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any, NoReturn
 
 from deckcheck.errors import DataError
 from deckcheck.rules import checks, languages, printings, roster
+from deckcheck.sentences import read_catalogue
 
 CATALOGUE = Path(__file__).with_name("catalogue.toml")
 
@@ -155,11 +155,7 @@ def _rule(code: str, entry: TableEntry, remedies: Mapping[str, tuple[str, str]])
 
 def read_table(path: Path, name: str) -> TableEntry:
     """The TOML file at `path` as the entry `name`; DataError naming the file where it cannot be read."""
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise DataError(str(path), "file", str(exc)) from None
-    return TableEntry(str(path), name, raw)
+    return TableEntry(str(path), name, read_catalogue(path))
 
 
 def load_catalogue(path: Path, codes: frozenset[str]) -> Mapping[str, Rule]:
