@@ -19,8 +19,9 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.supervisors import Multiprocess
 from uvicorn.supervisors.multiprocess import Process
 
+from tests.modules import MODULES, PACKAGE
+
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = ROOT / "service" / "deckcheck"
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 
 # The parts of the package that only an extra installs: a module under one of these imports what that extra
@@ -37,7 +38,7 @@ def _imports() -> dict[str, set[str]]:
     """Each distribution the package imports (outside the standard library), with the modules that import it."""
     owners = importlib.metadata.packages_distributions()
     found: dict[str, set[str]] = defaultdict(set)
-    for path in PACKAGE.rglob("*.py"):
+    for path in MODULES.values():
         module = path.relative_to(PACKAGE).as_posix()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):

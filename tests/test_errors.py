@@ -8,12 +8,10 @@ import asyncio
 import importlib
 from collections.abc import Iterator
 from http import HTTPStatus
-from pathlib import Path
 
 import httpx
 from fastapi import FastAPI
 
-import deckcheck
 from deckcheck.api.problems import STATUSES, install_error_handlers, status_of
 from deckcheck.errors import (
     KINDS,
@@ -31,8 +29,8 @@ from deckcheck.errors import (
     TooLarge,
     Unavailable,
 )
+from tests.modules import MODULES
 
-PACKAGE = Path(deckcheck.__file__).parent
 # Control flow that never reaches a caller as an error: a usage error turned into exit 2 by the parser's own run(),
 # a line of a recheck answered as an error line, a line the fast path hands to the models, a body over the limit
 # answered 413 by the middleware that raised it, and a client gone before its work ran or its body came, which no
@@ -52,19 +50,14 @@ APART = {"deckcheck.client.common.DeckcheckError"}
 FAMILIES = {PaperError}
 
 
-def _module(path: Path) -> str:
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
 def _exception_classes() -> Iterator[tuple[str, type[BaseException]]]:
     """Every exception class defined at the top of a module of the package, by its dotted name. Only modules that
     define a class are imported (never deckcheck.app, which builds an app)."""
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for dotted, path in MODULES.items():
         names = [n.name for n in ast.parse(path.read_text(encoding="utf-8")).body if isinstance(n, ast.ClassDef)]
         if not names:
             continue
-        module = importlib.import_module(_module(path))
+        module = importlib.import_module(dotted)
         for name in names:
             found = getattr(module, name)
             if isinstance(found, type) and issubclass(found, BaseException):
@@ -136,9 +129,9 @@ def _statuses_raised(tree: ast.AST) -> list[str]:
 def test_no_module_outside_the_api_raises_an_http_status() -> None:
     edges = ("deckcheck.api", "deckcheck.client")  # the HTTP edge, and the HTTP client, whose error is a status
     raised = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        if not _module(path).startswith(edges):
-            raised[_module(path)] = _statuses_raised(ast.parse(path.read_text(encoding="utf-8")))
+    for dotted, path in MODULES.items():
+        if not dotted.startswith(edges):
+            raised[dotted] = _statuses_raised(ast.parse(path.read_text(encoding="utf-8")))
     assert len(raised) > 100
     assert {module: calls for module, calls in raised.items() if calls} == {}
     seen = ast.parse('raise PaperError("read_timeout", "late", 504)\nraise RequestError([], status=404)\nraise X(3)')

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import deckcheck
+from tests.modules import MODULES
 
-PACKAGE = Path(deckcheck.__file__).parent
 # The core: the rules and everything they stand on, and batch rechecks. The edges: HTTP, the command line and the
 # client of the HTTP API.
 CORE = (
@@ -37,14 +37,6 @@ CORE = (
 )
 EDGES = ("deckcheck.api", "deckcheck.cli", "deckcheck.app", "deckcheck.client")
 FRAMEWORKS = ("fastapi", "starlette", "uvicorn")
-
-
-def _name(path: Path) -> str:
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-MODULES = {_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
 
 
 def _imports(path: Path) -> set[str]:
