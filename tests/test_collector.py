@@ -13,8 +13,7 @@ import pytest
 
 from deckcheck import load_data
 from deckcheck.api import create_app
-from deckcheck.api.gc_tuning import SERVING_THRESHOLDS
-from deckcheck.batch.gc_pause import collector_paused
+from deckcheck.collector import SERVING_THRESHOLDS, collector_paused
 
 
 @pytest.fixture(autouse=True)

@@ -8,29 +8,31 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI, Request
+from fastapi.dependencies.models import Dependant
+from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import Response
+from fastapi.routing import APIRoute
 
 from deckcheck import __version__
 from deckcheck.api.banlists import build_banlists_router
 from deckcheck.api.cards import build_cards_router
 from deckcheck.api.decks import CONVERT_PATH, PARSE_PATH, build_decks_router
-from deckcheck.api.gc_tuning import serving_collector
 from deckcheck.api.health import Lifecycle, build_health_router
 from deckcheck.api.judge import build_judge_router
 from deckcheck.api.middleware.admission import Admission, ClientGone, Overloaded, Pool
+from deckcheck.api.middleware.caching import HeadAsGet
 from deckcheck.api.middleware.gate import Gate, Gated, refusal
-from deckcheck.api.middleware.head import HeadAsGet
 from deckcheck.api.middleware.limits import BodyStalled, RequestLimits
 from deckcheck.api.middleware.observe import CLIENT_GONE, Observe
 from deckcheck.api.openapi import install_openapi
 from deckcheck.api.pages import build_pages_router
 from deckcheck.api.paper import READ_PATH, build_paper_router
 from deckcheck.api.problems import install_error_handlers
-from deckcheck.api.queries import refuse_unknown_query
 from deckcheck.api.rechecks import RECHECK_PATH, build_rechecks_router
 from deckcheck.api.served import DataStore
 from deckcheck.api.validate import VALIDATE_PATH, build_router
+from deckcheck.collector import serving_collector
 from deckcheck.config import Settings, load_settings
 
 # The headers a page may send beyond the CORS-safelisted ones, and those it may read in an answer.
@@ -149,3 +151,33 @@ def _overloaded(retry_after: int) -> Callable[[Request, Exception], Awaitable[Re
 
 async def _client_gone(request: Request, exc: Exception) -> Response:
     return Response(status_code=CLIENT_GONE)  # no one reads it; the access log records the request as abandoned
+
+
+# Query parameters an API route does not take are refused with 422, as unknown body fields are, rather than
+# ignored: `?ofset=20` or `?lang=ja` would otherwise answer something other than what was asked, and look right.
+# The pages (api/pages.py) are not held to it: people open them from any link, a query string and all.
+
+
+async def refuse_unknown_query(request: Request) -> None:
+    """A dependency of every API route (the factory adds it to each API router): 422 naming each query parameter
+    the route does not take. On the event loop: it costs a walk of a few fields."""
+    route = request.scope.get("route")
+    if not isinstance(route, APIRoute) or not request.query_params:
+        return
+    known = frozenset(_names(route.dependant))
+    unknown = [name for name in dict.fromkeys(request.query_params.keys()) if name not in known]
+    if unknown:
+        takes = f"this route takes {', '.join(sorted(known))}" if known else "this route takes none"
+        errors = [
+            {"loc": ("query", name), "msg": f"Unknown query parameter; {takes}", "type": "extra_forbidden"}
+            for name in unknown
+        ]
+        raise RequestValidationError(errors)
+
+
+def _names(dependant: Dependant) -> list[str]:
+    """The query parameters a route's endpoint and its dependencies take."""
+    found = [field.alias for field in dependant.query_params]
+    for dependency in dependant.dependencies:
+        found += _names(dependency)
+    return found

@@ -11,7 +11,7 @@ from deckcheck.api.responses import BAD_QUERY, JUDGE_PROBLEMS, AcceptLanguage, c
 from deckcheck.api.served import served
 from deckcheck.rules.assess import Contradictions
 from deckcheck.rules.infractions import INFRACTIONS
-from deckcheck.rules.judging import words
+from deckcheck.sentences import say
 from deckcheck.wire.answers import AssessmentOut, InfractionOut, RulingOut
 from deckcheck.wire.judge.bodies import assess_body, contradiction_errors, infraction_json, time_limit_body
 from deckcheck.wire.judge.requests import AssessRequest, TimeLimitRequest
@@ -55,7 +55,7 @@ def build_judge_router() -> APIRouter:
         try:
             return json_response(assess_body(body, lang), lang)
         except Contradictions as refused:
-            detail = words("contradiction", "detail", lang)
+            detail = say("judging", "contradiction.detail", lang)
             errors = contradiction_errors(refused, lang)
             return problem(422, detail, errors, "invalid-request", headers={"Content-Language": lang})
 

@@ -10,9 +10,10 @@ from typing import Annotated, Literal
 import orjson
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import StreamingResponse
+from pydantic import AfterValidator
+from pydantic_core import PydanticCustomError
 from starlette.types import Message, Receive, Scope, Send
 
-from deckcheck.api.headers import UTF8
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.middleware.admission import Admission
 from deckcheck.api.middleware.limits import BodyStalled, BodyTooSlow
@@ -25,6 +26,30 @@ from deckcheck.batch import BatchSpec, Rechecker, Summary
 from deckcheck.model import Format
 from deckcheck.wire.inputs import today
 from deckcheck.wire.request_values import IsoDate
+
+# Request headers whose values are text beyond ASCII: an inline list in Deckcheck-Banlist or Deckcheck-Previous
+# names cards and itself in Japanese. HTTP carries a header's value as bytes, and Starlette reads them as latin-1
+# (a character a byte). curl, Go's net/http and a client handed bytes send the UTF-8 of the text (a browser's fetch
+# refuses such a header outright; the Python client escapes it to ASCII JSON, which reads the same either way), so
+# such a value is read back as the UTF-8 its bytes are, and bytes that are no UTF-8 are refused, not guessed at.
+
+
+def _utf8(value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        return value.encode("latin-1").decode("utf-8")  # the bytes sent, since latin-1 maps each to a character
+    except UnicodeDecodeError as exc:
+        raise PydanticCustomError(
+            "header_not_utf8",
+            "not UTF-8 text (at byte {byte}, counting from 0): send the list as UTF-8, or as JSON escaped to ASCII",
+            {"byte": exc.start},
+        ) from None
+
+
+UTF8 = AfterValidator(_utf8)
+"""A header parameter's value read as UTF-8: `Annotated[str | None, Header(…), UTF8]`; 422 for other bytes."""
+
 
 # An inline list travels in the request head, which holds 64 KiB by default (DECKCHECK_MAX_HEAD_BYTES).
 MAX_LIST_CHARS = 60_000

@@ -167,9 +167,9 @@ class DataStore:
 
     def _load(self) -> tuple[Data, int]:
         """The data loaded again, with the tables today's checks read, and those the data served held last, already
-        worked out (rules/warm.py): made with the collector off and moved out of its sight once made (data/loader.py
-        `settle`), each of the two steps paced while checks run beside it; and their number of data files of the
-        updates folder. DataError first when the folder is gone, unreadable or wiped."""
+        worked out (`warm`, rules/engine.py): made with the collector off and moved out of its sight once made
+        (data/loader.py `settle`), each of the two steps paced while checks run beside it; and their number of data
+        files of the updates folder. DataError first when the folder is gone, unreadable or wiped."""
         check_present(self.source, self._held)
         with settle():
             with _paced(self.metrics):

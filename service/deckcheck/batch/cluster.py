@@ -26,7 +26,6 @@ import pyarrow.parquet as pq
 from dask.distributed import Client, Future, KilledWorker, LocalCluster
 from fsspec.utils import read_block
 
-from deckcheck.batch.gc_pause import collector_paused
 from deckcheck.batch.partition import (
     CHUNK_ROWS,
     check_lines,
@@ -38,6 +37,7 @@ from deckcheck.batch.partition import (
 )
 from deckcheck.batch.spec import BatchSpec
 from deckcheck.batch.summary import Summary
+from deckcheck.collector import collector_paused
 from deckcheck.data import DataSource
 from deckcheck.errors import BrokenData, Unavailable
 

@@ -13,11 +13,12 @@ them as orjson reads them, within MAX_FIELDS and MAX_FIELDS_BYTES, and echo them
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from functools import partial
+from typing import Any, NamedTuple, TypeVar
 
 import orjson
 
-from deckcheck.batch.tuples import maker
 from deckcheck.limits import (
     ID_RANGE,
     MAX_COUNT,
@@ -29,6 +30,18 @@ from deckcheck.limits import (
 )
 from deckcheck.model import Deck, Entry, Protectors
 from deckcheck.wire.requests import LANGUAGE_PATTERN, MAX_SOURCE_CHARS, RecheckLine
+
+# NamedTuples made straight from their values, for the tuples a recheck makes for every line.
+
+T = TypeVar("T", bound=tuple[Any, ...])
+
+
+def maker(kind: type[T]) -> Callable[[tuple[Any, ...]], T]:
+    """A function making a `kind` of a tuple of its values, in their order: `tuple.__new__` itself, where a
+    NamedTuple's own constructor is a Python function, about twice as slow (docs/benchmarks.md, Rechecks)."""
+    made: Callable[[tuple[Any, ...]], T] = partial(tuple.__new__, kind)
+    return made
+
 
 _SECTIONS = ("main", "extra", "side")
 _PROTECTORS = frozenset({"used", "opaque_back", "uniform"})

@@ -19,9 +19,8 @@ from typing import NamedTuple
 import orjson
 
 from deckcheck.batch.findings import Found, Memo
-from deckcheck.batch.lines import Quick
+from deckcheck.batch.lines import Quick, maker
 from deckcheck.batch.summary import Outcome, verdict_of
-from deckcheck.batch.tuples import maker
 from deckcheck.model import Context, Finding, Violation
 from deckcheck.rules.engine import ruleset_of, violation_of
 from deckcheck.rules.registry import SEVERITY

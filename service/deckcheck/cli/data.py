@@ -32,9 +32,9 @@ from deckcheck.data.imports import (
     list_name,
     read_list,
     removal,
+    taken_in,
 )
 from deckcheck.data.schemas import printable, valid_list_name
-from deckcheck.data.sources import taken_in
 from deckcheck.data.status import data_status
 from deckcheck.data.updates import Change, carry_out, file_sha256, record, sha256
 from deckcheck.data.watchers import watchers
@@ -192,7 +192,7 @@ def _plan(args: argparse.Namespace, argv: list[str], target: DataSource, folder:
 def _cards(
     args: argparse.Namespace, argv: list[str], folder: Path, copy: Path, *, beneath: Data, out: IO[str]
 ) -> Change:
-    """The change an import of cards makes, from `copy`, the source file taken in (data/sources.py)."""
+    """The change an import of cards makes, from `copy`, the source file taken in (`taken_in` of data/imports.py)."""
     if is_cdb(copy):
         dates = {"ocg": args.ocg_date, "tcg": args.tcg_date}
         if args.ocg_date is None and args.tcg_date is None:

@@ -1,12 +1,14 @@
 """Turning the files new data arrive in into changes of an updates folder (data/updates.py): a list from an
 lflist.conf, Konami's OCG list CSV or the project's own list JSON; cards from an EDOPro/ygopro cards.cdb or a CSV in
-the project's card columns; and taking an added list or card out again."""
+the project's card columns; and taking an added list or card out again; `taken_in`, the source file read once."""
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Mapping, Sequence
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +23,7 @@ from deckcheck.data.loader import card_paths
 from deckcheck.data.names import loose_key
 from deckcheck.data.updates import card_file, imported_cards, list_file, superseded
 from deckcheck.errors import DataError, SourceError
+from deckcheck.input_files import FileTooLarge, NotRegular, read_bounded
 
 _STEM = re.compile(r"[^a-z0-9_-]+")
 
@@ -236,8 +239,37 @@ def is_cdb(path: Path) -> bool:
 
 
 def _read(path: Path) -> bytes:
-    """The bytes of a source already taken in (data/sources.py: a regular file within its bound)."""
+    """The bytes of a source already taken in (`taken_in`: a regular file within its bound)."""
     try:
         return path.read_bytes()
     except OSError as exc:
         raise SourceError(path.name, [f"cannot be read: {exc.strerror or exc}"]) from None
+
+
+# The file an import reads (an lflist.conf, a list CSV or JSON, a cards.cdb or card CSV), taken in once: opened as a
+# regular file only, so that a pipe, a device or a folder is refused at once instead of waited on for ever, and
+# copied within a bound into a private folder, so that every reader of the import (and its SHA-256) reads the same
+# bytes, however the file is changed or swapped while the command runs.
+
+MAX_SOURCE_BYTES = 64 * 1024 * 1024  # larger than any list, card file or cards.cdb a release has held
+SOURCE_BOUND = "a list or card source may hold (64 MiB)"
+
+
+@contextmanager
+def taken_in(path: Path) -> Iterator[Path]:
+    """A private copy of the regular file at `path`, under the same name, for the block's time; SourceError naming
+    the file when it cannot be opened, is not a regular file, or holds more than MAX_SOURCE_BYTES."""
+    try:
+        raw = read_bounded(path, MAX_SOURCE_BYTES, SOURCE_BOUND, regular_only=True)
+    except NotRegular:
+        raise SourceError(
+            path.name, ["is not a regular file (a pipe, device or folder is never read as data)"]
+        ) from None
+    except FileTooLarge as exc:
+        raise SourceError(path.name, [str(exc)]) from None
+    except OSError as exc:
+        raise SourceError(path.name, [f"cannot be read: {exc.strerror or exc}"]) from None
+    with tempfile.TemporaryDirectory(prefix="deckcheck-source-") as scratch:
+        copy = Path(scratch) / path.name
+        copy.write_bytes(raw)
+        yield copy

@@ -86,7 +86,7 @@ def settle() -> Iterator[None]:
     """Make data with the collector off (the quarter of a million objects of a load would set off collections, each
     a pause of every thread), then move what was made out of its sight (gc.freeze), as start-up's is: at start-up
     after a full collection; on a reload after the young garbage (a request's cycles, which a serving process's
-    thresholds, api/gc_tuning.py, leave for longer), which frozen would never be freed, is collected: the young and
+    thresholds, collector.py, leave for longer), which frozen would never be freed, is collected: the young and
     middle generations only, as a full collection would stop every thread for longer. Nothing is frozen when the
     block raises. Within another `settle` of the same thread the outer one does this once for both: a reload
     (api/served.py) makes the data and then the tables of the day, and one collection walks them all."""

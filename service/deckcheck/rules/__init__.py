@@ -1,13 +1,14 @@
 """The rule engine: `validate(deck, context) -> Report`, one small check per rule, the registry of codes with their
 citations and penalties, and the messages in Japanese and English."""
 
-from deckcheck.rules.engine import answer_notes, full_report, legal_report, resolve_entry, validate
+from deckcheck.rules.engine import answer_notes, full_report, legal_report, resolve_entry, validate, warm
 from deckcheck.rules.eras import SEEDS_RULESET, era_starts, eras, ruleset_for
+from deckcheck.rules.judging import GROUPS
 from deckcheck.rules.messages import loose_read_text, note_text, render
 from deckcheck.rules.registry import PENALTIES, RULES, Rule
-from deckcheck.rules.warm import warm
 
 __all__ = [
+    "GROUPS",
     "PENALTIES",
     "RULES",
     "SEEDS_RULESET",

@@ -1,16 +1,31 @@
-"""The one entry point of the rule engine: `validate(deck, context) -> Report`."""
+"""The one entry point of the rule engine, `validate(deck, context) -> Report`, and `warm`, which works out ahead
+what its checks of a day read."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Iterator
 
 from deckcheck.data import Banlist, Card, CardIndex
-from deckcheck.data.memo import kept_with
-from deckcheck.model import SECTIONS, Context, Deck, Entry, Finding, Loc, LooseRead, Report, Ruleset, Violation
+from deckcheck.data.memo import kept_for, kept_with
+from deckcheck.model import (
+    FORMATS,
+    SECTIONS,
+    Context,
+    Deck,
+    Entry,
+    Finding,
+    Format,
+    Loc,
+    LooseRead,
+    Report,
+    Ruleset,
+    Violation,
+)
 from deckcheck.rules import languages, printings
 from deckcheck.rules.checks import CHECKS, Line, resolved
 from deckcheck.rules.eras import ruleset_for, types_in_force
-from deckcheck.rules.fast import legal_counts
+from deckcheck.rules.fast import card_table, legal_counts
 from deckcheck.rules.registry import RULES, SEVERITY
 from deckcheck.rules.roster import check_roster
 
@@ -179,3 +194,26 @@ def _report(
         notes=answer_notes(ruleset, context.banlist, context.notes),
         read_loosely=read_loosely,
     )
+
+
+# Working out ahead, for newly loaded data, what the checks of a day need (the rules in force, the card tables),
+# so that the first requests after a reload (api/served.py) do not pay for it.
+
+LATELY = 4  # how many of the card tables the replaced data held last are worked out again for the new
+
+
+def warm(cards: CardIndex, day: dt.date, replaced: CardIndex | None = None) -> None:
+    """Work out, and keep with `cards`, the tables a check of either format on `day` reads, and the name search;
+    and, for data that replace `replaced`, those of the days and formats whose tables `replaced` held last: a client
+    may check decks as of another day than today, and the first checks after a reload paid for its tables (some 60
+    ms a format) while others waited behind them."""
+    cards.search.build()
+    lately = kept_for(replaced, card_table)[-LATELY:] if replaced is not None else []
+    for each_day, fmt in [*((day, fmt) for fmt in FORMATS), *lately]:
+        _tables(cards, each_day, fmt)
+
+
+def _tables(cards: CardIndex, day: dt.date, fmt: Format) -> None:
+    ruleset = ruleset_for(cards, fmt, day)
+    cards_by_passcode(cards, ruleset.card_types)
+    card_table(cards, day, fmt)  # and the arrays it is made from

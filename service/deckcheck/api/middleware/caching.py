@@ -1,5 +1,5 @@
-"""HTTP caching of the read-only resources (RFC 9110 8.8 and 13, RFC 9111): cards, search, lists, diffs and rules
-change only with the data, so the data version is their validator.
+"""HTTP caching of the read-only resources (RFC 9110 8.8 and 13, RFC 9111), and HEAD wherever GET is answered:
+cards, search, lists, diffs and rules change only with the data, so the data version is their validator.
 
 A resource's strong ETag is the data version, followed by the representation it chose where one URL has several
 (the message language, lflist text): the same URL, headers and data always give the same bytes. An ETag is only
@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from fastapi import Request
 from fastapi.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
 class Caching:
@@ -53,3 +54,29 @@ def _matches(if_none_match: str | None, etag: str) -> bool:
     if if_none_match.strip() == "*":
         return True
     return any(tag.strip().removeprefix("W/") == etag for tag in if_none_match.split(","))
+
+
+# HEAD wherever GET is answered (RFC 9110 §9.3.2): load balancers and uptime checks probe with HEAD. The request is
+# routed as a GET and answered with the GET's head, Content-Length and ETag included, and no body.
+
+
+class HeadAsGet:
+    """Route a HEAD request as the GET of the same target and send its answer without the body."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def headless(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        routed = {**scope, "method": "GET"}
+        await self.app(routed, receive, headless)
+        if "route" in routed:  # for the access log and metrics, which read the route from the scope
+            scope["route"] = routed["route"]
