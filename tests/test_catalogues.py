@@ -56,14 +56,15 @@ def test_the_desk_table_changes_with_the_catalogue(tmp_path: Path) -> None:
     script = DESK_SCRIPT.read_text(encoding="utf-8")
     rendered = render(script, changed)
     assert rendered != script
-    assert re.search(r'\btitle: "the desk",', rendered)
-    assert rendered.endswith(script[script.index("\nexport let lang") :])
+    assert re.search(r'\btitle: \["deckcheck 受付", "the desk"\],', rendered)
+    assert rendered.endswith(script[script.index("\nconst LANGUAGES") :])
 
 
 def test_every_catalogue_of_sentences_is_loaded() -> None:
     files = sorted(path.stem for path in CATALOGUES.glob("*.toml") if path.name != DESK_WORDS.name)
-    assert sorted(SENTENCES) == files == ["cli", "messages", "paper"]
-    assert {name: len(sentences) for name, sentences in SENTENCES.items()} == {"cli": 60, "messages": 53, "paper": 24}
+    assert sorted(SENTENCES) == files == ["cli", "judging", "messages", "paper"]
+    sizes = {name: len(sentences) for name, sentences in SENTENCES.items()}
+    assert sizes == {"cli": 60, "judging": 43, "messages": 53, "paper": 24}
 
 
 def test_english_picks_its_plural_by_the_count() -> None:

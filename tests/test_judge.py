@@ -10,7 +10,8 @@ import httpx
 import pytest
 
 from deckcheck.rules.infractions import INFRACTIONS
-from deckcheck.rules.judging import GROUPS, player_words, words
+from deckcheck.rules.judging import GROUPS
+from deckcheck.sentences import say
 from scripts.readme_tables import PAGE, written
 from tests.judge_golden import GOLDEN_ASSESSMENTS, answers_for
 
@@ -163,11 +164,13 @@ FILLED = {
 
 
 def test_every_word_of_the_judge_fills_in_both_languages() -> None:
-    """judging.toml: each text of each group, in English and Japanese, takes the fields the answers give it."""
+    """catalogues/judging.toml: each text of each group, in English and Japanese, takes the fields the answers give
+    it."""
     for group, codes in GROUPS.items():
         for code in codes:
             for lang in ("en", "ja"):
-                text = words(group, code, lang, player=player_words(1, lang), to="x", basis="PR 2.B", **FILLED)
+                player = say("judging", "players", lang, number=1)
+                text = say("judging", f"{group}.{code}", lang, player=player, to="x", basis="PR 2.B", **FILLED)
                 assert "{" not in text
                 # Japanese words in Japanese only; an English text names the procedures (判定1) as the rules do.
                 japanese = re.search("[ぁ-んァ-ン一-龯〜]", text.replace("判定", "")) is not None

@@ -96,7 +96,7 @@ def load(path: Path) -> Mapping[str, Sentence]:
 
 
 SENTENCES: Mapping[str, Mapping[str, Sentence]] = MappingProxyType(
-    {name: load(CATALOGUES / f"{name}.toml") for name in ("paper", "messages", "cli")}
+    {name: load(CATALOGUES / f"{name}.toml") for name in ("paper", "messages", "cli", "judging")}
 )
 
 

@@ -14,8 +14,8 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from deckcheck.rules.judging import TEXTS
-from deckcheck.sentences import say
+from deckcheck.rules import PENALTIES
+from deckcheck.sentences import SENTENCES, say
 
 # The exit status of every command: 0 done (and every deck legal), 1 some deck illegal, 2 a usage or input error,
 # 3 a recheck that could not be carried to its end (on Dask, a partition every worker that ran it died running).
@@ -27,8 +27,12 @@ TABLE_WIDTH = 80  # the width of a table written anywhere but a terminal
 NAME_WIDTH = 40  # the widest a left-justified column (card names) grows; past it, names wrap
 _INDENT = "  "
 
-# The penalties' names as the judge's answers give them (rules/judging.toml), in lower case inside English sentences.
-_PENALTIES = {name: (en.lower(), ja) for name, (en, ja) in TEXTS["penalties"].items()}
+# The penalties' names as the judge's answers give them (catalogues/judging.toml), in lower case inside English
+# sentences.
+_PENALTIES = {
+    name: (SENTENCES["judging"][f"penalties.{name}"].one.lower(), SENTENCES["judging"][f"penalties.{name}"].ja)
+    for name in PENALTIES
+}
 
 
 def words(lang: str, key: str, **fields: object) -> str:

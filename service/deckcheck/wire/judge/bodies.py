@@ -9,8 +9,8 @@ from typing import Any
 from deckcheck.errors import RequestError
 from deckcheck.rules.assess import Assessment, AssessmentError, Contradictions, Escalation, Facts, assess, span
 from deckcheck.rules.infractions import FAMILIES, Infraction
-from deckcheck.rules.judging import player_words, words
 from deckcheck.rules.timelimit import DuelEnd, MatchState, Ruling, Step, TimeLimitError, adjudicate
+from deckcheck.sentences import say
 from deckcheck.wire.judge.requests import AssessRequest, DuelEndIn, TimeLimitRequest
 
 
@@ -75,17 +75,17 @@ def contradiction_errors(refused: Contradictions, lang: str) -> list[dict[str, A
     for found in refused.found:
         if found.reason == "minutes_late":
             low, high = span(item)
-            named["span"] = words("spans", "open" if high is None else "bounded", lang, low=low, high=high)
+            named["span"] = say("judging", "spans.open" if high is None else "spans.bounded", lang, low=low, high=high)
             named["minutes"] = str(found.given)
         if found.reason == "timing":
-            named["allowed"] = words("timings", str(item.timing), lang)
-            named["timing"] = words("timings", str(found.given), lang)
-        parts = [words("contradiction", found.reason, lang, **named)]
+            named["allowed"] = say("judging", f"timings.{item.timing}", lang)
+            named["timing"] = say("judging", f"timings.{found.given}", lang)
+        parts = [say("judging", f"contradiction.{found.reason}", lang, **named)]
         if found.instead is not None:
             instead = _quoted(found.instead.summary_ja if ja else found.instead.summary_en)
-            parts.append(words("contradiction", "instead", lang, instead=instead))
+            parts.append(say("judging", "contradiction.instead", lang, instead=instead))
         elif found.reason != "timing":
-            parts.append(words("contradiction", "no_instead", lang))
+            parts.append(say("judging", "contradiction.no_instead", lang))
         errors.append(
             {
                 "loc": ["body", found.fields[-1]],
@@ -108,21 +108,21 @@ def assessment_json(found: Assessment, lang: str) -> dict[str, Any]:
     basis = item.penalty_ref
     notes = []
     if item.forfeit_when is not None and found.forfeit_instead is None:
-        notes.append(words("forfeit", "possible", lang, basis=basis))
+        notes.append(say("judging", "forfeit.possible", lang, basis=basis))
     if found.forfeit_instead:
-        notes.append(words("forfeit", "instead", lang, basis=basis))
+        notes.append(say("judging", "forfeit.instead", lang, basis=basis))
     if found.prizes_kept is not None:
-        notes.append(words("prizes", "kept" if found.prizes_kept else "lost", lang))
-    notes.append(words("discretion", "circumstances", lang))
+        notes.append(say("judging", "prizes.kept" if found.prizes_kept else "prizes.lost", lang))
+    notes.append(say("judging", "discretion.circumstances", lang))
     return {
         "code": item.code,
         "family": item.family,
         "summary": item.summary_ja if lang == "ja" else item.summary_en,
         "penalty": found.penalty,
-        "penalty_name": words("penalties", found.penalty, lang),
+        "penalty_name": say("judging", f"penalties.{found.penalty}", lang),
         "basis": list(found.basis),
         "applies_to": found.applies_to,
-        "applies_to_text": words("applies_to", found.applies_to, lang),
+        "applies_to_text": say("judging", f"applies_to.{found.applies_to}", lang),
         "at_referees_discretion": found.at_referees_discretion,
         "prizes_kept": found.prizes_kept,
         "recorded": found.recorded,
@@ -141,7 +141,9 @@ def escalations_json(found: tuple[Escalation, ...], lang: str) -> list[dict[str,
             "to": e.to,
             "basis": e.basis,
             "reason": e.reason,
-            "text": words("escalation", e.reason, lang, to=words("penalties", e.to, lang), basis=e.basis),
+            "text": say(
+                "judging", f"escalation.{e.reason}", lang, to=say("judging", f"penalties.{e.to}", lang), basis=e.basis
+            ),
         }
         for e in found
     ]
@@ -182,12 +184,12 @@ def time_limit_body(body: TimeLimitRequest, lang: str) -> dict[str, Any]:
 
 
 def _step(step: Step, lang: str) -> dict[str, Any]:
-    player = None if step.player is None else player_words(step.player, lang)
+    player = None if step.player is None else say("judging", "players", lang, number=step.player)
     return {
         "code": step.code,
         "procedure": step.procedure,
         "player": step.player,
-        "text": words("steps", step.code, lang, player=player),
+        "text": say("judging", f"steps.{step.code}", lang, player=player),
     }
 
 
