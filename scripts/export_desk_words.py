@@ -43,16 +43,18 @@ def load(path: Path = DESK_WORDS) -> dict[str, dict[str, str]]:
     return {lang: dict(raw[lang]) for lang in LANGUAGES}
 
 
-def _table(words: dict[str, str]) -> list[str]:
-    """One language's words as lines of `key: "text",` pairs, as many to a line as fit in WIDTH."""
+def _pairs(words: dict[str, dict[str, str]]) -> list[str]:
+    """Each key's words, as `key: ["ja text", "en text"],` in the order of LANGUAGES, as many to a line as fit in
+    WIDTH: one table of keys, each holding its languages side by side, as the catalogue's keys are checked."""
     lines: list[str] = []
     line = ""
-    for key, text in words.items():
-        pair = f"{key}: {json.dumps(text, ensure_ascii=False)},"
+    for key in words[LANGUAGES[0]]:
+        texts = ", ".join(json.dumps(words[lang][key], ensure_ascii=False) for lang in LANGUAGES)
+        pair = f"{key}: [{texts}],"
         if line and len(line) + 1 + len(pair) > WIDTH:
             lines.append(line)
             line = ""
-        line = f"{line} {pair}" if line else f"    {pair}"
+        line = f"{line} {pair}" if line else f"  {pair}"
     return [*lines, line] if line else lines
 
 
@@ -60,13 +62,11 @@ def table(path: Path = DESK_WORDS) -> str:
     """The `WORDS` table as the catalogue at `path` gives it, from its heading comment to its closing `};`."""
     out = [
         f"// The page's own words, generated from catalogues/{path.name} by `python -m scripts.export_desk_words`:",
-        "// edit the catalogue, not this table. Messages, rules and remedies come from the API in the language asked",
-        "// for.",
+        f"// edit the catalogue, not this table. Each key gives its words in {', then '.join(LANGUAGES)} (LANGUAGES).",
+        "// Messages, rules and remedies come from the API in the language asked for.",
         "export const WORDS = {",
     ]
-    for lang, words in load(path).items():
-        out += [f"  {lang}: {{", *_table(words), "  },"]
-    return "\n".join([*out, "};"])
+    return "\n".join([*out, *_pairs(load(path)), "};"])
 
 
 def render(script: str, path: Path = DESK_WORDS) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import graphlib
 import hashlib
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -317,9 +318,12 @@ def test_the_pages_and_their_files_answer_head_with_the_headers_of_get(client: h
 
 def test_the_page_has_every_word_in_both_languages(client: httpx.Client) -> None:
     words = client.get("/desk/words.js").text
-    table = re.search(r"\n  ja: \{\n(.*?)\n  \},\n  en: \{\n(.*?)\n  \},\n\};", words, re.DOTALL)
+    table = re.search(r"\nexport const WORDS = \{\n(.*?)\n\};", words, re.DOTALL)
     assert table is not None
-    japanese, english = (set(re.findall(r"(\w+): [\"']", part)) for part in table.groups())
+    # Each key gives its words in Japanese, then English: `key: ["…", "…"],`.
+    pairs = re.findall(r'(\w+): \[("(?:[^"\\]|\\.)*"), ("(?:[^"\\]|\\.)*")\]', table.group(1))
+    japanese = {key for key, ja, _en in pairs if json.loads(ja)}
+    english = {key for key, _ja, en in pairs if json.loads(en)}
     used = set(re.findall(r'data-i18n="(\w+)"', client.get("/desk").text))
     for module in desk_modules(client):
         used |= set(re.findall(r'\bt\("(\w+)"', client.get(module).text))

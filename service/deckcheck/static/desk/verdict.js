@@ -168,7 +168,7 @@ function rosterDetails(v) {
   const box = element("dl", "ctx");
   const name = (card) => (lang === "ja" ? card.name_ja : card.name_en) || card.name_en || card.passcode;
   for (const [key, value] of Object.entries(v.ctx)) {
-    if (!WORDS[lang][key]) continue; // a detail a later service adds, that the page has no words for
+    if (!WORDS[key]) continue; // a detail a later service adds, that the page has no words for
     const shown = Array.isArray(value) ? value.map((card) => `${name(card)} ×${card.count}`).join(t("list_sep")) : value;
     box.append(element("dt", "", t(key)), element("dd", "", String(shown)));
   }
