@@ -5,7 +5,8 @@ QR code of its ydke:// link: of a JSON request it reads only the deck, since a c
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import IO, Any
@@ -40,19 +41,24 @@ def deck_request(source: str, overrides: dict[str, Any], limit: int) -> tuple[Va
     """The validate request a file (of at most `limit` bytes, or a ydke link) stands for, with `overrides` (the
     command line's date and list) in place of the file's own; and the encoding the file was read in (None for a
     link). Every failure is an Error, which `why` says in one line."""
-    try:
+    with _as_invalid_input():
         fields, encoding = _fields(source, limit)
         return ValidateRequest.model_validate_json(orjson.dumps({**fields, **overrides})), encoding
-    except _FOREIGN as exc:
-        raise InvalidInput(why(exc)) from exc
 
 
 def deck_alone(source: str, limit: int) -> DeckIn:
     """The deck a file (of at most `limit` bytes, or a ydke link) gives, without the event: of a JSON request, only
     its deck's fields. Every failure is an Error, which `why` says in one line."""
-    try:
+    with _as_invalid_input():
         deck = {name: value for name, value in _fields(source, limit)[0].items() if name in DeckIn.model_fields}
         return DeckIn.model_validate_json(orjson.dumps(deck))
+
+
+@contextmanager
+def _as_invalid_input() -> Iterator[None]:
+    """The block's failures of reading a file, decoding it or validating its fields, as InvalidInput saying why."""
+    try:
+        yield
     except _FOREIGN as exc:
         raise InvalidInput(why(exc)) from exc
 
