@@ -37,6 +37,18 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(_HOME, ignore_errors=True)
 
 
+# The markers of files whose tests take seconds each: processes of their own, browsers, builds, long properties.
+HEAVY = ("server", "browser", "packaging", "slow")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The files that hold a heavy test first, each file's tests in their order: with one file to a process
+    (`--dist loadfile --no-loadscope-reorder`, scripts/check), the run ends on short files rather than with one
+    process alone on a long one while the other waits."""
+    heavy = {item.path for item in items if any(next(item.iter_markers(name), None) for name in HEAVY)}
+    items.sort(key=lambda item: item.path not in heavy)
+
+
 @pytest.fixture(scope="session")
 def data() -> Data:
     """The bundled card data and banlists."""
