@@ -46,14 +46,15 @@ def links(draw: st.DrawFn, safe: tuple[list[int], list[int]], real: list[int]) -
         size = draw(st.sampled_from(bound)) if draw(st.integers(0, 4)) else draw(st.integers(0, 70))
         cards: list[int] = []
         while len(cards) < size:
-            card = draw(st.sampled_from(pool))
+            card = pool[draw(st.integers(0, len(pool) - 1))]  # an index: sampled_from would hash the pool each draw
             take = min(3 - held.get(card, 0), draw(st.integers(1, 3)), size - len(cards))
             held[card] = held.get(card, 0) + max(take, 0)
             cards += [card] * take
         sections.append(cards)
     for _ in range(draw(st.sampled_from([0, 0, 1, 1, 2, 3]))):
         target = sections[draw(st.integers(0, 2))]
-        card = draw(st.sampled_from(EDGE if draw(st.integers(0, 3)) else real))
+        cards = EDGE if draw(st.integers(0, 3)) else real
+        card = cards[draw(st.integers(0, len(cards) - 1))]
         if draw(st.booleans()) and target:
             del target[draw(st.integers(0, len(target) - 1))]
         target += [card] * draw(st.integers(1, 4))
