@@ -9,10 +9,9 @@ the bundle alone.
 A command writes 1-3 s after it starts on a two-core machine (most of it loading the data twice): a kill after a
 delay draws it from 0-3 s, which straddles that time; a kill at the first to sixth change a look at the folder's
 files finds steps through the writing itself (a lock taken, files written or staged, a record appended, a change put
-in force, whatever the folder's layout). Each step costs seconds (a command, a reload, and two more commands to read
-the folder): hence the small budget, about a minute and a half in all. Hypothesis's first sequence is its simplest
-(the first rule, `add_cards`, with the simplest kill, at the first change, five times), its second is empty; the
-rest are drawn.
+in force, whatever the folder's layout). Each step costs seconds (a command, then a reload beside the two commands
+that read the folder): hence the small budget. Hypothesis's first sequence is its simplest (the first rule,
+`add_cards`, with the simplest kill, at the first change, five times), its second is empty; the rest are drawn.
 
 The service and its folder outlive each sequence, and a kill leaves them one way or the other: so what a step draws
 never depends on them, nothing is shrunk, and the first failure is reported with the steps that led to it (Hypothesis
@@ -27,6 +26,7 @@ import shutil
 import signal
 import traceback
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import ClassVar
 
@@ -44,6 +44,7 @@ from tests.transactions import (
     Kill,
     KillAfter,
     KillAtChange,
+    Reader,
     State,
     World,
     deckcheck,
@@ -191,9 +192,13 @@ def test_the_service_answers_from_a_state_a_completed_command_produced(tmp_path:
     folder.mkdir()
     sources.mkdir()
     env = {"DECKCHECK_UPDATES_DIR": str(folder), "DECKCHECK_UPDATES_POLL": "0.2", "DECKCHECK_ACCESS_LOG": "false"}
-    with served.serving(tmp_path / "serve.log", env) as server, httpx.Client(base_url=server.url, timeout=30) as client:
+    with (
+        served.serving(tmp_path / "serve.log", env) as server,
+        httpx.Client(base_url=server.url, timeout=30) as client,
+        closing(Reader({**os.environ, **env}, tmp_path / "reader.log")) as reader,
+    ):
         baseline = client.get("/healthz").json()["imports"]
-        made = World(server, client, folder, {**os.environ, **env}, sources, baseline)
+        made = World(server, client, folder, {**os.environ, **env}, sources, baseline, reader)
 
         class OverThisService(DataCommands):
             world = made

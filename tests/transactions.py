@@ -6,12 +6,14 @@ produced, as the model the service's answers are held to.
 A state is what the folder holds after a command completed: the lists it added (id, and each card's copies), the
 passcodes of the cards it added, and the commands its provenance record holds, in order. The service is read over
 HTTP (each list by id, each card by passcode, the count of imports in /healthz); the folder by `deckcheck data status
---json` (its record and counts) and `deckcheck data check`."""
+--json` (its record and counts) and `deckcheck data check`, run in a reader process that outlives the steps."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -35,6 +37,7 @@ FIRST_PROBE = 88880001  # the first passcode of the cards added; no bundled card
 # What /healthz and `deckcheck data status --json` both say of the data they load.
 SHARED_STATUS = ("cards", "banlists", "imports", "newest_lists")
 _WAIT = 60.0  # seconds a reload, or a command, may take on a busy machine before the test gives up
+_CLOCK = 0.002  # seconds by which the times a log line gives may be off
 
 
 def probe_name(passcode: int) -> str:
@@ -189,6 +192,68 @@ def _files(folder: Path) -> dict[str, tuple[int, int, int]]:
     return found
 
 
+_READER = """
+import contextlib, io, json, sys
+from deckcheck.cli import run
+for line in sys.stdin:
+    said = []
+    for argv in json.loads(line):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = run(argv, out, err)
+        said.append((out.getvalue(), err.getvalue(), code))
+    print(json.dumps(said), flush=True)
+"""
+
+
+class Reader:
+    """A process of its own that runs `deckcheck` command lines (`deckcheck.cli.run`, what the command runs) asked
+    of it, one after the other, each reading its data afresh, and gives what each printed and its exit code: the
+    commands that read the folder, without starting Python and importing deckcheck again for each. What they write
+    to sys.stderr, logs and warnings included, is given as theirs."""
+
+    def __init__(self, env: Mapping[str, str], errors: Path) -> None:
+        command = [sys.executable, "-c", _READER]
+        with errors.open("wb") as sink:
+            self.process = subprocess.Popen(
+                command, env=dict(env), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=sink, text=True
+            )
+        self.errors = errors
+        self.asked = 0  # the answers not read yet
+
+    def ask(self, *argvs: Sequence[str]) -> None:
+        """Have the command lines `argvs` run, in order, from now: their answer is the next one not read yet."""
+        while self.asked:  # left by a step that failed before it read them
+            self.answer()
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps([list(argv) for argv in argvs]) + "\n")
+        self.process.stdin.flush()
+        self.asked += 1
+
+    def answer(self) -> list[tuple[str, str, int]]:
+        """What each command line of the oldest answer not read yet printed to stdout and stderr, and its exit
+        code; waited for."""
+        assert self.asked, "nothing asked"
+        assert self.process.stdout is not None
+        ready, _, _ = select.select([self.process.stdout], [], [], _WAIT)
+        line = self.process.stdout.readline() if ready else ""
+        assert line, f"the reader gave no answer: {self.process.poll()}, {self.errors.read_text(errors='replace')}"
+        self.asked -= 1
+        return [(out, err, code) for out, err, code in json.loads(line)]
+
+    def close(self) -> None:
+        """Let the process end, and wait for it."""
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        try:
+            self.process.wait(timeout=_WAIT)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        assert self.process.stdout is not None
+        self.process.stdout.close()
+
+
 @dataclass
 class World:
     """The service, its folder and the model: the state the last completed command produced."""
@@ -199,6 +264,7 @@ class World:
     env: Mapping[str, str]
     sources: Path  # where the files the commands import are written
     baseline: int  # the imports the bundle records, before any of the folder's
+    reader: Reader  # reads the folder as `deckcheck data status` and `check` do
     state: State = field(default_factory=State)
     probes: int = 0  # the cards added so far
     written: int = 0  # the source files written so far
@@ -220,7 +286,9 @@ class World:
     def settle(self, acceptable: Sequence[State]) -> State:
         """Reload the service (SIGHUP) and wait until that reload has ended; then hold what it answers from to one
         of the `acceptable` states, and the folder (as `deckcheck data status` and `check` read it) to the same
-        one, which becomes the model's. The state taken."""
+        one, which becomes the model's. The state taken. Called once nothing writes to the folder any more: so the
+        folder is read while the service reloads, each reading the same files."""
+        self.reader.ask(["data", "status", "--json"], ["data", "check", str(self.folder)])
         self.reload(self.sighup)
         view, health = self.served()
         matching = [state for state in acceptable if state.view() == view]
@@ -244,16 +312,26 @@ class World:
 
     def reload(self, send: Callable[[], str]) -> dict[str, Any]:
         """Call `send`, which makes the service reload and says the cause that reload logs, and wait until a reload
-        of that cause ends after the call (reloads run one at a time: that one began after it); its log line."""
+        that began after the call ends; its log line. The service merges an ask made while another waits to begin
+        into that one, which logs the other's cause: so that is a good reload that began loading after the call
+        (its line's time less its seconds), one of that cause that did not begin before the call, or a failed one
+        of that cause (a failed reload does not log when it began)."""
         since = len(self.reloads())
+        sent = time.time()
         cause = send()
         deadline = time.monotonic() + _WAIT
         while True:
-            after = [line for line in self.reloads()[since:] if line["cause"] == cause]
-            if after:
-                return after[0]
+            for line in self.reloads()[since:]:
+                if "seconds" not in line:  # a failed reload, which does not log when it began
+                    if line["cause"] == cause:
+                        return line
+                    continue
+                began = dt.datetime.fromisoformat(line["time"]).timestamp() - line["seconds"]
+                # The log's times are cut to milliseconds: a margin either side.
+                if began > sent + _CLOCK or (line["cause"] == cause and began > sent - _CLOCK):
+                    return line
             assert time.monotonic() < deadline, (cause, self.server.log_lines()[-5:])
-            time.sleep(0.05)
+            time.sleep(0.01)
 
     def reloads(self) -> list[dict[str, Any]]:
         """The service's log lines of its reloads, oldest first."""
@@ -281,15 +359,11 @@ class World:
         return View(tuple(lists), tuple(cards), health["imports"] - self.baseline), health
 
     def folder_status(self) -> dict[str, Any]:
-        """`deckcheck data status --json` of the folder, run beside `deckcheck data check` of it; both must pass."""
-        argv = [sys.executable, "-m", "deckcheck", "data"]
-        runs = [
-            subprocess.Popen([*argv, *words], env=dict(self.env), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            for words in (["status", "--json"], ["check", str(self.folder)])
-        ]
-        (status, status_err), (check, check_err) = [run.communicate(timeout=_WAIT) for run in runs]
-        assert (runs[1].returncode, check_err.decode()) == (0, ""), check.decode()
-        assert check.decode().startswith(f"{self.folder}: good ("), check.decode()
-        assert (runs[0].returncode, status_err.decode()) == (0, ""), status.decode()
+        """`deckcheck data status --json` of the folder, and `deckcheck data check` of it, as the reader gives them
+        (asked by `settle` when the command had ended); both must pass."""
+        (status, status_err, status_code), (check, check_err, check_code) = self.reader.answer()
+        assert (check_code, check_err) == (0, ""), check
+        assert check.startswith(f"{self.folder}: good ("), check
+        assert (status_code, status_err) == (0, ""), status
         said: dict[str, Any] = json.loads(status)
         return said
