@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -90,13 +91,26 @@ def _failed_count(url: str) -> str:
     return found.group(1) if found else "0"
 
 
-@pytest.fixture
-def updates(tmp_path: Path) -> Path:
-    """An updates folder holding the operator's list."""
-    folder = tmp_path / "updates"
+@pytest.fixture(scope="module")
+def with_the_list(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An updates folder holding the operator's list, made once: the tests change copies of it."""
+    base = tmp_path_factory.mktemp("with-the-list")
+    folder = base / "updates"
     folder.mkdir()
-    _add_list(folder, tmp_path)
+    _add_list(folder, base)
     return folder
+
+
+def _copy(folder: Path, to: Path) -> Path:
+    """A copy of updates folder `folder` at `to`: its snapshot links point inside it, and stay so."""
+    shutil.copytree(folder, to, symlinks=True)
+    return to
+
+
+@pytest.fixture
+def updates(tmp_path: Path, with_the_list: Path) -> Path:
+    """An updates folder holding the operator's list."""
+    return _copy(with_the_list, tmp_path / "updates")
 
 
 def _serve(tmp_path: Path, updates: Path, *args: str, poll: str = "0") -> Any:
@@ -226,11 +240,48 @@ def _wait_started(server: served.Served, count: int, after: int = 0) -> None:
         time.sleep(0.05)
 
 
-@pytest.fixture
-def two_workers(tmp_path: Path, updates: Path) -> Iterator[served.Served]:
-    with _serve(tmp_path, updates, "--workers", "2") as running:
+@dataclass(slots=True)
+class TwoWorkers:
+    """The module's server with two workers, its updates folder (a copy of the folder with the list), the data
+    version it started with, and whether a test has had it since it last served that version from such a copy."""
+
+    running: served.Served
+    updates: Path
+    started: str
+    used: bool = False
+
+    def restore(self, with_the_list: Path) -> None:
+        """The folder as it was, wherever a test moved it and whatever it left in it, loaded again by both workers:
+        none stale."""
+        shutil.rmtree(self.updates.with_name("moved"), ignore_errors=True)
+        shutil.rmtree(self.updates, ignore_errors=True)
+        _copy(with_the_list, self.updates)
+        reloaded = len(_lines(self.running, "data_reload"))
+        os.kill(self.running.process.pid, signal.SIGHUP)
+        _wait_for(self.running, None, reloaded + 2)
+        back = _lines(self.running, "data_reload")[reloaded:]
+        assert [(line["outcome"], line["version"]) for line in back] == [("ok", self.started)] * 2, back
+
+
+@pytest.fixture(scope="module")
+def shared_two_workers(tmp_path_factory: pytest.TempPathFactory, with_the_list: Path) -> Iterator[TwoWorkers]:
+    """`deckcheck serve --workers 2` on a copy of the folder with the list, shared by the tests that replace a
+    worker: each leaves the server running, its folder put back before the next (`two_workers`)."""
+    base = tmp_path_factory.mktemp("two-workers")
+    updates = _copy(with_the_list, base / "updates")
+    with _serve(base, updates, "--workers", "2") as running:
         _wait_started(running, 2)
-        yield running
+        yield TwoWorkers(running, updates, _verdict(running.url)[0])
+
+
+@pytest.fixture
+def two_workers(shared_two_workers: TwoWorkers, with_the_list: Path) -> tuple[served.Served, Path]:
+    """The module's server with two workers and its updates folder, each worker serving the folder with the list,
+    none stale."""
+    if shared_two_workers.used:
+        shared_two_workers.restore(with_the_list)
+    shared_two_workers.used = True
+    return shared_two_workers.running, shared_two_workers.updates
 
 
 def _replace_a_worker(running: served.Served) -> list[str]:
@@ -246,20 +297,21 @@ def _replace_a_worker(running: served.Served) -> list[str]:
 
 
 def test_a_worker_replaced_while_the_folder_is_broken_serves_the_last_good_data(
-    two_workers: served.Served, updates: Path
+    two_workers: tuple[served.Served, Path],
 ) -> None:
-    running = two_workers
+    running, updates = two_workers
     held = _held(running.url)
     assert held[:2] == ADDED
     broken = updates / "banlists" / "ocg" / "2026-11-15.json"
     broken.write_text('{"name": "broken"', encoding="utf-8")
+    earlier = len(_reloads(running, "failed"))
     after = _replace_a_worker(running)
     # Every worker started since is serving (a busy machine may have the supervisor replace one that is slow to
     # answer its health check while it loads): none failed to start, each started on the last good data.
     assert not any("failed to start" in line for line in after)
     assert len(_workers(after)) == _started(after) >= 1
     assert _alive(_workers(after)[-1])
-    starts = [line for line in _reloads(running, "failed") if line["cause"] == "start"]
+    starts = [line for line in _reloads(running, "failed")[earlier:] if line["cause"] == "start"]
     assert {(line["file"], line["entry"]) for line in starts} == {(str(broken), "file")}
     assert len(starts) == len(_workers(after))
     failed = len(_reloads(running, "failed"))
@@ -267,6 +319,7 @@ def test_a_worker_replaced_while_the_folder_is_broken_serves_the_last_good_data(
     _wait_for(running, "failed", failed + 2)
     answers = {(*_held(running.url), _stale(running.url)[0]["file"]) for _ in range(20)}
     assert answers == {(*held, str(broken))}
+    # Every failed reload of the server's life, those of workers gone since included.
     assert _failed_count(running.url) == f"{len(_reloads(running, 'failed'))}.0"
 
 
@@ -309,14 +362,15 @@ def test_the_last_good_data_are_kept_once_whole_and_only_as_loaded(tmp_path: Pat
 
 
 def test_a_worker_replaced_while_the_folder_is_gone_serves_the_last_good_data(
-    two_workers: served.Served, updates: Path
+    two_workers: tuple[served.Served, Path],
 ) -> None:
-    running = two_workers
+    running, updates = two_workers
     held = _held(running.url)
     updates.rename(updates.with_name("moved"))
+    earlier = len(_reloads(running, "failed"))
     after = _replace_a_worker(running)
     assert not any("failed to start" in line for line in after)
-    starts = [line for line in _reloads(running, "failed") if line["cause"] == "start"]
+    starts = [line for line in _reloads(running, "failed")[earlier:] if line["cause"] == "start"]
     assert {(line["file"], line["entry"]) for line in starts} == {(str(updates), "folder")}
     assert _alive(_workers(after)[-1])
     assert _held(running.url) == held

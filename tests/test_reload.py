@@ -8,11 +8,13 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+import shutil
 import signal
 import threading
 import time
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,43 +33,117 @@ DECK = request(date="2026-12-01", main=main_with({"passcode": PREMATURE_BURIAL},
 
 
 def _add_list(updates: Path, tmp_path: Path) -> None:
-    """An operator's `deckcheck data add-list` of a list from 2026-11-15 forbidding Premature Burial."""
+    """An operator's `deckcheck data add-list` of a list from 2026-11-15 forbidding Premature Burial. It does not
+    wait for the services watching the folder to serve the list (a server that looks at the folder on SIGHUP alone
+    never would, on its own): each test says when they take it."""
     given = tmp_path / "emergency.json"
     given.write_text(orjson.dumps({"forbidden": [PREMATURE_BURIAL]}).decode(), encoding="utf-8")
-    argv = ["data", "add-list", "--dir", str(updates), "--format", "ocg", "--from", "2026-11-15", str(given)]
+    argv = ["data", "add-list", "--dir", str(updates), "--wait", "0", "--format", "ocg", "--from", "2026-11-15"]
+    argv.append(str(given))
     assert run(argv, io.StringIO(), io.StringIO()) == 0
 
 
-def _reloads(server: served.Served, outcome: str) -> int:
-    return sum(f'"outcome":"{outcome}"' in line for line in server.log_lines())
+@dataclass(frozen=True, slots=True)
+class Reloading:
+    """A running server, its updates folder and the number of lines its log held when the test began: what a test
+    counts is what was logged since."""
+
+    running: served.Served
+    updates: Path
+    since: int
+
+    def lines(self) -> list[str]:
+        """What the server has logged since the test began."""
+        return self.running.log_lines()[self.since :]
 
 
-def _wait_for(server: served.Served, outcome: str, count: int) -> None:
+def _reloads(server: Reloading, outcome: str) -> int:
+    return sum(f'"outcome":"{outcome}"' in line for line in server.lines())
+
+
+def _wait_for(server: Reloading, outcome: str, count: int) -> None:
     deadline = time.monotonic() + 60
     while _reloads(server, outcome) < count:
-        assert time.monotonic() < deadline, server.log_lines()[-5:]
+        assert time.monotonic() < deadline, server.lines()[-5:]
         time.sleep(0.05)
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[served.Served, Path]]:
-    updates = tmp_path / "updates"
+def _asking_until(condition: Callable[[], bool], askers: list[Future[None]]) -> None:
+    """Wait until `condition()` holds while the askers run; a request of theirs that failed surfaces here."""
+    deadline = time.monotonic() + 60
+    while not condition():
+        for asker in askers:
+            if asker.done():
+                asker.result()
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+
+
+@dataclass(slots=True)
+class TwoWorkers:
+    """The module's server, its updates folder, the data version it started with, and whether a test has had it
+    since it last served that version from an empty folder."""
+
+    running: served.Served
+    updates: Path
+    started: str
+    used: bool = False
+
+    def restore(self) -> None:
+        """Serve the bundle's data alone again from an empty updates folder, whatever a test left in it."""
+        # An empty folder reads as one wiped while the data served hold files of it, and a reload keeps them
+        # (data/lastgood.py): a folder holding only an empty record of imports loads as the bundle's data alone.
+        shutil.rmtree(self.updates)
+        (self.updates / "provenance").mkdir(parents=True)
+        (self.updates / "provenance" / "imports.ndjson").write_bytes(b"")
+        back = Reloading(self.running, self.updates, len(self.running.log_lines()))
+        os.kill(self.running.process.pid, signal.SIGHUP)
+        _wait_for(back, "ok", 2)
+        versions = [orjson.loads(line)["version"] for line in back.lines() if '"outcome":"ok"' in line]
+        assert versions == [self.started] * 2, back.lines()
+        shutil.rmtree(self.updates)
+        self.updates.mkdir()
+
+
+@pytest.fixture(scope="module")
+def two_workers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TwoWorkers]:
+    """`deckcheck serve --workers 2` on an empty updates folder, reloading on SIGHUP alone (a look at the folder
+    every few seconds would race the signal to the change)."""
+    base = tmp_path_factory.mktemp("reload")
+    updates = base / "updates"
     updates.mkdir()
     # A recheck's body waits while both workers reload (test_a_recheck_in_flight_finishes_on_its_data): on a machine
     # busy with other work that took past the 10 s body timeout, and the recheck ended with body_timeout instead of
     # showing which data its lines were judged by. The body timeout is not what these tests are about.
-    env = {"DECKCHECK_UPDATES_DIR": str(updates), "DECKCHECK_ACCESS_LOG": "false", "DECKCHECK_BODY_TIMEOUT": "60"}
-    with served.serving(tmp_path / "log", env, "--workers", "2") as running:
+    env = {
+        "DECKCHECK_UPDATES_DIR": str(updates),
+        "DECKCHECK_UPDATES_POLL": "0",
+        "DECKCHECK_ACCESS_LOG": "false",
+        "DECKCHECK_BODY_TIMEOUT": "60",
+    }
+    with served.serving(base / "log", env, "--workers", "2") as running:
         deadline = time.monotonic() + 60  # /healthz answers once one worker runs: wait for the other too
         while sum("Application startup complete" in line for line in running.log_lines()) < 2:
             assert time.monotonic() < deadline, running.log_lines()
             time.sleep(0.05)
-        yield running, updates
+        yield TwoWorkers(running, updates, httpx.get(f"{running.url}/healthz").json()["data_version"])
 
 
-def test_sighup_swaps_the_data_with_no_request_failing(server: tuple[served.Served, Path], tmp_path: Path) -> None:
-    running, updates = server
+@pytest.fixture
+def server(two_workers: TwoWorkers) -> Reloading:
+    """The module's server, serving the bundle's data alone from an empty updates folder, as it started."""
+    if two_workers.used:
+        two_workers.restore()
+    two_workers.used = True
+    return Reloading(two_workers.running, two_workers.updates, len(two_workers.running.log_lines()))
+
+
+def test_sighup_swaps_the_data_with_no_request_failing(server: Reloading, tmp_path: Path) -> None:
+    running, updates = server.running, server.updates
     old = httpx.get(f"{running.url}/healthz").json()["data_version"]
+    # Added before the askers start: the server reads the folder on SIGHUP alone, and the askers, threads of this
+    # process, would starve the command run in it of the GIL.
+    _add_list(updates, tmp_path)
     answers: list[tuple[float, int, str, bool, str]] = []
     stop = threading.Event()
 
@@ -82,12 +158,11 @@ def test_sighup_swaps_the_data_with_no_request_failing(server: tuple[served.Serv
 
     with ThreadPoolExecutor(4) as pool:
         askers = [pool.submit(ask) for _ in range(4)]
-        time.sleep(0.5)
-        _add_list(updates, tmp_path)
+        _asking_until(lambda: len(answers) >= 8, askers)
         os.kill(running.process.pid, signal.SIGHUP)
-        _wait_for(running, "ok", 2)  # once per worker
+        _wait_for(server, "ok", 2)  # once per worker
         swapped = time.monotonic()
-        time.sleep(0.5)
+        _asking_until(lambda: sum(sent > swapped for sent, *_ in answers) >= 8, askers)
         stop.set()
         for asker in askers:
             asker.result()  # a transport error or a failed request would surface here
@@ -99,29 +174,30 @@ def test_sighup_swaps_the_data_with_no_request_failing(server: tuple[served.Serv
     assert {version for _, _, version, *_ in answers} == {old, new}
     # A request judged by the old data was sent before the last worker swapped; every one sent after is new.
     assert all(version == new for sent, _, version, *_ in answers if sent > swapped)
-    assert _reloads(running, "ok") == 2
+    assert _reloads(server, "ok") == 2
 
 
-def test_a_broken_update_keeps_the_data_and_says_why(server: tuple[served.Served, Path]) -> None:
-    running, updates = server
+def test_a_broken_update_keeps_the_data_and_says_why(server: Reloading) -> None:
+    running, updates = server.running, server.updates
     old = httpx.get(f"{running.url}/healthz").json()["data_version"]
     (updates / "banlists" / "ocg").mkdir(parents=True)
     (updates / "banlists" / "ocg" / "2026-11-15.json").write_text('{"name": "broken"', encoding="utf-8")
     os.kill(running.process.pid, signal.SIGHUP)
-    _wait_for(running, "failed", 2)
-    failed = [orjson.loads(line) for line in running.log_lines() if '"outcome":"failed"' in line]
+    _wait_for(server, "failed", 2)
+    failed = [orjson.loads(line) for line in server.lines() if '"outcome":"failed"' in line]
     assert {(Path(f["file"]).name, f["entry"], f["kept"], f["cause"]) for f in failed} == {
         ("2026-11-15.json", "file", old, "SIGHUP")
     }
     response = httpx.post(f"{running.url}/v1/validate", json=DECK)
     assert (response.status_code, response.headers["deckcheck-data-version"]) == (200, old)
     metrics = httpx.get(f"{running.url}/metrics").text
+    # Counted over the shared server's life: no other test of the module has a reload fail.
     assert 'deckcheck_data_reloads_total{outcome="failed"} 2.0' in metrics
     assert f'deckcheck_data_info{{data_version="{old}",version=' in metrics
 
 
-def test_a_recheck_in_flight_finishes_on_its_data(server: tuple[served.Served, Path], tmp_path: Path) -> None:
-    running, updates = server
+def test_a_recheck_in_flight_finishes_on_its_data(server: Reloading, tmp_path: Path) -> None:
+    running, updates = server.running, server.updates
     half = threading.Event()
     swapped = threading.Event()
     line = orjson.dumps({k: v for k, v in DECK.items() if k != "date"}) + b"\n"
@@ -138,7 +214,7 @@ def test_a_recheck_in_flight_finishes_on_its_data(server: tuple[served.Served, P
         assert half.wait(30)
         _add_list(updates, tmp_path)
         os.kill(running.process.pid, signal.SIGHUP)
-        _wait_for(running, "ok", 2)
+        _wait_for(server, "ok", 2)
         swapped.set()
         response: Any = answer.result()
     *results, closing = [orjson.loads(part) for part in response.content.splitlines()]
@@ -155,7 +231,7 @@ def test_a_change_of_the_updates_folder_reloads_when_polled(tmp_path: Path) -> N
     with served.serving(tmp_path / "log", env) as running:
         assert httpx.post(f"{running.url}/v1/validate", json=DECK).json()["legal"] is True
         _add_list(updates, tmp_path)
-        _wait_for(running, "ok", 1)
+        _wait_for(Reloading(running, updates, 0), "ok", 1)
         (reloaded,) = [orjson.loads(line) for line in running.log_lines() if '"outcome":"ok"' in line]
         assert reloaded["cause"] == "updates_changed"
         answer = httpx.post(f"{running.url}/v1/validate", json=DECK).json()
@@ -168,8 +244,8 @@ INCOMING = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "
 
 
 @pytest.mark.skipif(not INCOMING.is_dir(), reason="the shared incoming files are not beside the repository")
-def test_every_form_of_new_data_is_served_after_sighup(server: tuple[served.Served, Path], tmp_path: Path) -> None:
-    running, updates = server
+def test_every_form_of_new_data_is_served_after_sighup(server: Reloading, tmp_path: Path) -> None:
+    running, updates = server.running, server.updates
     given = tmp_path / "list.json"
     given.write_text(orjson.dumps({"forbidden": ["Pot of Greed"], "limited": [PREMATURE_BURIAL]}).decode(), "utf-8")
     imports = [
@@ -178,6 +254,11 @@ def test_every_form_of_new_data_is_served_after_sighup(server: tuple[served.Serv
         ["add-list", "--format", "tcg", "--from", "2026-12-01", str(given)],
         ["add-cards", str(INCOMING / "prerelease-dbgv.cdb"), "--ocg-date", "2027-01-10"],
     ]
+    # Imported before the askers start: the server reads the folder on SIGHUP alone (the commands do not wait for
+    # it), and the askers, threads of this process, would starve the commands run in it of the GIL.
+    for argv in imports:
+        out, err = io.StringIO(), io.StringIO()
+        assert run(["data", *argv[:1], "--dir", str(updates), "--wait", "0", *argv[1:]], out, err) == 0, err.getvalue()
     statuses: list[int] = []
     stop = threading.Event()
 
@@ -188,11 +269,11 @@ def test_every_form_of_new_data_is_served_after_sighup(server: tuple[served.Serv
 
     with ThreadPoolExecutor(2) as pool:
         askers = [pool.submit(ask) for _ in range(2)]
-        for argv in imports:
-            out, err = io.StringIO(), io.StringIO()
-            assert run(["data", *argv[:1], "--dir", str(updates), *argv[1:]], out, err) == 0, err.getvalue()
+        _asking_until(lambda: len(statuses) >= 4, askers)
         os.kill(running.process.pid, signal.SIGHUP)
-        _wait_for(running, "ok", 2)
+        _wait_for(server, "ok", 2)
+        reloaded = len(statuses)
+        _asking_until(lambda: len(statuses) >= reloaded + 4, askers)
         stop.set()
         for asker in askers:
             asker.result()
