@@ -1,10 +1,12 @@
 """`deckcheck data` as a transaction (issue 36): one writer at a time, a change and its record made visible in one
 step whatever kills the command, sources read as regular files only, and imports that never overwrite one another
-or take over how an existing name reads. Each command runs as its own process, as an operator runs it."""
+or take over how an existing name reads. Commands that race one another, hold the lock or are killed run as processes
+of their own, as an operator runs them; the others run the same command line in this process (`deckcheck.cli.run`)."""
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import re
@@ -17,8 +19,9 @@ from typing import Any
 
 import pytest
 
+from deckcheck.cli import run
 from deckcheck.data import DataSource
-from deckcheck.data.folder import live
+from deckcheck.data.folder import STATE, live
 
 ROOT = Path(__file__).resolve().parent.parent
 POT_OF_GREED = 55144522
@@ -36,15 +39,22 @@ def _csv(path: Path, *rows: str) -> Path:
 
 
 @pytest.fixture
-def env(tmp_path: Path) -> dict[str, str]:
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """The environment of a command given an empty updates folder: the one a process is started with, and this
+    process's own, for the commands run in it (`_cli`)."""
     folder = tmp_path / "updates"
     folder.mkdir()
+    monkeypatch.setenv("DECKCHECK_UPDATES_DIR", str(folder))
     return {**os.environ, "DECKCHECK_UPDATES_DIR": str(folder)}
 
 
-def _start(env: dict[str, str], *argv: str) -> subprocess.Popen[str]:
+def _argv(*argv: str) -> list[str]:
     waits = ("--wait", "0") if argv[0] in ("add-list", "add-cards", "remove") else ()  # no service to wait for
-    command = [sys.executable, "-m", "deckcheck", "data", *argv, *waits]
+    return ["data", *argv, *waits]
+
+
+def _start(env: dict[str, str], *argv: str) -> subprocess.Popen[str]:
+    command = [sys.executable, "-m", "deckcheck", *_argv(*argv)]
     return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -52,6 +62,13 @@ def _run(env: dict[str, str], *argv: str) -> tuple[int, str, str]:
     process = _start(env, *argv)
     out, err = process.communicate(timeout=120)
     return process.returncode, out, err
+
+
+def _cli(*argv: str) -> tuple[int, str, str]:
+    """The command run in this process, with the environment `env` gave it."""
+    out, err = io.StringIO(), io.StringIO()
+    code = run(_argv(*argv), out, err)
+    return code, out.getvalue(), err.getvalue()
 
 
 def _folder(env: dict[str, str]) -> Path:
@@ -104,13 +121,13 @@ def test_two_card_imports_at_once_both_land_and_the_folder_loads(env: dict[str, 
 def test_a_card_of_an_earlier_import_is_taken_only_when_told(env: dict[str, str], tmp_path: Path) -> None:
     one = _csv(tmp_path / "set1" / "cards.csv", _card(990000011, "Writer Probe Eleven"))
     two = _csv(tmp_path / "set2" / "cards.csv", _card(990000011, "Writer Probe Eleven Again"))
-    assert _run(env, "add-cards", str(one))[0] == 0
+    assert _cli("add-cards", str(one))[0] == 0
     first = f"cards/cards-{hashlib.sha256(one.read_bytes()).hexdigest()[:12]}.csv"
-    code, out, err = _run(env, "add-cards", str(two))
+    code, out, err = _cli("add-cards", str(two))
     told = f"card 990000011 is a card of {first} already, from an earlier import; to take it from this file, say so"
     assert (code, out, err) == (2, "", f"deckcheck: cards.csv: {told} (--replace)\n")
     assert DataSource(updates=_folder(env)).load().cards.by_passcode[990000011].name_en == "Writer Probe Eleven"
-    assert _run(env, "add-cards", str(two), "--replace")[0] == 0
+    assert _cli("add-cards", str(two), "--replace")[0] == 0
     data = DataSource(updates=_folder(env)).load()
     assert data.cards.by_passcode[990000011].name_en == "Writer Probe Eleven Again"
     assert not (_folder(env) / first).exists()  # it held that card alone
@@ -119,7 +136,7 @@ def test_a_card_of_an_earlier_import_is_taken_only_when_told(env: dict[str, str]
 @pytest.mark.slow
 def test_a_name_that_reads_as_a_bundled_card_is_refused(env: dict[str, str], tmp_path: Path) -> None:
     given = _csv(tmp_path / "greedy.csv", _card(990000021, "Pot of Greed!"), _card(990000022, "Pot Of  Greed"))
-    code, out, err = _run(env, "add-cards", str(given))
+    code, out, err = _cli("add-cards", str(given))
     clash = "is the name of card 55144522 (Pot of Greed) beneath, written {}; "
     clash += "a name may not change which card it reads as"
     assert (code, out) == (2, "")
@@ -131,12 +148,12 @@ def test_a_name_that_reads_as_a_bundled_card_is_refused(env: dict[str, str], tmp
     data = DataSource(updates=_folder(env)).load()
     assert data.cards.read_name("Pot of Greed!") == (data.cards.by_passcode[POT_OF_GREED], "Pot of Greed")
     alternate = _csv(tmp_path / "alt.csv", _card(990000023, "Pot of Greed", alias=POT_OF_GREED))
-    assert _run(env, "add-cards", str(alternate))[0] == 0  # an alternate artwork shares its card's name
+    assert _cli("add-cards", str(alternate))[0] == 0  # an alternate artwork shares its card's name
 
 
 def test_an_error_found_when_the_data_load_names_the_source_not_a_copy(env: dict[str, str], tmp_path: Path) -> None:
     given = _csv(tmp_path / "stray.csv", _card(990000031, "Writer Probe Stray Alternate", alias=990009999))
-    code, _out, err = _run(env, "add-cards", str(given))
+    code, _out, err = _cli("add-cards", str(given))
     written = _folder(env) / "cards" / f"stray-{hashlib.sha256(given.read_bytes()).hexdigest()[:12]}.csv"
     assert (code, err) == (2, f"deckcheck: stray.csv (as {written}): line 2: alias 990009999 is not a canonical card\n")
 
@@ -173,7 +190,7 @@ def test_a_second_writer_waits_then_names_the_holder(env: dict[str, str], tmp_pa
     assert code == 2
     assert re.fullmatch(told, err), err
     assert _records(folder) == []
-    assert _run(env, "add-list", "--format", "ocg", "--from", "2027-04-01", str(given), "--lock-wait", "1")[0] == 0
+    assert _cli("add-list", "--format", "ocg", "--from", "2027-04-01", str(given), "--lock-wait", "1")[0] == 0
 
 
 @pytest.mark.slow
@@ -182,14 +199,16 @@ def test_a_command_killed_at_any_moment_leaves_the_folder_before_or_after(env: d
     for attempt, delay in enumerate((0.3, 0.8, 1.2, 1.6, 2.0, 2.4, 2.8, 3.5)):
         day = f"2027-{attempt + 1:02d}-01"
         process = _start(env, "add-list", "--format", "ocg", "--from", day, str(_list(tmp_path, POT_OF_GREED)))
-        time.sleep(delay)
-        process.send_signal(signal.SIGKILL)
+        try:
+            process.wait(timeout=delay)  # one that is done by then is done: a kill would find nothing to stop
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGKILL)
         process.communicate()
         listed = (live(folder) / "banlists" / "ocg" / f"{day}.json").is_file()
         recorded = any(f"banlists/ocg/{day}.json" in record.get("files", []) for record in _records(folder))
         assert listed == recorded, f"killed after {delay} s: the list {'without' if listed else 'with'} its record"
-        assert _run(env, "check", str(folder))[0] == 0
-    assert _run(env, "status")[0] == 0
+        assert _cli("check", str(folder))[0] == 0
+    assert _cli("status")[0] == 0
 
 
 @pytest.mark.slow
@@ -201,6 +220,11 @@ def test_a_command_killed_the_moment_its_list_shows_leaves_the_record_with_it(
         day = f"2027-{attempt + 1:02d}-01"
         shown = folder / "banlists" / "ocg" / f"{day}.json"  # through the folder's own path, as a person looks
         process = _start(env, "add-list", "--format", "ocg", "--from", day, str(_list(tmp_path, POT_OF_GREED)))
+        # Nothing shows before the writer stages its change (data/folder.py): until then the command starts, reads
+        # its source and loads the data, and a loop spinning here would take the CPU it needs for that.
+        while not any((folder / STATE).glob("staging-*")) and process.poll() is None:
+            time.sleep(0.002)
+        assert process.poll() is None, "the command ended before its change was seen staged"
         while not shown.exists() and process.poll() is None:
             pass  # no sleep: the kill lands within microseconds of the list showing
         process.send_signal(signal.SIGKILL)
@@ -221,7 +245,7 @@ def test_a_folder_from_before_snapshots_is_carried_into_the_first(env: dict[str,
     body |= {"forbidden": [POT_OF_GREED], "limited": [], "semi_limited": []}
     (folder / "banlists" / "ocg" / "2027-02-01.json").write_text(json.dumps(body), encoding="utf-8")
     before = DataSource(updates=folder).load()
-    assert _run(env, "add-list", "--format", "ocg", "--from", "2027-04-01", str(_list(tmp_path, POT_OF_GREED)))[0] == 0
+    assert _cli("add-list", "--format", "ocg", "--from", "2027-04-01", str(_list(tmp_path, POT_OF_GREED)))[0] == 0
     after = DataSource(updates=folder).load()
     assert after.banlists.by_id.keys() - before.banlists.by_id.keys() == {"ocg-2027-04-01"}
     assert sorted(os.readlink(folder / entry) for entry in ("banlists", "cards", "provenance")) == [
@@ -237,12 +261,12 @@ def test_names_and_records_are_bounded_and_printed_escaped(env: dict[str, str], 
     given = tmp_path / "a\x1b[31mred.json"
     given.write_text(json.dumps({"forbidden": [POT_OF_GREED]}), encoding="utf-8")
     argv = ("add-list", "--format", "ocg", "--from", "2027-04-01", str(given))
-    code, out, err = _run(env, *argv, "--name", "x\x1b[2J")
+    code, out, err = _cli(*argv, "--name", "x\x1b[2J")
     assert (code, out, err) == (2, "", "deckcheck: --name: a list's name may not hold the control character \\x1b\n")
-    code, _out, err = _run(env, *argv, "--name", "n" * 101)
+    code, _out, err = _cli(*argv, "--name", "n" * 101)
     assert (code, err) == (2, "deckcheck: --name: a list's name must be 1 to 100 characters, not 101\n")
-    assert _run(env, *argv)[0] == 0
-    code, out, _err = _run(env, "status")
+    assert _cli(*argv)[0] == 0
+    code, out, _err = _cli("status")
     assert code == 0
     assert "\x1b" not in out
     assert out.rstrip().splitlines()[-1].startswith("update ")
