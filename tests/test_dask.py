@@ -8,6 +8,7 @@ import io
 import re
 import socket
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +69,18 @@ def local(store: Path) -> list[bytes]:
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[Client]:
-    with connect("local:2") as started:
+    """A local cluster of two workers, started as `--dask local:2` starts it, while Dask's default port 8787 is taken
+    (test_a_local_cluster_starts_while_dasks_default_port_is_taken reads the port it took instead)."""
+    with ExitStack() as stack:
+        with socket.socket() as taken:
+            taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                taken.bind(("", 8787))
+            except OSError:
+                pass  # taken already, by another process: the case under test all the same
+            else:
+                taken.listen()
+            started = stack.enter_context(connect("local:2"))
         assert len(started.scheduler_info()["workers"]) == 2
         yield started
 
@@ -78,12 +90,15 @@ def _results(folder: Path) -> pa.Table:
 
 
 @pytest.mark.slow
-def test_the_cli_on_a_local_cluster_gives_the_local_results(store: Path, local: list[bytes]) -> None:
+def test_the_cli_on_a_local_cluster_gives_the_local_results(client: Client, store: Path, local: list[bytes]) -> None:
+    # The module's cluster, started by connect("local:2") as `--dask local:2` starts one: a second start would prove
+    # nothing more about the results.
     out = store / "dask"
     stderr = io.StringIO()
     report = ["--report", str(store / "dask.csv")]
+    address = str(client.scheduler_info()["address"])
     code = run(
-        [*RECHECK, "--dask", "local:2", "--out", str(out), *report, str(store / "decks.parquet")], io.StringIO(), stderr
+        [*RECHECK, "--dask", address, "--out", str(out), *report, str(store / "decks.parquet")], io.StringIO(), stderr
     )
     assert code == EXIT_ERROR, stderr.getvalue()
     assert (store / "dask.csv").read_bytes() == (store / "local.csv").read_bytes()  # the decks to contact, alike
@@ -293,16 +308,8 @@ def test_a_partition_whose_workers_keep_dying_ends_the_recheck_in_words(tmp_path
     assert sorted(out.rglob("*")) == []
 
 
-def test_a_local_cluster_starts_while_dasks_default_port_is_taken() -> None:
+def test_a_local_cluster_starts_while_dasks_default_port_is_taken(client: Client) -> None:
     """Two local clusters on one machine (two organisers' rechecks, or a Dask dashboard already open) do not meet on
-    port 8787: the scheduler's HTTP server takes a free port, and no warning is raised (warnings are errors here)."""
-    with socket.socket() as taken:
-        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            taken.bind(("", 8787))
-        except OSError:
-            pass  # taken already, by another process: the case under test all the same
-        else:
-            taken.listen()
-        with connect("local:1") as started:
-            assert started.scheduler_info()["services"]["dashboard"] != 8787
+    port 8787: the scheduler's HTTP server takes a free port, and no warning is raised (warnings are errors here,
+    and the module's cluster, started while 8787 was taken, started without one)."""
+    assert client.scheduler_info()["services"]["dashboard"] != 8787

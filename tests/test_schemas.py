@@ -5,6 +5,7 @@ the file, the entry and the key, and never as a traceback."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -13,13 +14,16 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
+from unittest import mock
 
 import httpx
 import orjson
 import pytest
 
+from deckcheck.cli import run
 from deckcheck.data.cdb import read_cdb
 from deckcheck.errors import SourceError
 from tests import served
@@ -38,17 +42,21 @@ A_LIST = {"name": "OCG 2027.01", "format": "OCG", "effective_from": "2027-01-01"
 STATUSES = {"forbidden": [POT_OF_GREED], "limited": [], "semi_limited": []}
 
 
-def _deckcheck(*argv: str, timeout: float = 120, **env: str) -> tuple[int, str, str]:
-    """`deckcheck ARGV` run as an operator runs it, over the bundled data unless `env` says otherwise."""
-    done = subprocess.run(
-        [sys.executable, "-m", "deckcheck", *argv],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-        env={**os.environ, **env},
-    )
-    return done.returncode, done.stdout, done.stderr
+def _deckcheck(*argv: str, **env: str) -> tuple[int, str, str]:
+    """`deckcheck ARGV` as an operator runs it, over the bundled data unless `env` says otherwise: the command line's
+    own run(), in this process (anything it wrote to the process's standard streams instead, such as a traceback or
+    a log line, fails the test: `_nothing_else_written`)."""
+    out, err = io.StringIO(), io.StringIO()
+    with mock.patch.dict(os.environ, env):
+        code = run(list(argv), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(autouse=True)
+def _nothing_else_written(capfd: pytest.CaptureFixture[str]) -> Iterator[None]:
+    """The refusals are each command's own lines: nothing else reaches the process's standard output or error."""
+    yield
+    assert capfd.readouterr() == ("", "")
 
 
 def _write(path: Path, text: str | bytes) -> Path:
@@ -167,7 +175,15 @@ def test_a_broken_card_or_readings_file_is_named(
 def test_a_pipe_among_the_card_files_is_refused_not_waited_on(tmp_path: Path) -> None:
     (tmp_path / "cards").mkdir()
     os.mkfifo(tmp_path / "cards" / "pipe.csv")
-    code, out, err = _deckcheck("data", "check", str(tmp_path), timeout=60)  # a hang ends the test here
+    # In a process of its own, so that a hang ends the test here.
+    done = subprocess.run(
+        [sys.executable, "-m", "deckcheck", "data", "check", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    code, out, err = done.returncode, done.stdout, done.stderr
     assert (code, out, err) == (2, "", f"deckcheck: {tmp_path / 'cards' / 'pipe.csv'}: file: is not a regular file\n")
 
 

@@ -19,11 +19,13 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from unittest import mock
 
 import httpx
 import orjson
 import pytest
 
+from deckcheck.cli import run
 from deckcheck.cli.output import EXIT_FAILED, EXIT_ILLEGAL
 from tests.served import Served, serving
 
@@ -69,6 +71,15 @@ def _deckcheck(*argv: str, env: dict[str, str] | None = None) -> subprocess.Comp
     )
 
 
+def _run(*argv: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    """`deckcheck ARGV` through the command line's own run(), in this process, with `env` added to the environment:
+    its exit status, standard output and standard error."""
+    out, err = io.StringIO(), io.StringIO()
+    with mock.patch.dict(os.environ, env or {}):
+        code = run(list(argv), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
 def _csv(path: Path) -> list[list[str]]:
     return list(csv.reader(io.StringIO(path.read_bytes().decode("utf-8-sig"), newline="")))
 
@@ -84,8 +95,8 @@ def test_names_that_begin_as_formulas_stay_text_in_the_cards_column(tmp_path: Pa
     names = ["=SUM(A1)", "+SUM(A1)", "-SUM(A1)", "@SUM(A1)", "Plain Unknown"]
     store = _store(tmp_path / "decks.ndjson", [f"1 {name}\n{LEGAL_39}" for name in names])
     results, report = tmp_path / "results.ndjson", tmp_path / "contact.csv"
-    done = _deckcheck(*RECHECK, "--out", str(results), "--report", str(report), str(store))
-    assert (done.returncode, done.stdout) == (EXIT_ILLEGAL, ""), done.stderr
+    code, out, err = _run(*RECHECK, "--out", str(results), "--report", str(report), str(store))
+    assert (code, out) == (EXIT_ILLEGAL, ""), err
     *lines, _summary = [orjson.loads(line) for line in results.read_bytes().splitlines()]
     assert [[v["code"] for v in line["violations"]] for line in lines] == [["unknown_card"]] * len(names)
     causes = [line["violations"][0]["message"] for line in lines]
@@ -108,12 +119,12 @@ def test_an_imported_card_named_as_a_formula_stays_text_in_causes_and_cards(tmp_
     cards = tmp_path / "cards.csv"
     fusion = "990000001,0,1,=融合テスト,=Fusion Test,monster,fusion,0,1,1,2000-01-01,1,2000-01-01,1"
     cards.write_text(f"{CARD_COLUMNS}\n{fusion}\n", encoding="utf-8")
-    added = _deckcheck("data", "add-cards", str(cards), env=env)
-    assert added.returncode == 0, added.stderr
+    added, _out, err = _run("data", "add-cards", str(cards), env=env)
+    assert added == 0, err
     store = _store(tmp_path / "decks.ndjson", [f"1 =Fusion Test\n{LEGAL_39}"])
     report = tmp_path / "contact.csv"
-    done = _deckcheck(*RECHECK, "--out", str(report), str(store), env=env)
-    assert (done.returncode, done.stdout) == (EXIT_ILLEGAL, ""), done.stderr
+    code, out, err = _run(*RECHECK, "--out", str(report), str(store), env=env)
+    assert (code, out) == (EXIT_ILLEGAL, ""), err
     assert _csv(report) == [
         ["line", "id", "verdict", "penalty", "causes", "cards"],
         [

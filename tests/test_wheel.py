@@ -23,7 +23,7 @@ import deckcheck
 from deckcheck import Data
 from deckcheck.data import DEFAULT_DATA_DIR
 from tests.golden import run_case
-from tests.served import wait_until_healthy
+from tests.served import free_port, wait_until_healthy
 
 pytestmark = pytest.mark.packaging
 
@@ -65,9 +65,11 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     assert built.returncode == 0, built.stdout + built.stderr
     (wheel,) = (work / "dist").glob("deckcheck-*.whl")
     venv = work / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    pip = ["-m", "pip", "--disable-pip-version-check", "--quiet", "install", str(wheel)]
-    subprocess.run([str(venv / "bin" / "python"), *pip], check=True)
+    # The environment gets no pip of its own (ensurepip is most of a venv's making): this suite's pip installs into
+    # it, running as its interpreter (`--python`), so the wheel's dependencies resolve as they would inside it.
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    pip = ["-m", "pip", "--python", str(venv / "bin" / "python"), "--disable-pip-version-check", "--quiet"]
+    subprocess.run([sys.executable, *pip, "install", str(wheel)], check=True)
     cwd = work / "elsewhere"
     cwd.mkdir()
     return Installed(wheel, venv, cwd)
@@ -123,27 +125,35 @@ def test_a_fresh_install_judges_december_2026_by_the_october_list(installed: Ins
     assert [(u["action"], u["source"]) for u in status["updates"]] == [("add-list", "ocg-2026-10.lflist.conf")]
 
 
-def test_package_imports_from_the_environment(installed: Installed) -> None:
-    code = "import deckcheck, deckcheck.app, importlib.metadata as m; from deckcheck.config import load_settings; "
-    code += "print(deckcheck.__file__, load_settings().data_dir, m.version('deckcheck'), deckcheck.__version__)"
-    result = installed.run("python", "-c", code)
-    assert result.returncode == 0, result.stderr
-    package, data_dir, version, own_version = result.stdout.split()
+HEAVY = ("pillow", "fpdf2", "zxing-cpp", "tesserocr", "pypdf", "rapidocr", "onnxruntime", "dask", "pyarrow")
+
+
+@pytest.fixture(scope="module")
+def imported(installed: Installed) -> subprocess.CompletedProcess[str]:
+    """One interpreter of the environment that imports the package, its client (first, as a site that only calls
+    the API imports it) and its app, then prints where the package and its data are, its versions, and which of
+    HEAVY are installed: the tests below read it."""
+    code = "import deckcheck, deckcheck.client, deckcheck.app, importlib.metadata as m; "
+    code += "from deckcheck.config import load_settings; "
+    code += "print(deckcheck.__file__, load_settings().data_dir, m.version('deckcheck'), deckcheck.__version__); "
+    code += "names = {x.name.lower().replace('_', '-') for x in m.distributions()}; "
+    code += f"print(sorted(names & {set(HEAVY)!r}))"
+    return installed.run("python", "-c", code)
+
+
+def test_package_imports_from_the_environment(installed: Installed, imported: subprocess.CompletedProcess[str]) -> None:
+    assert imported.returncode == 0, imported.stderr
+    package, data_dir, version, own_version = imported.stdout.splitlines()[0].split()
     assert version == own_version == deckcheck.__version__
     site = installed.bin.parent / "lib"
     assert Path(package).is_relative_to(site)
     assert Path(data_dir) == Path(package).parent / "bundled"
 
 
-def test_without_extras_the_package_is_light_and_the_client_imports(installed: Installed) -> None:
+def test_without_extras_the_package_is_light_and_the_client_imports(imported: subprocess.CompletedProcess[str]) -> None:
     """`pip install deckcheck` with no extra, as a site that only calls the API installs it: none of the OCR and PDF
     stack (the `paper` extra) nor Dask's, and the client and the server import."""
-    heavy = ("pillow", "fpdf2", "zxing-cpp", "tesserocr", "pypdf", "rapidocr", "onnxruntime", "dask", "pyarrow")
-    code = "import importlib.metadata as m, deckcheck.client, deckcheck.app; "
-    code += "names = {x.name.lower().replace('_', '-') for x in m.distributions()}; "
-    code += f"print(sorted(names & {set(heavy)!r}))"
-    result = installed.run("python", "-c", code)
-    assert (result.returncode, result.stdout, result.stderr) == (0, "[]\n", "")
+    assert (imported.returncode, imported.stdout.splitlines()[1:], imported.stderr) == (0, ["[]"], "")
 
 
 def _validate_json(installed: Installed, *command: str, **env: str) -> tuple[int, list[dict[str, Any]]]:
@@ -172,13 +182,15 @@ def test_data_dir_overrides_the_bundled_data(installed: Installed, tmp_path: Pat
     assert [v["message"] for v in results[0]["violations"]] == ["Pot of Greed (override) is Forbidden on OCG 2008.03."]
 
 
-@pytest.fixture(params=["deckcheck serve", "uvicorn deckcheck.app:app"])
-def server(request: pytest.FixtureRequest, installed: Installed, free_port: int) -> Iterator[str]:
-    """The API served from the environment by the command a user would type."""
-    argv = [*str(request.param).split(), "--host", "127.0.0.1", "--port", str(free_port)]
+@pytest.fixture(scope="module", params=["deckcheck serve", "uvicorn deckcheck.app:app"])
+def server(request: pytest.FixtureRequest, installed: Installed) -> Iterator[str]:
+    """The API served from the environment by the command a user would type, one server a command for the tests
+    that only read from it."""
+    port = free_port()
+    argv = [*str(request.param).split(), "--host", "127.0.0.1", "--port", str(port)]
     argv[0] = str(installed.bin / argv[0])
     process = subprocess.Popen(argv, cwd=installed.cwd, env=installed.env(), stderr=subprocess.PIPE, text=True)
-    url = f"http://127.0.0.1:{free_port}"
+    url = f"http://127.0.0.1:{port}"
     try:
         assert wait_until_healthy(url, process), "the installed server did not start"
         yield url
