@@ -11,7 +11,7 @@ hands each result on as soon as no key left to score could come before it.
 from __future__ import annotations
 
 import heapq
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple, TypeVar
 
@@ -47,26 +47,19 @@ class KeyIndex:
         """Index `keys`; results name keys by their position in it."""
         self._keys = tuple(keys)
         self._key_objects = _frozen(np.array(self._keys, dtype=object))
-        holders: defaultdict[str, list[list[int]]] = defaultdict(list)  # char -> the keys holding (char, 1), ...
-        for row, key in enumerate(self._keys):
-            for char, count in Counter(key).items():
-                tokens = holders[char]
-                while len(tokens) < count:
-                    tokens.append([])
-                for token in tokens[:count]:
-                    token.append(row)
-        common: list[list[int]] = []
+        lengths = np.fromiter(map(len, self._keys), dtype=np.int32, count=len(self._keys))
+        chars, holders, starts = _tokens(self._keys, lengths)
+        common: list[Rows] = []
         self._chars: dict[str, _Char] = {}
-        for char, tokens in holders.items():
+        for char, first, last in zip(chars.tolist(), starts[:-1].tolist(), starts[1:].tolist(), strict=True):
+            tokens = holders[first:last]  # (char, 1), (char, 2), ...: ever fewer keys
             many = sum(len(token) >= _COMMON for token in tokens)
-            rare = tuple(_frozen(np.array(token, dtype=np.intp)) for token in tokens[many:])
-            self._chars[char] = _Char(len(common), many, rare)
+            self._chars[chr(char)] = _Char(len(common), many, tuple(_frozen(token) for token in tokens[many:]))
             common.extend(tokens[:many])
         held = np.zeros((len(common), len(self._keys)), dtype=np.uint8)
-        for at, token in enumerate(common):
-            held[at, token] = 1
+        if common:
+            held[np.repeat(np.arange(len(common)), [len(token) for token in common]), np.concatenate(common)] = 1
         self._held = _frozen(held)
-        lengths = np.array([len(key) for key in self._keys], dtype=np.int32)
         self._lengths = _frozen(lengths)
         self._lengths_scaled = _frozen(FUZZY_CUTOFF * lengths)
 
@@ -118,3 +111,25 @@ class KeyIndex:
 def _frozen(array: _Array) -> _Array:
     array.flags.writeable = False
     return array
+
+
+def _tokens(keys: tuple[str, ...], lengths: npt.NDArray[np.int32]) -> tuple[Counts, list[Rows], Counts]:
+    """Every token of the keys, sorted by character, then n: the characters (code points, ascending), the keys
+    holding each token (ascending), and where each character's tokens start in that list (one more at the end).
+    Each character of a key is one token: (char, n) for its nth time in the key."""
+    codes = np.frombuffer("".join(keys).encode("utf-32-le"), dtype=np.uint32)
+    rows = np.repeat(np.arange(len(keys), dtype=np.intp), lengths)
+    order = np.lexsort((codes, rows))  # by key, then character; stable
+    rows, codes = rows[order], codes[order]
+    at = np.arange(len(codes))
+    run = np.ones(len(codes), dtype=bool)  # where a run of one character in one key starts
+    run[1:] = (rows[1:] != rows[:-1]) | (codes[1:] != codes[:-1])
+    nth = at - np.maximum.accumulate(np.where(run, at, 0))  # n - 1
+    order = np.lexsort((rows, nth, codes))
+    rows, nth, codes = rows[order], nth[order], codes[order]
+    token = np.ones(len(codes), dtype=bool)  # where a token's keys start
+    token[1:] = (codes[1:] != codes[:-1]) | (nth[1:] != nth[:-1])
+    token_starts = token.nonzero()[0]
+    holders = np.split(rows, token_starts[1:]) if len(codes) else []
+    char = nth[token_starts] == 0  # the tokens (char, 1): where each character's tokens start
+    return codes[token_starts[char]], holders, np.append(char.nonzero()[0], len(token_starts))
