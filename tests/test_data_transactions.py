@@ -6,7 +6,7 @@ command or the one it makes, nothing in between), the folder's record says the s
 (`deckcheck data status` and `deckcheck data check` pass). A folder moved away never makes the service answer from
 the bundle alone.
 
-A command writes 1-3 s after it starts on a two-core machine (most of it loading the data twice): a kill after a
+A command writes 1-3 s after it starts on a two-core machine (most of it loading the data): a kill after a
 delay draws it from 0-3 s, which straddles that time; a kill at the first to sixth change a look at the folder's
 files finds steps through the writing itself (a lock taken, files written or staged, a record appended, a change put
 in force, whatever the folder's layout). Each step costs seconds (a command, then a reload beside the two commands

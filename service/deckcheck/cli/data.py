@@ -159,34 +159,44 @@ def _target(source: DataSource, folder: Path) -> DataSource:
 
 
 def _plan(args: argparse.Namespace, argv: list[str], target: DataSource, folder: Path, out: IO[str]) -> Change | None:
-    """The change the command asks for, its preview printed; None on a dry run."""
-    data = target.load()
-    beneath = DataSource(target.root, None, target.cadence).load() if target.updates is not None else None
+    """The change the command asks for, its preview printed; None on a dry run. Only the data a preview needs are
+    loaded here (none for a removal); `carry_out` loads the data with the change made before it writes."""
     if args.action == "remove":
         writes, removes = removal(folder, args.what)
         return Change(writes, removes, record("remove", argv, None, None, removed=args.what))
     if args.action == "add-list":
-        path, mark, list_in = args.source.partition("#")
-        with taken_in(Path(path)) as copy:
-            limits, name, raw = read_list(f"{copy}{mark}{list_in}", data.cards)
-        title = list_name(args.format, args.start) if args.name is None else valid_list_name(args.name)
-        path, body = list_change(
-            args.format, args.start, title, limits, (beneath or data).banlists, replace=args.replace
-        )
-        if (live(folder) / path).is_file() and target.updates is not None and not args.replace:
-            raise SourceError(path, [f"{folder} holds this list already; to replace it, say so (--replace)"])
-        before = data.banlists.in_force(args.start - dt.timedelta(days=1), args.format)
-        new = make_banlist("new", title, args.format.upper(), dates=(args.start, None), limits=limits, cards=data.cards)
-        if before is not None:
-            print_changes(before, new, data.cards, args.lang, out)
-        change = Change({path: body}, (), record("add-list", argv, name, sha256(raw), files=[path]))
+        change = _list(args, argv, target, folder, out)
     else:
         with taken_in(args.source) as copy:
-            change = _cards(args, argv, folder, copy, beneath=beneath or data, out=out)
+            change = _cards(args, argv, folder, copy, beneath=_beneath(target) or target.load(), out=out)
     if args.dry_run:
         print(words(args.lang, "data_dry_run"), file=out)
         return None
     return change
+
+
+def _beneath(target: DataSource) -> Data | None:
+    """The data an updates folder lies over; None when the folder written is the data folder itself."""
+    return DataSource(target.root, None, target.cadence).load() if target.updates is not None else None
+
+
+def _list(args: argparse.Namespace, argv: list[str], target: DataSource, folder: Path, out: IO[str]) -> Change:
+    """The change an import of a list makes, the changes from the list in force the day before printed."""
+    title = list_name(args.format, args.start) if args.name is None else valid_list_name(args.name)
+    data = target.load()
+    path, mark, list_in = args.source.partition("#")
+    with taken_in(Path(path)) as copy:
+        limits, name, raw = read_list(f"{copy}{mark}{list_in}", data.cards)
+    path, body = list_change(
+        args.format, args.start, title, limits, (_beneath(target) or data).banlists, replace=args.replace
+    )
+    if (live(folder) / path).is_file() and target.updates is not None and not args.replace:
+        raise SourceError(path, [f"{folder} holds this list already; to replace it, say so (--replace)"])
+    before = data.banlists.in_force(args.start - dt.timedelta(days=1), args.format)
+    new = make_banlist("new", title, args.format.upper(), dates=(args.start, None), limits=limits, cards=data.cards)
+    if before is not None:
+        print_changes(before, new, data.cards, args.lang, out)
+    return Change({path: body}, (), record("add-list", argv, name, sha256(raw), files=[path]))
 
 
 def _cards(
