@@ -131,7 +131,14 @@ def test_a_folder_moved_away_keeps_its_lists_stale_until_it_is_back(tmp_path: Pa
         health, ready = _stale(running.url)
         first, second = _reloads(running, "failed")
         assert health == ready == {"since": first["since"], "problem": GONE, "file": str(updates), "entry": "folder"}
-        line = {"event": "data_reload", "outcome": "failed", "cause": "SIGHUP", **health, "kept": version}
+        line = {
+            "event": "data_reload",
+            "outcome": "failed",
+            "cause": "SIGHUP",
+            "causes": ["SIGHUP"],
+            **health,
+            "kept": version,
+        }
         assert first == second == line
         assert _failed_count(running.url) == "2.0"
         (tmp_path / "moved").rename(updates)

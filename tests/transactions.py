@@ -313,22 +313,21 @@ class World:
     def reload(self, send: Callable[[], str]) -> dict[str, Any]:
         """Call `send`, which makes the service reload and says the cause that reload logs, and wait until a reload
         that began after the call ends; its log line. The service merges an ask made while another waits to begin
-        into that one, which logs the other's cause: so that is a good reload that began loading after the call
-        (its line's time less its seconds), one of that cause that did not begin before the call, or a failed one
-        of that cause (a failed reload does not log when it began)."""
+        into that one, whose line names every cause merged: so that is a reload naming the cause that ended after
+        the call, and whose loading, when it succeeded, did not begin before it (its line's time less its seconds; a
+        failed reload does not log when it began)."""
         since = len(self.reloads())
         sent = time.time()
         cause = send()
         deadline = time.monotonic() + _WAIT
         while True:
             for line in self.reloads()[since:]:
-                if "seconds" not in line:  # a failed reload, which does not log when it began
-                    if line["cause"] == cause:
-                        return line
+                if cause not in line["causes"]:
                     continue
+                if "seconds" not in line:
+                    return line
                 began = dt.datetime.fromisoformat(line["time"]).timestamp() - line["seconds"]
-                # The log's times are cut to milliseconds: a margin either side.
-                if began > sent + _CLOCK or (line["cause"] == cause and began > sent - _CLOCK):
+                if began > sent - _CLOCK:  # the log's times are cut to milliseconds: a margin
                     return line
             assert time.monotonic() < deadline, (cause, self.server.log_lines()[-5:])
             time.sleep(0.01)

@@ -77,7 +77,7 @@ class DataStore:
         self._seen = seen
         self._held = len(update_files(source))  # the data files of the updates folder the data served hold
         self._registration: Registration | None = None
-        self._pending: str | None = None  # the cause of the reload asked for after the one running
+        self._pending: list[str] = []  # the causes of the reload asked for after the one running, first first
         self._reloads: asyncio.Task[None] | None = None
         self._unwritable = False
 
@@ -96,7 +96,7 @@ class DataStore:
                 raise
             store = cls(source, kept.data, Metrics(data_version(kept.data), __version__), max_age, seen)
             store._held = kept.files
-            store._failed("start", exc)
+            store._failed(("start",), exc)
             return store
         store = cls(source, data, Metrics(data_version(data), __version__), max_age, seen)
         store._keep(data.digest, seen)
@@ -109,18 +109,19 @@ class DataStore:
     def ask(self, cause: str) -> asyncio.Task[None]:
         """Have the data reloaded: now, or once the reload running ends, every ask made during it merged into one.
         At most one reload runs and one more waits, whatever the number of signals or changes seen. Returns the
-        task that runs them."""
-        self._pending = self._pending or cause
+        task that runs them; the reload logs every cause merged into it."""
+        if cause not in self._pending:
+            self._pending.append(cause)
         if self._reloads is None or self._reloads.done():
             self._reloads = asyncio.get_running_loop().create_task(self._run())
         return self._reloads
 
     async def _run(self) -> None:
-        while self._pending is not None:
-            cause, self._pending = self._pending, None
-            await self.reload(cause)
+        while self._pending:
+            causes, self._pending = self._pending, []
+            await self.reload(*causes)
 
-    async def reload(self, cause: str) -> bool:
+    async def reload(self, *causes: str) -> bool:
         """Load the data again in a thread and swap them in whole, then keep them as the last good data. A load
         that fails, whatever it raises, or that finds the updates folder gone, unreadable or wiped while the data
         served hold files of it (data/lastgood.py `check_present`), keeps the data served (`_failed`). One reload
@@ -131,27 +132,27 @@ class DataStore:
                 started = time.perf_counter()
                 data, held = await asyncio.to_thread(self._load)
             except Exception as exc:
-                self._failed(cause, exc)
+                self._failed(causes, exc)
                 return False
             retired, self.current, self._held = [self.current], self._served(data), held
             old = retired[0].version
             self.metrics.data_swapped(old, self.current.version)
             self.metrics.reloads.labels("ok").inc()
             seconds = round(time.perf_counter() - started, 3)
-            _log("ok", cause, version=self.current.version, previous=old, seconds=seconds)
+            _log("ok", causes, version=self.current.version, previous=old, seconds=seconds)
             if self._registration is not None:
                 self._registration.write("ok", self.current.version)
             await asyncio.to_thread(_retire, retired)
             await asyncio.to_thread(self._keep, data.digest, seen)
             return True
 
-    def _failed(self, cause: str, exc: Exception) -> None:
+    def _failed(self, causes: tuple[str, ...], exc: Exception) -> None:
         """Keep the data served after a load that failed: count it, log one line naming the file and entry at fault,
         make the data stale (since the first failure after the last good load) and say so in the process's record."""
         self.metrics.reloads.labels("failed").inc()
         why = stale(exc, self.current.stale)
         self.current = replace(self.current, stale=why)
-        _log("failed", cause, **asdict(why), kept=self.current.version)
+        _log("failed", causes, **asdict(why), kept=self.current.version)
         if self._registration is not None:
             self._registration.write("failed", self.current.version, why.problem)
 
@@ -274,10 +275,12 @@ def _retire(retired: list[Served]) -> None:
         _LIBC.malloc_trim(0)
 
 
-def _log(outcome: str, cause: str, **fields: object) -> None:
-    ok = outcome == "ok"
-    message = f"data reloaded ({cause})" if ok else f"data reload failed ({cause}): the data served are kept"
-    _event("data_reload", logging.INFO if ok else logging.ERROR, message, outcome=outcome, cause=cause, **fields)
+def _log(outcome: str, causes: tuple[str, ...], **fields: object) -> None:
+    """One line of a reload: `cause`, the first of the `causes` merged into it."""
+    ok, said = outcome == "ok", ", ".join(causes)
+    message = f"data reloaded ({said})" if ok else f"data reload failed ({said}): the data served are kept"
+    level = logging.INFO if ok else logging.ERROR
+    _event("data_reload", level, message, outcome=outcome, cause=causes[0], causes=list(causes), **fields)
 
 
 def _event(event: str, level: int, message: str, **fields: object) -> None:
