@@ -292,13 +292,13 @@ def two_workers(shared_two_workers: TwoWorkers, with_the_list: Path) -> tuple[se
 
 
 def _replace_a_worker(running: served.Served) -> list[str]:
-    """Kill a worker, wait for its replacement and longer than a failing one takes to be started again (7 s); the
-    log lines written since."""
+    """Kill a worker, wait for its replacement to start and for two more of the supervisor's looks at its workers
+    (every 0.5 s: one that failed to start stops the server); the log lines written since."""
     killed = next(pid for pid in _workers(running.log_lines()) if _alive(pid))
     before = len(running.log_lines())
     os.kill(killed, signal.SIGKILL)
     _wait_started(running, 1, before)
-    time.sleep(10)
+    time.sleep(1)
     assert running.process.poll() is None
     return running.log_lines()[before:]
 
