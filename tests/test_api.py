@@ -229,7 +229,7 @@ def test_largest_allowed_deck_is_answered(client: httpx.Client) -> None:
 
 def test_unknown_route_and_method(client: httpx.Client) -> None:
     assert client.get("/v1/nothing").json()["status"] == 404
-    response = client.get("/v1/validate")
+    response = client.put("/v1/validate")
     assert response.status_code == 405
     assert response.headers["content-type"] == "application/problem+json"
 

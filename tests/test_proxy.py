@@ -53,6 +53,7 @@ def render(conf: str, *, port: int, upstream: int, prefix: Path) -> str:
         (r"listen 8080 default_server;", f"listen 127.0.0.1:{port} default_server;", 1),
         (r"server deckcheck:8000 resolve;", f"server 127.0.0.1:{upstream};", 1),
         (r"(\w+)_temp_path \S+;", rf"\1_temp_path {prefix}/temp/\1;", 5),
+        (r"proxy_cache_path \S+", f"proxy_cache_path {prefix}/cache", 1),
         (r"(?m)^    client_header_timeout \S+;", f"    client_header_timeout {CLIENT_TIMEOUT}s;", 1),
         (r"(?m)^    client_body_timeout \S+;", f"    client_body_timeout {CLIENT_TIMEOUT}s;", 1),
     ]
@@ -83,26 +84,26 @@ class Proxy:
             time.sleep(0.05)
 
 
-@pytest.fixture
-def proxy(base_url: str, free_port: int) -> Iterator[Proxy]:
-    """Debian's nginx, not a daemon, with the rendered configuration in a fresh prefix, in front of `base_url`."""
+@contextlib.contextmanager
+def running_proxy(upstream: int, port: int) -> Iterator[Proxy]:
+    """Debian's nginx, not a daemon, with the rendered configuration in a fresh prefix, on `port` in front of the
+    server on port `upstream`."""
     nginx = _nginx()
     if nginx is None:
         if os.geteuid() != 0:
             pytest.skip("nginx is not installed and only root can install it (bash scripts/system-deps)")
         pytest.fail("nginx is not installed: run `bash scripts/system-deps` (scripts/check does)")
-    upstream = int(base_url.rsplit(":", 1)[1])
     # Not tmp_path: when root starts nginx its workers run as nobody, who must reach the temporary folders.
     prefix = Path(tempfile.mkdtemp(prefix="deckcheck-nginx-"))
     prefix.chmod(0o755)
     (prefix / "temp").mkdir()
     conf = prefix / "nginx.conf"
-    conf.write_text(render(CONF.read_text(encoding="utf-8"), port=free_port, upstream=upstream, prefix=prefix))
+    conf.write_text(render(CONF.read_text(encoding="utf-8"), port=port, upstream=upstream, prefix=prefix))
     access_log, error_log = prefix / "access.log", prefix / "error.log"
     argv = [nginx, "-p", f"{prefix}/", "-c", str(conf), "-e", "stderr", "-g", f"daemon off; pid {prefix}/nginx.pid;"]
     with access_log.open("wb") as out, error_log.open("wb") as err:
         process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
-    url = f"http://127.0.0.1:{free_port}"
+    url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -114,7 +115,7 @@ def proxy(base_url: str, free_port: int) -> Iterator[Proxy]:
             if process.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"nginx did not start: {error_log.read_text(errors='replace')}")
             time.sleep(0.05)
-        yield Proxy(url=url, port=free_port, upstream=upstream, access_log=access_log)
+        yield Proxy(url=url, port=port, upstream=upstream, access_log=access_log)
     finally:
         process.terminate()  # SIGTERM: nginx's fast shutdown, workers included
         try:
@@ -123,6 +124,13 @@ def proxy(base_url: str, free_port: int) -> Iterator[Proxy]:
             process.kill()
             process.wait(timeout=15)
         shutil.rmtree(prefix, ignore_errors=True)
+
+
+@pytest.fixture
+def proxy(base_url: str, free_port: int) -> Iterator[Proxy]:
+    """nginx in front of the test server."""
+    with running_proxy(int(base_url.rsplit(":", 1)[1]), free_port) as running:
+        yield running
 
 
 def _established(port: int) -> int:

@@ -13,6 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import Response
 from fastapi.routing import APIRoute
+from pydantic import BaseModel
 
 from deckcheck import __version__
 from deckcheck.api.banlists import build_banlists_router
@@ -176,8 +177,14 @@ async def refuse_unknown_query(request: Request) -> None:
 
 
 def _names(dependant: Dependant) -> list[str]:
-    """The query parameters a route's endpoint and its dependencies take."""
-    found = [field.alias for field in dependant.query_params]
+    """The query parameters a route's endpoint and its dependencies take, each field of a model of them included."""
+    found: list[str] = []
+    for field in dependant.query_params:
+        model = field.field_info.annotation
+        if isinstance(model, type) and issubclass(model, BaseModel):
+            found += [info.alias or name for name, info in model.model_fields.items()]
+        else:
+            found.append(field.alias)
     for dependency in dependant.dependencies:
         found += _names(dependency)
     return found

@@ -15,6 +15,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 
 from deckcheck.errors import (
     BrokenData,
@@ -40,6 +41,10 @@ class UnsupportedMediaType(InvalidInput):
     """The request's Content-Type is none the route reads."""
 
 
+class TargetTooLong(TooLarge):
+    """The request's target (path and query) is longer than the route reads."""
+
+
 # Each kind's status, and the few errors of a kind whose status is their own; an error is answered with the status
 # of the first class of its MRO found here. The problem type of a 422 is invalid-request, of any other its status's
 # phrase. BrokenData is the service's fault: it is left to the handler of crashes (a 500 that names nothing of the
@@ -53,6 +58,7 @@ STATUSES: dict[type[Error], int] = {
     BrokenData: 500,
     NotAcceptable: 406,
     UnsupportedMediaType: 415,
+    TargetTooLong: 414,
     NotAnImage: 415,
 }
 
@@ -119,8 +125,20 @@ async def _on_http(request: Request, exc: Exception) -> Response:
         # FastAPI says this when the body is not JSON it can parse (bad encoding, nesting too deep).
         errors = [{"loc": ["body"], "msg": str(exc.detail), "type": "json_invalid"}]
         return problem(400, "The body is not JSON that can be read.", errors, "malformed-body")
-    # The router's own headers stay: Allow on a 405 (RFC 9110 15.5.6).
+    if exc.status_code == 405:  # Allow names every method of the target (RFC 9110 15.5.6), not the first route's
+        return problem(405, str(exc.detail), headers={"Allow": ", ".join(_allowed(request))})
     return problem(exc.status_code, str(exc.detail), headers=exc.headers)
+
+
+def _allowed(request: Request) -> list[str]:
+    """The methods a route at the request's path answers, HEAD wherever GET is (middleware/caching.py)."""
+    routes = request.app.router.routes
+    methods = {
+        method
+        for method in ("GET", "POST", "PUT", "PATCH", "DELETE")
+        if any(route.matches({**request.scope, "method": method})[0] == Match.FULL for route in routes)
+    }
+    return sorted(methods | ({"HEAD"} if "GET" in methods else set()))
 
 
 async def _passed_on(request: Request, exc: Exception) -> Response:

@@ -54,6 +54,8 @@ def cached(*, paged: bool = False, ok: dict[str, Any] | None = None) -> dict[int
 
 # Routes that run checks: also a body that is not JSON, stalls or is too large, and every check thread busy (503).
 CHECK_PROBLEMS = _problems(400, 408, 413, 422, 431, 503)
+# A deck in the query: also a target too long to read (414) and every check thread busy (503).
+LINK_PROBLEMS = _problems(414, 422, 431, 503)
 # A conversion, which may also draw a QR code that Accept refuses in both its forms (406).
 CONVERT_PROBLEMS = _problems(400, 406, 408, 413, 422, 431, 503)
 # A name search: a query that does not fit, a head over the limit, every check thread busy.

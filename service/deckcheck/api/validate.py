@@ -2,29 +2,46 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import hashlib
 from collections import Counter
-from typing import Any
+from functools import partial
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.middleware.admission import Admission
-from deckcheck.api.responses import BAD_QUERY, CHECK_PROBLEMS, AcceptLanguage, cached, json_response, pick_language
+from deckcheck.api.problems import TargetTooLong
+from deckcheck.api.responses import (
+    BAD_QUERY,
+    CHECK_PROBLEMS,
+    LINK_PROBLEMS,
+    AcceptLanguage,
+    cached,
+    json_response,
+    pick_language,
+)
 from deckcheck.api.served import served
+from deckcheck.data import Data
 from deckcheck.model import FORMATS, Report
 from deckcheck.rules import RULES, eras, validate
 from deckcheck.wire.answers import EraOut, RuleOut, ValidateResponse
-from deckcheck.wire.inputs import context_for, deck_from
+from deckcheck.wire.inputs import JAPAN, context_for, deck_from, today
 from deckcheck.wire.judge.bodies import mark_escalations
 from deckcheck.wire.reports import report_json, ruleset_json
-from deckcheck.wire.requests import ValidateRequest
+from deckcheck.wire.requests import ValidateQuery, ValidateRequest
 
 # The catalogues' texts are in the language Accept-Language picks.
 _BY_LANGUAGE = ("Accept-Language",)
 
 
 VALIDATE_PATH = "/v1/validate"
+# The longest target (path and query) GET /v1/validate reads: what CDNs and browsers commonly keep, and some sixteen
+# times the link of the largest legal deck (90 cards: under 500 characters).
+MAX_LINK_TARGET = 8192
+TOO_LONG = f"The request target is longer than {MAX_LINK_TARGET} bytes; send the deck in the body of POST /v1/validate."
 
 
 def build_router(admission: Admission, metrics: Metrics) -> APIRouter:
@@ -45,19 +62,39 @@ def build_router(admission: Admission, metrics: Metrics) -> APIRouter:
         its penalty."""
         lang = pick_language(accept_language)
         data = served(request).data
-
-        def check() -> tuple[dict[str, Any], Report]:
-            deck = deck_from(body, data)
-            context = context_for(body, data)
-            report = validate(deck, context)
-            answer = report_json(report, lang, deck, context.roster)
-            if body.prior is not None:
-                mark_escalations(answer["violations"], {str(code): n for code, n in body.prior.items()}, lang)
-            return answer, report
-
-        answer, report = await admission.run(request, check)
+        answer, report = await admission.run(request, partial(_checked, body, data, lang))
         metrics.count_codes(Counter(v.code for v in report.violations))
         return json_response(answer, lang)
+
+    @router.get(
+        VALIDATE_PATH,
+        response_model=ValidateResponse,
+        responses={**LINK_PROBLEMS, **cached()},
+        tags=["validate"],
+        operation_id="validateDeckLink",
+    )
+    async def validate_link(
+        request: Request, query: Annotated[ValidateQuery, Query()], accept_language: AcceptLanguage = None
+    ) -> Response:
+        """The answer of POST /v1/validate for a deck given as a ydke:// link in the query, which a CDN or the browser
+        may keep: its ETag is the data version, the language and a digest of the deck and event, so a repeated deck is
+        served by the cache and revalidated without a check. A target longer than 8,192 bytes is refused with 414:
+        send such a deck in the body of the POST."""
+        if len(request.scope["raw_path"]) + len(request.scope["query_string"]) + 1 > MAX_LINK_TARGET:
+            raise TargetTooLong.one(["query", "ydke"], TOO_LONG, "target_too_long")
+        link = query.ydke.replace(" ", "+")  # a + left unencoded reads as a space, which no link holds
+        lang = query.lang or pick_language(accept_language)
+        vary = () if query.lang else _BY_LANGUAGE
+        current = served(request)
+        day = query.date or today()
+        body = ValidateRequest(ydke=link, date=day, format=query.format, banlist=query.banlist)
+        etag = current.caching.etag(lang, _digest(link, day, query.format, query.banlist))
+        freshness = current.caching.fresh_for(current.caching.max_age if query.date else _until_midnight_in_japan())
+        if unchanged := current.caching.answer(request, etag, vary, cache_control=freshness):
+            return unchanged
+        answer, report = await admission.run(request, partial(_checked, body, current.data, lang))
+        metrics.count_codes(Counter(v.code for v in report.violations))
+        return current.caching.keep(json_response(answer, lang), etag, vary, cache_control=freshness)
 
     @router.get(
         "/v1/rules",
@@ -119,3 +156,28 @@ def build_router(admission: Admission, metrics: Metrics) -> APIRouter:
         return caching.keep(answer, etag, _BY_LANGUAGE)
 
     return router
+
+
+def _checked(body: ValidateRequest, data: Data, lang: str) -> tuple[dict[str, Any], Report]:
+    """The answer to `body` in `lang` (the escalations its `prior` allows marked), and the report it was made from."""
+    deck = deck_from(body, data)
+    context = context_for(body, data)
+    report = validate(deck, context)
+    answer = report_json(report, lang, deck, context.roster)
+    if body.prior is not None:
+        mark_escalations(answer["violations"], {str(code): n for code, n in body.prior.items()}, lang)
+    return answer, report
+
+
+def _digest(ydke: str, day: dt.date, fmt: str, banlist: str | None) -> str:
+    """What of a GET /v1/validate request its answer depends on, beside the data and the language, in 16 hex
+    digits."""
+    key = "\n".join((ydke, day.isoformat(), fmt, banlist or ""))
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def _until_midnight_in_japan() -> int:
+    """Seconds until the day ends in Japan, when an answer for "today" stops being today's."""
+    now = dt.datetime.now(JAPAN)
+    midnight = dt.datetime.combine(now.date() + dt.timedelta(days=1), dt.time(), JAPAN)
+    return max(1, int((midnight - now).total_seconds()))

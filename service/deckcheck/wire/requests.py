@@ -3,7 +3,7 @@ closed sets of values are the named types of deckcheck.wire.request_values."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
@@ -288,3 +288,35 @@ class RecheckLine(DeckIn):
     )
     protectors: ProtectorsIn | None = PROTECTORS_FIELD
     default_language: str | None = DEFAULT_LANGUAGE_FIELD
+
+
+class ValidateQuery(BaseModel):
+    """A deck as a ydke:// link and its event, in the query of GET /v1/validate: an answer a cache can keep."""
+
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"ydke": ex.SMALL_YDKE, "date": "2008-06-01", "lang": "ja"}]}
+    )
+
+    ydke: Annotated[str, Field(max_length=MAX_SOURCE_CHARS)] = Field(
+        description="The deck as a ydke://main!extra!side! link (percent-encoded: + / = as %2B %2F %3D).",
+        examples=[ex.SMALL_YDKE],
+    )
+    date: IsoDate | None = Field(
+        default=None,
+        description="The event date; default today in Japan (UTC+9), and the answer is then fresh until the day "
+        "ends there.",
+        examples=["2008-06-01"],
+    )
+    format: Format = Field(default="ocg", description="The event's format; default ocg.", examples=["ocg"])
+    banlist: Annotated[str, Field(pattern=BANLIST_ID_PATTERN, max_length=20)] | None = Field(
+        default=None,
+        description="A list id of the format (GET /v1/banlists lists them); default: the format's list in force on "
+        "the date.",
+        examples=["ocg-2008-03-01"],
+    )
+    lang: Literal["ja", "en"] | None = Field(
+        default=None,
+        description="The language of the messages, ja or en; default: Accept-Language's choice (and the answer "
+        "then varies by it).",
+        examples=["ja"],
+    )

@@ -20,7 +20,12 @@ class Caching:
 
     def __init__(self, version: str, max_age: int) -> None:
         self.version = version
+        self.max_age = max_age
         self.cache_control = f"public, max-age={max_age}"
+
+    def fresh_for(self, seconds: int) -> str:
+        """The freshness of an answer that holds for at most `seconds` more (and no longer than the others)."""
+        return f"public, max-age={max(0, min(seconds, self.max_age))}"
 
     def etag(self, *variant: str) -> str:
         """The strong ETag of a representation: the data version, then what the request chose, if anything."""
