@@ -8,6 +8,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -66,6 +67,10 @@ EXCHANGES = [
         ex.CONVERT_JSON_RESPONSE,
     ),
     Exchange("GET", "/v1/cards/44508095", None, answers.CardOutFull, ex.CARD_FULL, cut=True),
+    Exchange(
+        "GET", "/v1/cards/55144522/legality?date=2026-12-01", None, answers.CardLegality, ex.CARD_LEGALITY, cut=True
+    ),
+    Exchange("GET", f"/v1/validate?ydke={quote(ex.SMALL_YDKE)}&date=2008-06-01", None, answers.ValidateResponse),
     Exchange("GET", "/v1/cards?q=Pot+of+Greed&limit=3", None, list[answers.SearchHit], [ex.SEARCH_HIT], cut=True),
     Exchange("GET", "/v1/banlists", None, list[answers.BanlistSummary], [ex.BANLIST_SUMMARY], cut=True),
     Exchange("GET", "/v1/banlists/ocg-2008-03-01", None, answers.BanlistDetail, ex.BANLIST_DETAIL, cut=True),

@@ -1,9 +1,10 @@
-"""GET /v1/cards/{passcode} and GET /v1/cards?q=: card lookup and name search."""
+"""GET /v1/cards/{passcode}, its legality through time, and GET /v1/cards?q=: card lookup and name search."""
 
 from __future__ import annotations
 
+import datetime as dt
 from functools import partial
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
@@ -11,15 +12,25 @@ from fastapi.responses import Response
 from deckcheck.api.middleware.admission import Admission
 from deckcheck.api.responses import NOT_FOUND, SEARCH_PROBLEMS, cached, json_response, paged
 from deckcheck.api.served import served
-from deckcheck.data import STATUS_NAMES
+from deckcheck.data import STATUS_NAMES, Card, Data
 from deckcheck.errors import NotFound
-from deckcheck.wire.answers import CardOutFull, SearchHit
+from deckcheck.model import FORMATS, Format
+from deckcheck.rules.history import first_printed, on_day, periods
+from deckcheck.wire.answers import CardLegality, CardOutFull, SearchHit
+from deckcheck.wire.inputs import seconds_left_today, today
+from deckcheck.wire.request_values import IsoDate
 
 # A passcode as printed: digits only (no sign, no underscores, no decimal point), so each card has one address.
 PASSCODE_PATTERN = r"^[0-9]{1,9}$"
 # The search answers at most this many cards for one query, a page at a time.
 MAX_SEARCH_HITS = 500
 MAX_PAGE = 50
+
+
+PasscodePath = Annotated[
+    str,
+    Path(pattern=PASSCODE_PATTERN, description="Any of the card's passcodes, as printed.", examples=["55144522"]),
+]
 
 
 def build_cards_router(admission: Admission) -> APIRouter:
@@ -29,22 +40,10 @@ def build_cards_router(admission: Admission) -> APIRouter:
     @router.get(
         "/v1/cards/{passcode}", response_model=CardOutFull, responses={**NOT_FOUND, **cached()}, operation_id="getCard"
     )
-    def card(
-        request: Request,
-        passcode: Annotated[
-            str,
-            Path(
-                pattern=PASSCODE_PATTERN, description="Any of the card's passcodes, as printed.", examples=["55144522"]
-            ),
-        ],
-    ) -> Response:
+    def card(request: Request, passcode: PasscodePath) -> Response:
         """One card by any of its passcodes: names, kind, printings and its status on every bundled list."""
         data, caching = served(request).data, served(request).caching
-        found = data.cards.by_passcode.get(int(passcode))
-        if found is None:
-            raise NotFound.one(
-                ["path", "passcode"], f"{passcode} is not the passcode of an official card.", "unknown_card"
-            )
+        found = _card(data, passcode)
         etag = caching.etag()
         if unchanged := caching.answer(request, etag):
             return unchanged
@@ -82,6 +81,39 @@ def build_cards_router(admission: Admission) -> APIRouter:
             }
         )
         return caching.keep(answer, etag)
+
+    @router.get(
+        "/v1/cards/{passcode}/legality",
+        response_model=CardLegality,
+        responses={**NOT_FOUND, **cached()},
+        operation_id="getCardLegality",
+    )
+    def legality(
+        request: Request,
+        passcode: PasscodePath,
+        date: Annotated[
+            IsoDate | None,
+            Query(description="The day asked about in `on_date`; default today in Japan.", examples=["2026-12-01"]),
+        ] = None,
+    ) -> Response:
+        """A card's legality in the OCG and the TCG: its status on every list of each format as periods, from its
+        first printing there to today and on, and its status on `date`."""
+        data, caching = served(request).data, served(request).caching
+        found = _card(data, passcode)
+        day = date or today()
+        etag = caching.etag(day.isoformat())
+        freshness = caching.fresh_for(caching.max_age if date else seconds_left_today())
+        if unchanged := caching.answer(request, etag, cache_control=freshness):
+            return unchanged
+        answer = {
+            "passcode": found.passcode,
+            "requested": int(passcode),
+            "name_en": found.name_en,
+            "name_ja": found.name_ja,
+            "date": day.isoformat(),
+            "formats": [_format_legality(found, data, fmt, day) for fmt in FORMATS],
+        }
+        return caching.keep(json_response(answer), etag, cache_control=freshness)
 
     @router.get(
         "/v1/cards",
@@ -134,3 +166,39 @@ def build_cards_router(admission: Admission) -> APIRouter:
         return caching.keep(paged(answer, request, end if more else None), etag)
 
     return router
+
+
+def _card(data: Data, passcode: str) -> Card:
+    """The card of a passcode as printed; NotFound naming it when it is no official card's."""
+    found = data.cards.by_passcode.get(int(passcode))
+    if found is None:
+        raise NotFound.one(["path", "passcode"], f"{passcode} is not the passcode of an official card.", "unknown_card")
+    return found
+
+
+def _status(limit: int | None) -> dict[str, Any]:
+    return {"status": None if limit is None else STATUS_NAMES[limit], "limit": limit}
+
+
+def _format_legality(card: Card, data: Data, fmt: Format, day: dt.date) -> dict[str, Any]:
+    """A card's legality in one format (rules/history.py), as GET /v1/cards/{passcode}/legality writes it."""
+    first = first_printed(card, fmt)
+    on = on_day(card, data.cards, data.banlists, fmt, day)
+    return {
+        "format": fmt,
+        "first_printed": None if first is None else first.isoformat(),
+        "periods": [
+            {
+                **_status(period.limit),
+                "from": period.start.isoformat(),
+                "until": None if period.until is None else period.until.isoformat(),
+                "banlists": list(period.lists),
+            }
+            for period in periods(card, data.cards, data.banlists, fmt)
+        ],
+        "on_date": {
+            **_status(on.limit),
+            "banlist": None if on.banlist is None else on.banlist.id,
+            "printed": on.printed,
+        },
+    }

@@ -29,6 +29,7 @@ from deckcheck.wire.answers import (
     BanlistDetail,
     BanlistDiff,
     BanlistSummary,
+    CardLegality,
     CardOutFull,
     ConvertResponse,
     EraOut,
@@ -156,6 +157,10 @@ class AsyncClient:
     async def card(self, passcode: int) -> CardOutFull:
         """A card by any of its passcodes; `DeckcheckError` 404 for a passcode that is no card's."""
         return await self._call(op.card(passcode))
+
+    async def card_legality(self, passcode: int, *, date: dt.date | None = None) -> CardLegality:
+        """A card's statuses in each format through time, as periods, and on `date` (default today in Japan)."""
+        return await self._call(op.card_legality(passcode, date))
 
     async def search(self, q: str, *, limit: int = 10, offset: int = 0) -> list[SearchHit]:
         """One page of a name search, best first: `limit` hits (at most 50) from `offset` in the ranking."""

@@ -3,6 +3,7 @@ these; a request body may be its request model or a plain mapping."""
 
 from __future__ import annotations
 
+import datetime as dt
 from urllib.parse import quote
 
 import httpx
@@ -14,6 +15,7 @@ from deckcheck.wire.answers import (
     BanlistDetail,
     BanlistDiff,
     BanlistSummary,
+    CardLegality,
     CardOutFull,
     ConvertResponse,
     EraOut,
@@ -32,6 +34,7 @@ _VALIDATED = model(ValidateResponse)
 _PARSED = model(ParseResponse)
 _CONVERTED = model(ConvertResponse)
 _CARD = model(CardOutFull)
+_LEGALITY = model(CardLegality)
 _READ = model(ReadResponse)
 _HITS = model(list[SearchHit])
 _LISTS = model(list[BanlistSummary])
@@ -95,6 +98,12 @@ def _content(response: httpx.Response) -> bytes:
 def card(passcode: int) -> Call[CardOutFull]:
     """GET /v1/cards/{passcode}."""
     return Call("GET", f"/v1/cards/{passcode:d}", _CARD)
+
+
+def card_legality(passcode: int, date: dt.date | None) -> Call[CardLegality]:
+    """GET /v1/cards/{passcode}/legality."""
+    query = {} if date is None else {"date": date.isoformat()}
+    return Call("GET", f"/v1/cards/{passcode:d}/legality", _LEGALITY, query)
 
 
 def search(q: str, limit: int, offset: int) -> Call[list[SearchHit]]:

@@ -41,6 +41,13 @@ def today() -> dt.date:
     return dt.datetime.now(JAPAN).date()
 
 
+def seconds_left_today() -> int:
+    """Seconds until the day ends in Japan, when an answer for `today()` stops being today's (at least 1)."""
+    now = dt.datetime.now(JAPAN)
+    midnight = dt.datetime.combine(now.date() + dt.timedelta(days=1), dt.time(), JAPAN)
+    return max(1, int((midnight - now).total_seconds()))
+
+
 # Why an entry names no official card (`rules.resolve_entry`), in English.
 UNKNOWN_CARD = {
     "unknown_passcode": "passcode {passcode} is not an official card",

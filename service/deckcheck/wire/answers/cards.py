@@ -11,6 +11,7 @@ import deckcheck.wire.answers.examples as ex
 from deckcheck.wire.answers.verdict import BanlistOut
 from deckcheck.wire.base import WireModel
 from deckcheck.wire.enums import BanlistFormat, CardKind, ExtraDeckType, MatchKind, Status
+from deckcheck.wire.request_values import Format
 
 NAME_JA = "The card's Japanese name; empty for a TCG-only card, which has none."
 FROM, UNTIL = "The first day the list was in force.", "The day the next list took over; null while still in force."
@@ -71,6 +72,78 @@ class CardOutFull(WireModel):
     banlists: list[CardStatus] = Field(
         description="Its status on every bundled list, OCG lists first, each format oldest first.",
         examples=[[ex.CARD_STATUS]],
+    )
+
+
+NO_LIST = "null for days no list of the format the service holds covers (the checks then apply no list)"
+
+
+class LegalityPeriod(WireModel):
+    """Days on which a card had one status in a format, under one list or several in a row."""
+
+    model_config = ConfigDict(populate_by_name=True, json_schema_extra={"examples": [ex.LEGALITY_PERIOD]})
+
+    status: Status | None = Field(description=f"The card's status; {NO_LIST}.", examples=["forbidden"])
+    limit: int | None = Field(description=f"Copies the status allows: 0, 1, 2 or 3; {NO_LIST}.", examples=[0])
+    from_: dt.date = Field(
+        alias="from",
+        description="The period's first day: a list's first day, or the day the card was first printed in the format.",
+        examples=["2006-03-01"],
+    )
+    until: dt.date | None = Field(
+        description="The day the next period began; null while the status is in force.", examples=[None]
+    )
+    banlists: list[str] = Field(
+        description="The lists in force through the period, oldest first; empty when none was.",
+        examples=[["ocg-2006-03-01", "ocg-2006-09-01"]],
+    )
+
+
+class LegalityOnDate(WireModel):
+    """A card's status in a format on the date asked."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.LEGALITY_ON_DATE]})
+
+    status: Status | None = Field(description=f"The card's status; {NO_LIST}.", examples=["forbidden"])
+    limit: int | None = Field(description=f"Copies the status allows; {NO_LIST}.", examples=[0])
+    banlist: str | None = Field(description="The list in force; null when none was.", examples=["ocg-2026-10-01"])
+    printed: bool = Field(
+        description="Whether the card had been printed in the format by then (TR 1 ※: only such cards may be used).",
+        examples=[True],
+    )
+
+
+class FormatLegality(WireModel):
+    """A card's legality in one format: its first printing there, its statuses through time, and on the date."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.FORMAT_LEGALITY]})
+
+    format: Format = Field(description="The format.", examples=["ocg"])
+    first_printed: dt.date | None = Field(
+        description="The first day the card was printed in the format (the day after its first printing's date when "
+        "that day is not known exactly); null when it never was.",
+        examples=["1999-05-27"],
+    )
+    periods: list[LegalityPeriod] = Field(
+        description="Its statuses from first_printed on, oldest first, each as long as it held; empty when never "
+        "printed in the format.",
+        examples=[[ex.LEGALITY_PERIOD]],
+    )
+    on_date: LegalityOnDate = Field(description="Its status on the date asked.", examples=[ex.LEGALITY_ON_DATE])
+
+
+class CardLegality(WireModel):
+    """A card's legality through time in both formats, and on one date."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.CARD_LEGALITY]})
+
+    passcode: int = Field(description="The canonical passcode.", examples=[ex.POT_OF_GREED])
+    requested: int = Field(description="The passcode asked for (canonical or alternate).", examples=[ex.POT_OF_GREED])
+    name_en: str = Field(description="The card's English name.", examples=["Pot of Greed"])
+    name_ja: str = Field(description=NAME_JA, examples=["強欲な壺"])
+    date: dt.date = Field(description="The date asked (default today in Japan).", examples=["2026-12-01"])
+    formats: list[FormatLegality] = Field(
+        description="Its legality in the OCG, then the TCG.", examples=[[ex.FORMAT_LEGALITY]]
     )
 
 

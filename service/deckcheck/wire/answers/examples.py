@@ -214,6 +214,31 @@ CARD_FULL: Example = {
         },
     ],
 }
+LEGALITY_PERIOD: Example = {
+    "status": "forbidden",
+    "limit": 0,
+    "from": "2006-03-01",
+    "until": None,
+    "banlists": ["ocg-2006-03-01", "ocg-2006-09-01", "ocg-2026-10-01"],
+}
+LEGALITY_ON_DATE: Example = {"status": "forbidden", "limit": 0, "banlist": "ocg-2026-10-01", "printed": True}
+FORMAT_LEGALITY: Example = {
+    "format": "ocg",
+    "first_printed": "1999-05-27",
+    "periods": [
+        {"status": None, "limit": None, "from": "1999-05-27", "until": "1999-07-08", "banlists": []},
+        LEGALITY_PERIOD,
+    ],
+    "on_date": LEGALITY_ON_DATE,
+}
+CARD_LEGALITY: Example = {
+    "passcode": POT_OF_GREED,
+    "requested": POT_OF_GREED,
+    "name_en": "Pot of Greed",
+    "name_ja": "強欲な壺",
+    "date": "2026-12-01",
+    "formats": [FORMAT_LEGALITY],
+}
 SEARCH_HIT: Example = {
     "passcode": POT_OF_GREED,
     "name_en": "Pot of Greed",
