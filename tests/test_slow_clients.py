@@ -222,4 +222,6 @@ def test_head_is_answered_wherever_get_is(client: httpx.Client, path: str) -> No
 
 
 def test_head_is_refused_where_there_is_no_get(client: httpx.Client) -> None:
-    assert client.head("/v1/validate").status_code == 405
+    refused = client.head("/v1/decks/parse")
+    assert (refused.status_code, refused.headers["allow"]) == (405, "POST")
+    assert client.head("/v1/validate").status_code != 405  # GET /v1/validate takes a deck in the query
