@@ -15,10 +15,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
 import orjson
 import pytest
 
+from deckcheck.client import AsyncClient, Client
 from tests import served
 from tests.decks import EVENT, EXTRA, MAIN_40, SIDE, main_with
 from tests.test_proxy import running_proxy
@@ -215,3 +217,17 @@ def test_nginx_answers_a_repeated_deck_from_its_cache_and_asks_again_after_a_rel
         assert ask() == ("HIT", etag, False, "ocg-2026-11-15")
         posted = httpx.post(url, json=params, timeout=30)
         assert (posted.json()["legal"], posted.headers.get("x-cache-status")) == (False, None)  # never kept
+
+
+def test_both_clients_check_a_link_by_get(base_url: str) -> None:
+    with Client(base_url) as client:
+        got = client.validate_link(ILLEGAL, date=dt.date(2008, 6, 1), lang="ja")
+        posted = client.validate({"ydke": ILLEGAL, "date": EVENT}, lang="ja")
+    assert got == posted
+    assert [v.code for v in got.violations] == ["forbidden_card"]
+
+    async def asked() -> Any:
+        async with AsyncClient(base_url) as client:
+            return await client.validate_link(ILLEGAL, date=dt.date(2008, 6, 1), lang="ja")
+
+    assert anyio.run(asked) == got

@@ -57,6 +57,17 @@ def validate(request: Body, lang: str | None) -> Call[ValidateResponse]:
     return post("/v1/validate", request, _VALIDATED, lang)
 
 
+def validate_link(
+    ydke: str, date: dt.date | None, format: Format, banlist: str | None, lang: str | None
+) -> Call[ValidateResponse]:
+    """GET /v1/validate: a deck as a ydke:// link in the query, the answer one a cache may keep."""
+    query = {"ydke": ydke, "format": format}
+    query |= {} if date is None else {"date": date.isoformat()}
+    query |= {} if banlist is None else {"banlist": banlist}
+    query |= {} if lang is None else {"lang": lang}
+    return Call("GET", "/v1/validate", _VALIDATED, query)
+
+
 def parse(deck: Body) -> Call[ParseResponse]:
     """POST /v1/decks/parse."""
     return post("/v1/decks/parse", deck, _PARSED)
