@@ -200,7 +200,9 @@ def test_nginx_answers_a_repeated_deck_from_its_cache_and_asks_again_after_a_rel
         before = _version(server.url)
         given = tmp_path / "emergency.json"
         given.write_text(orjson.dumps({"forbidden": [PREMATURE_BURIAL]}).decode(), encoding="utf-8")
-        argv = ["data", "add-list", "--dir", str(updates), "--format", "ocg", "--from", "2026-11-15", str(given)]
+        # --wait 0: this service does not look at the folder (DECKCHECK_UPDATES_POLL=0); the SIGHUP below reloads it.
+        argv = ["data", "add-list", "--dir", str(updates), "--format", "ocg", "--from", "2026-11-15", "--wait", "0"]
+        argv.append(str(given))
         done = subprocess.run(
             [sys.executable, "-m", "deckcheck", *argv], check=False, capture_output=True, text=True, timeout=120
         )
