@@ -6,11 +6,12 @@ when they are missing or older than the lock file."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from tests.node import installed, run
 
 pytestmark = pytest.mark.packaging
 
@@ -18,7 +19,6 @@ ROOT = Path(__file__).resolve().parent.parent
 OPENAPI = ROOT / "openapi" / "openapi.json"  # the committed document; tests/test_openapi.py holds it to the app's
 HERE = ROOT / "tests" / "typescript"
 BIN = HERE / "node_modules" / ".bin"
-INSTALLED = HERE / "node_modules" / ".package-lock.json"  # npm writes it last when it installs
 # A site reading a field the verdict does not have: tsc must refuse it.
 WRONG = """import type { paths } from "deckcheck-api";
 
@@ -30,23 +30,12 @@ export function shown(verdict: Verdict): boolean {
 """
 
 
-def _run(argv: list[str], cwd: Path, timeout: float) -> subprocess.CompletedProcess[str]:
-    """Run a Node.js tool, its output captured as text."""
-    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False)
-
-
 @pytest.fixture(scope="module")
 def types(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The types openapi-typescript writes for openapi/openapi.json, the tools installed first if need be."""
-    missing = [program for program in ("node", "npm") if shutil.which(program) is None]
-    if missing:
-        pytest.skip(f"{' and '.join(missing)} not found: install Node.js and npm (bash scripts/system-deps does)")
-    lock = HERE / "package-lock.json"
-    if not INSTALLED.exists() or INSTALLED.stat().st_mtime < lock.stat().st_mtime:
-        installed = _run(["npm", "ci", "--no-audit", "--no-fund"], HERE, timeout=600)
-        assert installed.returncode == 0, f"npm ci in {HERE} failed:\n{installed.stdout}{installed.stderr}"
+    installed(HERE)
     out = tmp_path_factory.mktemp("typescript") / "api.d.ts"
-    generated = _run([str(BIN / "openapi-typescript"), str(OPENAPI), "--output", str(out)], HERE, timeout=120)
+    generated = run([str(BIN / "openapi-typescript"), str(OPENAPI), "--output", str(out)], HERE, timeout=120)
     assert generated.returncode == 0, f"openapi-typescript failed:\n{generated.stdout}{generated.stderr}"
     return out
 
@@ -60,7 +49,7 @@ def typecheck(types: Path, folder: Path, *files: Path) -> subprocess.CompletedPr
         "files": [str(file) for file in files],
     }
     config.write_text(json.dumps(settings), encoding="utf-8")
-    return _run([str(BIN / "tsc"), "--noEmit", "--pretty", "false", "-p", str(config)], HERE, timeout=120)
+    return run([str(BIN / "tsc"), "--noEmit", "--pretty", "false", "-p", str(config)], HERE, timeout=120)
 
 
 def test_the_client_a_site_writes_type_checks_against_the_document(types: Path, tmp_path: Path) -> None:

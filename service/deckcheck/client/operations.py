@@ -4,6 +4,7 @@ these; a request body may be its request model or a plain mapping."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import TypedDict
 from urllib.parse import quote
 
 import httpx
@@ -57,15 +58,19 @@ def validate(request: Body, lang: str | None) -> Call[ValidateResponse]:
     return post("/v1/validate", request, _VALIDATED, lang)
 
 
-def validate_link(
-    ydke: str, date: dt.date | None, format: Format, banlist: str | None, lang: str | None
-) -> Call[ValidateResponse]:
+class LinkQuery(TypedDict, total=False):
+    """What GET /v1/validate takes beside the link: the event's date, format and list, and the messages' language."""
+
+    date: dt.date
+    format: Format
+    banlist: str
+    lang: str
+
+
+def validate_link(ydke: str, query: LinkQuery) -> Call[ValidateResponse]:
     """GET /v1/validate: a deck as a ydke:// link in the query, the answer one a cache may keep."""
-    query = {"ydke": ydke, "format": format}
-    query |= {} if date is None else {"date": date.isoformat()}
-    query |= {} if banlist is None else {"banlist": banlist}
-    query |= {} if lang is None else {"lang": lang}
-    return Call("GET", "/v1/validate", _VALIDATED, query)
+    params = {"ydke": ydke} | {key: str(value) for key, value in query.items()}  # a date as YYYY-MM-DD
+    return Call("GET", "/v1/validate", _VALIDATED, params)
 
 
 def parse(deck: Body) -> Call[ParseResponse]:

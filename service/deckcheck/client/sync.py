@@ -7,7 +7,7 @@ import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, TypeVar, Unpack
 
 import httpx
 
@@ -136,18 +136,10 @@ class Client:
         """Check a deck (a `ValidateRequest` or a mapping of its fields) for its event; messages in `lang`."""
         return self._call(op.validate(request, lang))
 
-    def validate_link(
-        self,
-        ydke: str,
-        *,
-        date: dt.date | None = None,
-        format: Format = "ocg",
-        banlist: str | None = None,
-        lang: str | None = None,
-    ) -> ValidateResponse:
-        """Check a deck given as a ydke:// link by GET, whose answer a CDN or the browser may keep; messages in
-        `lang`."""
-        return self._call(op.validate_link(ydke, date, format, banlist, lang))
+    def validate_link(self, ydke: str, **query: Unpack[op.LinkQuery]) -> ValidateResponse:
+        """Check a deck given as a ydke:// link by GET, whose answer a CDN or the browser may keep: `date`, `format`,
+        `banlist` and `lang` as the POST's."""
+        return self._call(op.validate_link(ydke, query))
 
     def parse(self, deck: Body) -> ParseResponse:
         """Read a deck (a `DeckIn` or a mapping) in any form: every entry resolved, and those that name no card."""

@@ -1,0 +1,90 @@
+"""The TypeScript client (clients/typescript, issue 38 part 1) as a site meets it: built from the committed OpenAPI
+document, its node tests pass against the running service, and `npm pack` gives a package that a fresh project
+installs and type-checks against strictly."""
+
+from __future__ import annotations
+
+import json
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from tests.node import installed, run
+
+pytestmark = pytest.mark.packaging
+
+ROOT = Path(__file__).resolve().parent.parent
+HERE = ROOT / "clients" / "typescript"
+# A site's own file: the client, its error and the verdict's types, as the package's README shows them.
+SITE = """import { DeckcheckClient, DeckcheckError, type Verdict, type Violation } from "deckcheck-client";
+
+export async function shown(ydke: string): Promise<string[]> {
+  const deckcheck = new DeckcheckClient({ baseUrl: "https://deckcheck.example.org", lang: "ja" });
+  try {
+    const verdict: Verdict = await deckcheck.validateLink(ydke, { date: "2026-12-01", format: "ocg" });
+    return verdict.violations.map((violation: Violation) => `${violation.code} ${violation.penalty}`);
+  } catch (error) {
+    if (error instanceof DeckcheckError) return [`${error.status} ${error.code ?? ""}`];
+    throw error;
+  }
+}
+"""
+SITE_CONFIG = {
+    "compilerOptions": {
+        "strict": True,
+        "noEmit": True,
+        "target": "ES2022",
+        "module": "NodeNext",
+        "moduleResolution": "NodeNext",
+        "lib": ["ES2022", "DOM"],
+        "types": [],
+        "exactOptionalPropertyTypes": True,
+        "noUncheckedIndexedAccess": True,
+    },
+    "files": ["site.ts"],
+}
+
+
+@pytest.fixture(scope="module")
+def built() -> Path:
+    """The client built (npm ci first when its tools are missing or older than the lock file)."""
+    installed(HERE)
+    build = run(["npm", "run", "build"], HERE, timeout=300)
+    assert build.returncode == 0, f"npm run build failed:\n{build.stdout}{build.stderr}"
+    return HERE / "dist"
+
+
+def test_the_node_tests_pass_against_the_running_service(built: Path, base_url: str) -> None:
+    done = run(["npm", "test"], HERE, timeout=300, DECKCHECK_URL=base_url)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "# fail 0" in done.stdout
+    assert "# pass 6" in done.stdout
+
+
+def test_the_package_installs_and_type_checks_in_a_fresh_project(built: Path, tmp_path: Path) -> None:
+    packed = run(["npm", "pack", "--pack-destination", str(tmp_path)], HERE, timeout=120)
+    assert packed.returncode == 0, packed.stderr
+    (tarball,) = tmp_path.glob("deckcheck-client-*.tgz")
+    with tarfile.open(tarball) as archive:
+        names = sorted(archive.getnames())
+    assert names == [
+        "package/README.md",
+        "package/dist/api.d.ts",
+        "package/dist/api.js",
+        "package/dist/index.d.ts",
+        "package/dist/index.js",
+        "package/package.json",
+    ]
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "package.json").write_text('{"name": "a-site", "private": true, "type": "module"}\n', encoding="utf-8")
+    added = run(["npm", "install", "--no-audit", "--no-fund", "--prefer-offline", str(tarball)], site, timeout=300)
+    assert added.returncode == 0, added.stderr
+    (site / "site.ts").write_text(SITE, encoding="utf-8")
+    (site / "tsconfig.json").write_text(json.dumps(SITE_CONFIG), encoding="utf-8")
+    checked = run([str(HERE / "node_modules" / ".bin" / "tsc"), "-p", "tsconfig.json"], site, timeout=300)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    (site / "site.ts").write_text(SITE.replace("violation.penalty", "violation.punishment"), encoding="utf-8")
+    refused = run([str(HERE / "node_modules" / ".bin" / "tsc"), "-p", "tsconfig.json"], site, timeout=300)
+    assert "punishment" in refused.stdout
