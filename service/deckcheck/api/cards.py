@@ -15,7 +15,8 @@ from deckcheck.api.served import served
 from deckcheck.data import STATUS_NAMES, Card, Data
 from deckcheck.errors import NotFound
 from deckcheck.model import FORMATS, Format
-from deckcheck.rules.history import first_printed, on_day, periods
+from deckcheck.rules.eras import first_day_printed
+from deckcheck.rules.history import on_day, periods
 from deckcheck.wire.answers import CardLegality, CardOutFull, SearchHit
 from deckcheck.wire.inputs import seconds_left_today, today
 from deckcheck.wire.request_values import IsoDate
@@ -182,7 +183,7 @@ def _status(limit: int | None) -> dict[str, Any]:
 
 def _format_legality(card: Card, data: Data, fmt: Format, day: dt.date) -> dict[str, Any]:
     """A card's legality in one format (rules/history.py), as GET /v1/cards/{passcode}/legality writes it."""
-    first = first_printed(card, fmt)
+    first = first_day_printed(card, fmt)
     on = on_day(card, data.cards, data.banlists, fmt, day)
     return {
         "format": fmt,

@@ -33,6 +33,20 @@ def first_printing(card: Card, fmt: Format) -> dt.date | None:
     return card.ja_first_print if fmt == "ocg" else card.tcg_first_print
 
 
+def first_printing_exact(card: Card, fmt: Format) -> bool:
+    """Whether the day of `first_printing` is the printing's own, or one the card came after (`printed_by`)."""
+    return card.ja_first_print_exact if fmt == "ocg" else card.tcg_first_print_exact
+
+
+def first_day_printed(card: Card, fmt: Format) -> dt.date | None:
+    """The first day `printed_in` holds: the day of the card's first printing in the format, or the day after one
+    that is not exact; None when it never does."""
+    first = first_printing(card, fmt)
+    if first is None or (fmt == "tcg" and not card.tcg):
+        return None
+    return first if first_printing_exact(card, fmt) else first + dt.timedelta(days=1)
+
+
 def printed_by(first: dt.date | None, exact: bool, day: dt.date) -> bool:
     """Whether a card whose first printing (in a format) is `first` had been printed by `day` (TR 1 ※: only cards
     printed by the day of the event may be used). An exact date is the day of the printing itself; one that is not
@@ -48,7 +62,7 @@ def printed_in(card: Card, fmt: Format, day: dt.date) -> bool:
     """Whether the card existed in the format on `day`: printed by then (`printed_by`), and for the TCG a TCG
     card."""
     if fmt == "ocg":
-        return printed_by(card.ja_first_print, card.ja_first_print_exact, day)
+        return printed_by(first_printing(card, fmt), first_printing_exact(card, fmt), day)
     return card.tcg and printed_in_tcg(card, day)
 
 

@@ -1,5 +1,5 @@
 """A card's legality through time in one format: its status as periods, from the first day it was printed there
-(TR 1 ※: only cards printed by the day of the event may be used; `printed_by`) to today and on, each period the
+(TR 1 ※: only cards printed by the day of the event may be used; `first_day_printed`) to today and on, each period the
 lists in force through it; and its status on one day. The list of a day is the one the checks use
 (`Banlists.in_force`), so a period's status is the status every check of that day applies."""
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from deckcheck.data import Banlist, Banlists, Card, CardIndex
 from deckcheck.model import Format
-from deckcheck.rules.eras import printed_in
+from deckcheck.rules.eras import first_day_printed, printed_in
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,20 +35,6 @@ class OnDay:
     printed: bool
 
 
-def first_printed(card: Card, fmt: Format) -> dt.date | None:
-    """The first day the card was printed in the format (`printed_in`): the day of its first printing there, or the
-    day after a day that is not exact; None when it never was."""
-    if fmt == "ocg":
-        first, exact = card.ja_first_print, card.ja_first_print_exact
-    elif card.tcg:
-        first, exact = card.tcg_first_print, card.tcg_first_print_exact
-    else:
-        return None
-    if first is None:
-        return None
-    return first if exact else first + dt.timedelta(days=1)
-
-
 def on_day(card: Card, cards: CardIndex, banlists: Banlists, fmt: Format, day: dt.date) -> OnDay:
     """The card's status in the format on `day` (a status reaches every card of the name)."""
     banlist = banlists.in_force(day, fmt)
@@ -59,7 +45,7 @@ def on_day(card: Card, cards: CardIndex, banlists: Banlists, fmt: Format, day: d
 def periods(card: Card, cards: CardIndex, banlists: Banlists, fmt: Format) -> list[Period]:
     """The card's statuses in the format from its first printing there, oldest first, each as long as it held
     (lists in a row that give the same status make one period); none for a card never printed in the format."""
-    start = first_printed(card, fmt)
+    start = first_day_printed(card, fmt)
     if start is None:
         return []
     bounds = {start}

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from deckcheck.model import Context, Finding
 from deckcheck.rules.checks import Line, Resolved, card_finding
-from deckcheck.rules.eras import TCG_LANGUAGES, first_printing, printed_in, printed_in_tcg
+from deckcheck.rules.eras import TCG_LANGUAGES, first_printing, first_printing_exact, printed_in, printed_in_tcg
 
 # Per format: the code for a card not printed in it by the event date, and the ctx key of its first printing.
 _FORMAT_PRINTING = {
@@ -28,14 +28,13 @@ def check_format_printing(deck: Resolved, context: Context) -> Iterator[Finding]
     (rules/eras.py `printed_by`)."""
     fmt = context.format
     code, key = _FORMAT_PRINTING[fmt]
-    tcg = fmt == "tcg"
     for card, group in deck.by_card.items():
         if not printed_in(card, fmt, context.date):
             first = first_printing(card, fmt)
             ctx = {
                 "date": context.date.isoformat(),
                 key: None if first is None else first.isoformat(),
-                "first_printing_date_exact": card.tcg_first_print_exact if tcg else card.ja_first_print_exact,
+                "first_printing_date_exact": first_printing_exact(card, fmt),
             }
             yield replace(card_finding(code, card, group), ctx=ctx)
 
