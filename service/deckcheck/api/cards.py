@@ -18,7 +18,7 @@ from deckcheck.model import FORMATS, Format
 from deckcheck.rules.eras import first_day_printed
 from deckcheck.rules.history import on_day, periods
 from deckcheck.wire.answers import CardLegality, CardOutFull, SearchHit
-from deckcheck.wire.inputs import seconds_left_today, today
+from deckcheck.wire.inputs import today
 from deckcheck.wire.request_values import IsoDate
 
 # A passcode as printed: digits only (no sign, no underscores, no decimal point), so each card has one address.
@@ -103,7 +103,7 @@ def build_cards_router(admission: Admission) -> APIRouter:
         found = _card(data, passcode)
         day = date or today()
         etag = caching.etag(day.isoformat())
-        freshness = caching.fresh_for(caching.max_age if date else seconds_left_today())
+        freshness = caching.of_day(date is not None)
         if unchanged := caching.answer(request, etag, cache_control=freshness):
             return unchanged
         answer = {

@@ -28,7 +28,7 @@ from deckcheck.data import Data
 from deckcheck.model import FORMATS, Report
 from deckcheck.rules import RULES, eras, validate
 from deckcheck.wire.answers import EraOut, RuleOut, ValidateResponse
-from deckcheck.wire.inputs import context_for, deck_from, seconds_left_today, today
+from deckcheck.wire.inputs import context_for, deck_from, today
 from deckcheck.wire.judge.bodies import mark_escalations
 from deckcheck.wire.reports import report_json, ruleset_json
 from deckcheck.wire.requests import ValidateQuery, ValidateRequest
@@ -89,7 +89,7 @@ def build_router(admission: Admission, metrics: Metrics) -> APIRouter:
         day = query.date or today()
         body = ValidateRequest(ydke=link, date=day, format=query.format, banlist=query.banlist)
         etag = current.caching.etag(lang, _digest(link, day, query.format, query.banlist))
-        freshness = current.caching.fresh_for(current.caching.max_age if query.date else seconds_left_today())
+        freshness = current.caching.of_day(query.date is not None)
         if unchanged := current.caching.answer(request, etag, vary, cache_control=freshness):
             return unchanged
         answer, report = await admission.run(request, partial(_checked, body, current.data, lang))

@@ -14,18 +14,23 @@ from fastapi import Request
 from fastapi.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from deckcheck.wire.inputs import seconds_left_today
+
 
 class Caching:
     """The validators and freshness of one app's read-only answers."""
 
     def __init__(self, version: str, max_age: int) -> None:
         self.version = version
-        self.max_age = max_age
+        self._max_age = max_age
         self.cache_control = f"public, max-age={max_age}"
 
-    def fresh_for(self, seconds: int) -> str:
-        """The freshness of an answer that holds for at most `seconds` more (and no longer than the others)."""
-        return f"public, max-age={max(0, min(seconds, self.max_age))}"
+    def of_day(self, named: bool) -> str:
+        """The freshness of an answer about one day: the others' when the request named the day, else only until
+        today (its default, `today()`) ends in Japan."""
+        if named:
+            return self.cache_control
+        return f"public, max-age={min(seconds_left_today(), self._max_age)}"
 
     def etag(self, *variant: str) -> str:
         """The strong ETag of a representation: the data version, then what the request chose, if anything."""
