@@ -19,6 +19,8 @@ from deckcheck.wire.sheet import SheetIn
 MAX_SOURCE_CHARS = 1_000_000
 LANGUAGE_PATTERN = r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$"
 BANLIST_ID_PATTERN = r"^[a-z]{2,8}-\d{4}-\d{2}-\d{2}$"
+# A bundled list's id: <format>-<first day>.
+BanlistId = Annotated[str, Field(pattern=BANLIST_ID_PATTERN, max_length=20)]
 
 
 class _Strict(BaseModel):
@@ -188,9 +190,7 @@ def _banlist_kind(value: Any) -> str:
 
 
 BanlistChoice = Annotated[
-    Annotated[Annotated[str, Field(pattern=BANLIST_ID_PATTERN, max_length=20)], Tag("id")]
-    | Annotated[InlineBanlist, Tag("inline")]
-    | Annotated[LflistBanlist, Tag("lflist")],
+    Annotated[BanlistId, Tag("id")] | Annotated[InlineBanlist, Tag("inline")] | Annotated[LflistBanlist, Tag("lflist")],
     Discriminator(_banlist_kind),
 ]
 PROTECTORS_FIELD = Field(
@@ -308,7 +308,7 @@ class ValidateQuery(BaseModel):
         examples=["2008-06-01"],
     )
     format: Format = Field(default="ocg", description="The event's format; default ocg.", examples=["ocg"])
-    banlist: Annotated[str, Field(pattern=BANLIST_ID_PATTERN, max_length=20)] | None = Field(
+    banlist: BanlistId | None = Field(
         default=None,
         description="A list id of the format (GET /v1/banlists lists them); default: the format's list in force on "
         "the date.",
