@@ -3,6 +3,8 @@ to change it by."""
 
 from __future__ import annotations
 
+import base64
+from collections.abc import Sequence
 from typing import Any
 
 Loc = list[str | int]
@@ -57,3 +59,16 @@ def main_with(*entries: dict[str, Any], drop: int = 0) -> list[dict[str, Any]]:
 
 def all_of(section: str, count: int) -> list[Loc]:
     return [[section, i] for i in range(count)]
+
+
+Entries = Sequence[dict[str, Any]]
+
+
+def ydke(main: Entries, extra: Entries = (), side: Entries = ()) -> str:
+    """The ydke:// link of entry lists: each section the base64 of its passcodes as little-endian 32-bit numbers."""
+
+    def section(entries: Entries) -> str:
+        raw = b"".join(e["passcode"].to_bytes(4, "little") * e.get("count", 1) for e in entries)
+        return base64.b64encode(raw).decode()
+
+    return f"ydke://{section(main)}!{section(extra)}!{section(side)}!"

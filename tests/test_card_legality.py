@@ -18,10 +18,10 @@ from deckcheck import Data
 from deckcheck.client import AsyncClient, Client
 from deckcheck.data import STATUS_NAMES
 from tests.cases import CASES
+from tests.test_validate_link import today_in_japan
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 POT_OF_GREED = 55144522
-JAPAN = dt.timezone(dt.timedelta(hours=9))
 
 
 def _passcodes(value: Any, found: set[int]) -> set[int]:
@@ -135,13 +135,10 @@ def test_the_answer_is_cached_like_the_cards(client: httpx.Client) -> None:
         headers={"If-None-Match": dated.headers["etag"]},
     )
     assert (again.status_code, again.content) == (304, b"")
-    now = dt.datetime.now(JAPAN)
-    left = (dt.datetime.combine(now.date() + dt.timedelta(days=1), dt.time(), JAPAN) - now).total_seconds()
-    if left < 60:
-        pytest.skip("the day ends in Japan within the minute: today is about to change")
+    day, left = today_in_japan()
     today = client.get(f"/v1/cards/{POT_OF_GREED}/legality")
-    assert today.json()["date"] == now.date().isoformat()
-    assert today.headers["etag"] == f'"{version}-{now.date().isoformat()}"'
+    assert today.json()["date"] == day.isoformat()
+    assert today.headers["etag"] == f'"{version}-{day.isoformat()}"'
     assert 0 < int(today.headers["cache-control"].removeprefix("public, max-age=")) <= min(3600, left + 1)
 
 

@@ -5,13 +5,11 @@ and asks the service again once the data changed."""
 
 from __future__ import annotations
 
-import base64
 import datetime as dt
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +20,7 @@ import pytest
 
 from deckcheck.client import AsyncClient, Client
 from tests import served
-from tests.decks import EVENT, EXTRA, MAIN_40, SIDE, main_with
+from tests.decks import EVENT, EXTRA, MAIN_40, SIDE, main_with, ydke
 from tests.test_proxy import running_proxy
 
 DRAGON_TREASURE = 1435851
@@ -30,18 +28,6 @@ POT_OF_GREED = 55144522  # Forbidden on the OCG list of 2008-03-01
 PREMATURE_BURIAL = 70828912  # Limited on OCG 2026.10; the list the nginx test adds forbids it
 JAPAN = dt.timezone(dt.timedelta(hours=9))
 MAX_TARGET = 8192
-
-
-def ydke(
-    main: Sequence[dict[str, Any]], extra: Sequence[dict[str, Any]] = (), side: Sequence[dict[str, Any]] = ()
-) -> str:
-    """The ydke:// link of entry lists: each section the base64 of its passcodes as little-endian 32-bit numbers."""
-
-    def section(entries: Sequence[dict[str, Any]]) -> str:
-        raw = b"".join(e["passcode"].to_bytes(4, "little") * e.get("count", 1) for e in entries)
-        return base64.b64encode(raw).decode()
-
-    return f"ydke://{section(main)}!{section(extra)}!{section(side)}!"
 
 
 LEGAL = ydke(MAIN_40, EXTRA, SIDE)
@@ -104,13 +90,20 @@ def test_without_lang_the_answer_follows_accept_language_and_says_so(client: htt
     assert ja.headers["etag"] == _get(client, ydke=ILLEGAL, date=EVENT, lang="ja").headers["etag"]
 
 
-def test_a_deck_of_today_is_fresh_until_the_day_ends_in_japan(client: httpx.Client) -> None:
+def today_in_japan() -> tuple[dt.date, float]:
+    """Today in Japan (UTC+9) and the seconds left of it; the test skips in its last minute, when today is about to
+    change between the requests it compares."""
     now = dt.datetime.now(JAPAN)
     left = (dt.datetime.combine(now.date() + dt.timedelta(days=1), dt.time(), JAPAN) - now).total_seconds()
     if left < 60:
         pytest.skip("the day ends in Japan within the minute: today is about to change")
+    return now.date(), left
+
+
+def test_a_deck_of_today_is_fresh_until_the_day_ends_in_japan(client: httpx.Client) -> None:
+    today, left = today_in_japan()
     undated = _get(client, ydke=LEGAL, lang="en")
-    dated = _get(client, ydke=LEGAL, date=now.date().isoformat(), lang="en")
+    dated = _get(client, ydke=LEGAL, date=today.isoformat(), lang="en")
     assert (undated.headers["etag"], undated.json()) == (dated.headers["etag"], dated.json())
     max_age = int(undated.headers["cache-control"].removeprefix("public, max-age="))
     assert 0 < max_age <= min(3600, left + 1)
