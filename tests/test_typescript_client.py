@@ -59,7 +59,7 @@ def test_the_node_tests_pass_against_the_running_service(built: Path, base_url: 
     done = run(["npm", "test"], HERE, timeout=300, DECKCHECK_URL=base_url)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "# fail 0" in done.stdout
-    assert "# pass 6" in done.stdout
+    assert "# pass 7" in done.stdout
 
 
 def test_the_package_installs_and_type_checks_in_a_fresh_project(built: Path, tmp_path: Path) -> None:

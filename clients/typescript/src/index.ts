@@ -103,9 +103,22 @@ function retrying(send: typeof globalThis.fetch, retries: number, maxDelayMs: nu
   };
 }
 
-/** The answers to GET requests, kept with their ETag and sent again as they were when the service says 304. */
+/** How many answers a client keeps for revalidation: the least recently used goes past it. */
+const KEPT = 256;
+
+/**
+ * The answers to GET requests, the last KEPT used, kept with their ETag and sent again as they were when the
+ * service says 304.
+ */
 function revalidating(): Middleware {
   const kept = new Map<string, { etag: string; body: string; headers: Headers }>();
+  const keep = (url: string, answer: { etag: string; body: string; headers: Headers }): void => {
+    kept.delete(url); // a Map iterates in insertion order: the first key is the least recently used
+    kept.set(url, answer);
+    if (kept.size > KEPT) {
+      kept.delete(kept.keys().next().value as string);
+    }
+  };
   return {
     onRequest({ request }) {
       const held = request.method === "GET" ? kept.get(request.url) : undefined;
@@ -120,11 +133,12 @@ function revalidating(): Middleware {
       }
       const held = kept.get(request.url);
       if (response.status === 304 && held !== undefined) {
+        keep(request.url, held);
         return new Response(held.body, { status: 200, headers: held.headers });
       }
       const etag = response.headers.get("ETag");
       if (response.status === 200 && etag !== null) {
-        kept.set(request.url, { etag, body: await response.clone().text(), headers: new Headers(response.headers) });
+        keep(request.url, { etag, body: await response.clone().text(), headers: new Headers(response.headers) });
       }
       return response;
     },

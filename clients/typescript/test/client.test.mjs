@@ -113,3 +113,15 @@ test("503 and 429 are sent again after the wait Retry-After asks, capped, then g
   const always = new DeckcheckClient({ baseUrl: BASE, retries: 1, fetch: async () => new Response(null, { status: 503, headers: { "Retry-After": "0" } }) });
   await assert.rejects(always.search("x"), (error) => error instanceof DeckcheckError && error.status === 503);
 });
+
+test("the client keeps the last 256 answers it used for revalidation, no more", async () => {
+  const { statuses, send } = recorded();
+  const client = new DeckcheckClient({ baseUrl: BASE, fetch: send });
+  for (let offset = 0; offset <= 256; offset += 1) {
+    await client.search("Dragon", { limit: 1, offset });
+  }
+  statuses.length = 0;
+  await client.search("Dragon", { limit: 1, offset: 256 }); // kept: revalidated
+  await client.search("Dragon", { limit: 1, offset: 0 }); // the least recently used, let go: asked anew
+  assert.deepEqual(statuses, [304, 200]);
+});
