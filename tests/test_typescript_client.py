@@ -29,6 +29,11 @@ export async function shown(ydke: string): Promise<string[]> {
     throw error;
   }
 }
+
+export async function listed(text: string): Promise<boolean> {
+  const deckcheck = new DeckcheckClient({ baseUrl: "https://deckcheck.example.org" });
+  return (await deckcheck.validate({ text, format: "tcg" })).legal;
+}
 """
 SITE_CONFIG = {
     "compilerOptions": {
