@@ -3,6 +3,7 @@ lock file when they are missing or older than it."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -19,11 +20,15 @@ def run(argv: list[str], cwd: Path, timeout: float, **env: str) -> subprocess.Co
 
 
 def installed(folder: Path) -> None:
-    """`npm ci` in `folder` unless its node_modules are as new as its package-lock.json; skip without Node.js."""
+    """`npm ci` in `folder` unless its node_modules are as new as its package-lock.json; skip without Node.js. Test
+    modules on other workers may use the same folder's tools (tests/typescript: the types and axe-core), so one
+    installs at a time, under a lock, and the others then find the tools in place."""
     missing = [program for program in ("node", "npm") if shutil.which(program) is None]
     if missing:
         pytest.skip(f"{' and '.join(missing)} not found: install Node.js and npm (bash scripts/system-deps does)")
     marker = folder / "node_modules" / ".package-lock.json"  # npm writes it last when it installs
-    if not marker.exists() or marker.stat().st_mtime < (folder / "package-lock.json").stat().st_mtime:
-        done = run(["npm", "ci", "--no-audit", "--no-fund"], folder, timeout=600)
-        assert done.returncode == 0, f"npm ci in {folder} failed:\n{done.stdout}{done.stderr}"
+    with (folder / ".npm-install.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not marker.exists() or marker.stat().st_mtime < (folder / "package-lock.json").stat().st_mtime:
+            done = run(["npm", "ci", "--no-audit", "--no-fund"], folder, timeout=600)
+            assert done.returncode == 0, f"npm ci in {folder} failed:\n{done.stdout}{done.stderr}"
