@@ -1,9 +1,10 @@
-"""The desk page (GET /desk) and the documentation (GET /docs) as HTTP serves them: their types, policies and caching,
-every file they name served by the service itself, no other host named where a browser would load from, and the
-vendored third-party files the same bytes, versions and licences as their notes and the script that fetched them
-say, each at a URL that names its version. The pages ignore a query string and answer HEAD. The desk page's own
-scripts are ES modules the browser loads by their relative imports: they are followed here as the browser follows
-them, and each of its scripts and stylesheets stays small. The page at work in a browser is tests/test_desk.py."""
+"""The desk page (GET /desk), the documentation (GET /docs) and the `<deck-check>` element's script as HTTP serves them:
+their types, policies and caching, every file they name served by the service itself, no other host named where a
+browser would load from, and the vendored third-party files the same bytes, versions and licences as their notes and the
+script that fetched them say, each at a URL that names its version. The pages ignore a query string and answer HEAD. The
+desk page's own scripts are ES modules the browser loads by their relative imports: they are followed here as the
+browser follows them, and each of its scripts and stylesheets stays small. The page at work in a browser is
+tests/test_desk.py."""
 
 from __future__ import annotations
 
@@ -113,6 +114,7 @@ NAMED_HOSTS = {
     },
 }
 URL = re.compile(r"\bhttps?://([A-Za-z0-9.-]+)")
+ELEMENT = "/elements/deck-check.js"  # the script other sites' pages include (clients/typescript, npm run element)
 # A static import at the start of a line, on one line or several: `import {a, b} from "./a.js";`, `import "./b.js";`.
 IMPORT = re.compile(r'^import\b[^"]*"([^"]+)";', re.MULTILINE)
 
@@ -188,9 +190,9 @@ def desk_files(client: httpx.Client) -> list[str]:
 
 
 def page_files(client: httpx.Client) -> list[str]:
-    """The URLs of both pages and of every file they load."""
+    """The URLs of both pages, of every file they load, and of the element's script."""
     docs = [url for url in references(client.get("/docs").text).urls if url.startswith("/static/")]
-    return [*desk_files(client), "/docs", *docs]
+    return [*desk_files(client), "/docs", *docs, ELEMENT]
 
 
 def own_files(client: httpx.Client) -> list[str]:
@@ -246,7 +248,7 @@ def test_the_documentation_is_swagger_ui_from_the_service_alone(client: httpx.Cl
 
 
 def test_no_page_or_file_of_the_service_names_another_host_to_load_from(client: httpx.Client) -> None:
-    own = ["/desk", *own_files(client), "/docs"]
+    own = ["/desk", *own_files(client), "/docs", ELEMENT]
     for url in own:
         assert URL.findall(client.get(url).text) == [], url
     for url in ("/desk", "/docs"):
@@ -285,12 +287,25 @@ def test_the_pages_are_revalidated_and_the_vendored_files_kept_a_year(client: ht
         "/static/vendor/jsqr-1.3.0/jsQR.js",
         "/static/vendor/%2e%2e/desk/desk.js",
         "/static/vendor/swagger-ui/../../../api/pages.py",
+        "/elements/other.js",
+        "/elements/%2e%2e/desk/desk.js",
     ],
 )
 def test_only_the_pages_files_are_served(client: httpx.Client, path: str) -> None:
     answer = client.get(path)
     assert answer.status_code == 404
     assert answer.headers["Content-Type"] == "application/problem+json"
+
+
+def test_the_element_script_may_be_loaded_by_a_page_of_any_host(client: httpx.Client) -> None:
+    # A classic <script> needs neither header; a module script needs CORS, and a page isolated by COEP needs CORP.
+    answer = client.get(ELEMENT, headers={"Origin": "https://decks.example"})
+    assert answer.status_code == 200
+    assert answer.headers["Content-Type"] == TYPES[".js"]
+    assert answer.headers["Cross-Origin-Resource-Policy"] == "cross-origin"
+    assert answer.headers["Access-Control-Allow-Origin"] == "*"
+    assert answer.content == (STATIC / "elements" / "deck-check.js").read_bytes()
+    assert "Content-Security-Policy" not in answer.headers  # the including page's policy is the one that applies
 
 
 def test_the_pages_and_their_files_ignore_a_query_string(client: httpx.Client) -> None:

@@ -1,6 +1,8 @@
 """The TypeScript client (clients/typescript, issue 38 part 1) as a site meets it: built from the committed OpenAPI
 document, its node tests pass against the running service, and `npm pack` gives a package that a fresh project
-installs and type-checks against strictly."""
+installs and type-checks against strictly, the `<deck-check>` element (part 2) among it. The element's script the
+service serves is the package's bundle, byte for byte. The element at work in a browser is
+tests/test_deck_check_element.py."""
 
 from __future__ import annotations
 
@@ -35,6 +37,18 @@ export async function listed(text: string): Promise<boolean> {
   return (await deckcheck.validate({ text, format: "tcg" })).legal;
 }
 """
+# A site's page script: the element registered, given a deck by its property, and its verdict event heard.
+PAGE = """import { defineDeckCheck, type DeckCheckElement } from "deckcheck-client/element";
+
+defineDeckCheck({ api: "https://deckcheck.example.org" });
+const element: DeckCheckElement | null = document.querySelector("deck-check");
+if (element !== null) {
+  element.deck = { main: [{ passcode: 55144522, count: 1 }] };
+  element.addEventListener("deckcheck-verdict", (event) => {
+    document.title = event.detail.verdict.legal ? "legal" : String(event.detail.verdict.violations.length);
+  });
+}
+"""
 SITE_CONFIG = {
     "compilerOptions": {
         "strict": True,
@@ -47,7 +61,7 @@ SITE_CONFIG = {
         "exactOptionalPropertyTypes": True,
         "noUncheckedIndexedAccess": True,
     },
-    "files": ["site.ts"],
+    "files": ["site.ts", "page.ts"],
 }
 
 
@@ -77,8 +91,15 @@ def test_the_package_installs_and_type_checks_in_a_fresh_project(built: Path, tm
         "package/README.md",
         "package/dist/api.d.ts",
         "package/dist/api.js",
+        "package/dist/deck-check.js",
+        "package/dist/element.d.ts",
+        "package/dist/element.js",
         "package/dist/index.d.ts",
         "package/dist/index.js",
+        "package/dist/style.d.ts",
+        "package/dist/style.js",
+        "package/dist/view.d.ts",
+        "package/dist/view.js",
         "package/package.json",
     ]
     site = tmp_path / "site"
@@ -87,9 +108,18 @@ def test_the_package_installs_and_type_checks_in_a_fresh_project(built: Path, tm
     added = run(["npm", "install", "--no-audit", "--no-fund", "--prefer-offline", str(tarball)], site, timeout=300)
     assert added.returncode == 0, added.stderr
     (site / "site.ts").write_text(SITE, encoding="utf-8")
+    (site / "page.ts").write_text(PAGE, encoding="utf-8")
     (site / "tsconfig.json").write_text(json.dumps(SITE_CONFIG), encoding="utf-8")
     checked = run([str(HERE / "node_modules" / ".bin" / "tsc"), "-p", "tsconfig.json"], site, timeout=300)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     (site / "site.ts").write_text(SITE.replace("violation.penalty", "violation.punishment"), encoding="utf-8")
     refused = run([str(HERE / "node_modules" / ".bin" / "tsc"), "-p", "tsconfig.json"], site, timeout=300)
     assert "punishment" in refused.stdout
+
+
+def test_the_service_serves_the_packages_bundle_of_the_element(built: Path) -> None:
+    served = ROOT / "service" / "deckcheck" / "static" / "elements" / "deck-check.js"
+    assert served.read_bytes() == (built / "deck-check.js").read_bytes(), (
+        "service/deckcheck/static/elements/deck-check.js is not the bundle of clients/typescript: "
+        "run `npm run element` there"
+    )

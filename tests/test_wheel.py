@@ -213,6 +213,7 @@ def test_installed_server_serves_the_desk_and_the_docs_from_the_package(server: 
     for path, local in [
         ("/desk", static / "desk" / "index.html"),
         ("/desk/desk.js", static / "desk" / "desk.js"),
+        ("/elements/deck-check.js", static / "elements" / "deck-check.js"),
         ("/static/vendor/jsqr-1.4.0/jsQR.js", static / "vendor" / "jsqr-1.4.0" / "jsQR.js"),
         (bundle, static / "vendor" / "swagger-ui-5.35.0" / "swagger-ui-bundle.js"),
     ]:

@@ -1,15 +1,22 @@
-"""The pages people open in a browser: the registration desk's page (GET /desk) and the API's documentation
-(GET /docs, Swagger UI). Both are served from files inside the package (`deckcheck/static/`: the page's own files
-under `desk/`, third-party ones under `vendor/`, fetched by `scripts/vendor-assets`), so at a venue with no
-internet they work with the service alone; a Content-Security-Policy makes the browser refuse anything from
-another host besides. They answer GET and HEAD, and ignore a query string (a cache-buster, a tracking tag).
+"""The pages people open in a browser: the registration desk's page (GET /desk) and the API's documentation (GET /docs,
+Swagger UI); and the script other sites' pages include to show a deck's verdict (GET /elements/deck-check.js, the
+`<deck-check>` element). All are served from files inside the package (`deckcheck/static/`: the desk page's own files
+under `desk/`, the element's under `elements/`, third-party ones under `vendor/`, fetched by `scripts/vendor-assets`),
+so at a venue with no internet the pages work with the service alone; a Content-Security-Policy makes the browser
+refuse anything from another host besides. They answer GET and HEAD, and ignore a query string (a cache-buster, a
+tracking tag).
 
-Caching: every file changes only with a release, and the data version covers the package's files, so the data
-version is each file's strong ETag. The HTML is revalidated on every load (`no-cache`, a 304 when unchanged), so a
-new release's page is seen at once. The page's own scripts and stylesheets are revalidated like the HTML: they change
-together with it, and a page must never run with the scripts of another release, nor one of its ES modules with
-another release's. A vendored file lies in its package's folder, which `scripts/vendor-assets` names with the
-package's version (`swagger-ui-5.35.0/`): its URL changes with an upgrade, so it is kept a year.
+Caching: every file changes only with a release, and the data version covers the package's files, so the data version is
+each file's strong ETag. The HTML is revalidated on every load (`no-cache`, a 304 when unchanged), so a new release's
+page is seen at once. The page's own scripts and stylesheets are revalidated like the HTML: they change together with
+it, and a page must never run with the scripts of another release, nor one of its ES modules with another release's. A
+vendored file lies in its package's folder, which `scripts/vendor-assets` names with the package's version
+(`swagger-ui-5.35.0/`): its URL changes with an upgrade, so it is kept a year.
+
+The element's script (`elements/`, built from clients/typescript by `npm run element` there) is for pages of any host:
+its URL must stay the same across releases, so it is revalidated like the desk's files, and it says
+`Cross-Origin-Resource-Policy: cross-origin` so that a page which isolates itself (COEP) may still load it. Its requests
+to the API are what CORS governs (DECKCHECK_CORS_ORIGINS), as any page's.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from deckcheck.errors import NotFound
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 DESK_URL = "/desk"
+ELEMENTS_URL = "/elements"
 VENDOR_URL = "/static/vendor"
 # The files served, by suffix; anything else in the folders (the notes, licences) ships in the package unserved.
 MEDIA_TYPES = {
@@ -98,10 +106,13 @@ def build_pages_router(title: str, openapi_url: str) -> APIRouter:
     router = APIRouter(include_in_schema=False)
     desk = load_assets(STATIC / "desk")
     page = desk.pop("index.html")  # only at /desk, always with its Content-Security-Policy
+    elements = load_assets(STATIC / "elements")
     vendor = load_assets(STATIC / "vendor")
     docs, docs_csp = docs_page(title, openapi_url, vendor)
 
-    def answer(request: Request, asset: Asset, cache_control: str, csp: str | None = None) -> Response:
+    def answer(
+        request: Request, asset: Asset, cache_control: str, csp: str | None = None, cross_origin: bool = False
+    ) -> Response:
         # A 304 when the browser's copy is this release's.
         caching = served(request).caching
         etag = caching.etag()
@@ -112,6 +123,8 @@ def build_pages_router(title: str, openapi_url: str) -> APIRouter:
         response.headers["X-Content-Type-Options"] = "nosniff"
         if csp is not None:
             response.headers["Content-Security-Policy"] = csp
+        if cross_origin:
+            response.headers["Cross-Origin-Resource-Policy"] = "cross-origin"
         return response
 
     def find(assets: dict[str, Asset], name: str) -> Asset:
@@ -131,6 +144,11 @@ def build_pages_router(title: str, openapi_url: str) -> APIRouter:
         """The desk page's scripts and stylesheets: revalidated like the page, as they change with it. `name` is one
         path segment: the page's files lie side by side in desk/, and its modules import each other as ./name.js."""
         return answer(request, find(desk, name), NO_CACHE)
+
+    @router.api_route(ELEMENTS_URL + "/{name}", methods=READ)
+    async def element_file(request: Request, name: str) -> Response:
+        """The script of the `<deck-check>` element, for a page of any host to include."""
+        return answer(request, find(elements, name), NO_CACHE, cross_origin=True)
 
     @router.api_route(VENDOR_URL + "/{name:path}", methods=READ)
     async def vendor_file(request: Request, name: str) -> Response:

@@ -1,0 +1,215 @@
+/**
+ * `<deck-check>`: a deck's verdict on any page, without a framework. Give it the deck as a ydke:// link (`ydke`), a
+ * .ydk file's text (`ydk`), a plain list (`list`), or as the `deck` property; the event's `date`, `format` (ocg,
+ * tcg), `banlist` and the language (`lang`, else the page's). It checks the deck whenever one of them changes, a
+ * moment after the last change (so typing sends one request, not one a key), and a new check cancels the one before.
+ * It shows the verdict, each violation with its rule, penalty and remedy, the list in force and a warning when that
+ * list may be outdated, and fires `deckcheck-verdict` (or `deckcheck-error`) with what it got.
+ *
+ * A ydke link is checked by GET /v1/validate, an answer the browser and a CDN may keep; the other forms by POST.
+ * The service is the one the `api` attribute names, else the one `defineDeckCheck` was given (the served script
+ * gives its own).
+ */
+import { DeckcheckClient, DeckcheckError, type DeckRequest, type Format, type Language, type Verdict } from "./index.js";
+import { STYLE } from "./style.js";
+import { failureBody, say, summary, verdictBody } from "./view.js";
+
+/** A deck as the `deck` property takes it: a link, a file's or a list's text, or entries by section. */
+export type DeckInput =
+  | { ydke: string }
+  | { ydk: string }
+  | { text: string }
+  | Pick<DeckRequest, "main" | "extra" | "side">;
+
+/** The event a deck is checked for: what GET /v1/validate takes beside the link. */
+type LinkQuery = { date?: string; format?: Format; banlist?: string };
+
+/** A check to send: a link by GET, or a body by POST. */
+type Check = { link: string; query: LinkQuery } | { body: DeckRequest };
+
+export interface VerdictDetail {
+  verdict: Verdict;
+}
+
+export interface ErrorDetail {
+  error: DeckcheckError | Error;
+}
+
+/** How long after the last change the deck is checked, in milliseconds. */
+export const SETTLE_MS = 150;
+
+const clients = new Map<string, DeckcheckClient>();
+
+/** One client per service, shared by every element on the page, so one ETag store serves them all. */
+function clientFor(api: string): DeckcheckClient {
+  let client = clients.get(api);
+  if (client === undefined) {
+    client = new DeckcheckClient({ baseUrl: api });
+    clients.set(api, client);
+  }
+  return client;
+}
+
+function language(element: HTMLElement): Language {
+  const tag = element.closest("[lang]")?.getAttribute("lang") || navigator.language;
+  return tag.toLowerCase().startsWith("ja") ? "ja" : "en";
+}
+
+export class DeckCheckElement extends HTMLElement {
+  static readonly observedAttributes = ["ydke", "ydk", "list", "date", "format", "banlist", "lang", "api"];
+  /** The service used when the element has no `api` attribute. */
+  static defaultApi: string | null = null;
+
+  readonly #box: HTMLElement;
+  readonly #summary: HTMLElement;
+  readonly #body: HTMLElement;
+  #deck: DeckInput | null = null;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #running: AbortController | null = null;
+  #verdict: Verdict | null = null;
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: "open" });
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(STYLE);
+    root.adoptedStyleSheets = [sheet];
+    this.#summary = document.createElement("p");
+    this.#summary.setAttribute("part", "summary");
+    this.#summary.setAttribute("role", "status"); // announced politely whenever the verdict changes
+    this.#body = document.createElement("div");
+    this.#box = document.createElement("section");
+    this.#box.setAttribute("part", "box");
+    this.#box.append(this.#summary, this.#body);
+    root.append(this.#box);
+  }
+
+  /** The deck, when given as a property; it takes the place of the deck attributes until set to null. */
+  get deck(): DeckInput | null {
+    return this.#deck;
+  }
+
+  set deck(deck: DeckInput | null) {
+    this.#deck = deck;
+    this.#schedule();
+  }
+
+  /** The last verdict shown, or null. */
+  get verdict(): Verdict | null {
+    return this.#verdict;
+  }
+
+  connectedCallback(): void {
+    this.#schedule();
+  }
+
+  disconnectedCallback(): void {
+    clearTimeout(this.#timer);
+    this.#running?.abort();
+  }
+
+  attributeChangedCallback(_name: string, before: string | null, after: string | null): void {
+    if (before !== after && this.isConnected) {
+      this.#schedule();
+    }
+  }
+
+  #schedule(): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.#check(), SETTLE_MS);
+  }
+
+  /** The check the deck as given now asks for, or null when no deck is given. */
+  #request(): Check | null {
+    const deck = this.#deck ?? this.#fromAttributes();
+    if (deck === null) {
+      return null;
+    }
+    const event: LinkQuery = {};
+    const date = this.getAttribute("date");
+    const format = this.getAttribute("format");
+    const banlist = this.getAttribute("banlist");
+    if (date) event.date = date;
+    if (format) event.format = format as Format;
+    if (banlist) event.banlist = banlist;
+    return "ydke" in deck ? { link: deck.ydke, query: event } : { body: { ...deck, ...event } };
+  }
+
+  #fromAttributes(): DeckInput | null {
+    const ydke = this.getAttribute("ydke");
+    const ydk = this.getAttribute("ydk");
+    const list = this.getAttribute("list");
+    if (ydke) return { ydke };
+    if (ydk) return { ydk };
+    if (list) return { text: list };
+    return null;
+  }
+
+  async #check(): Promise<void> {
+    this.#running?.abort();
+    const lang = language(this);
+    const request = this.#request();
+    const api = this.getAttribute("api") || DeckCheckElement.defaultApi;
+    if (request === null || api === null) {
+      this.#running = null;
+      this.#show(lang, "empty", request === null ? say(lang, "empty") : say(lang, "no_api"), []);
+      return;
+    }
+    const running = new AbortController();
+    this.#running = running;
+    this.#box.setAttribute("aria-busy", "true");
+    try {
+      const verdict = await send(clientFor(api), request, lang, running.signal);
+      if (running.signal.aborted) return;
+      this.#verdict = verdict;
+      this.#show(lang, verdict.legal ? "legal" : "illegal", summary(lang, verdict), verdictBody(lang, verdict));
+      this.#fire<VerdictDetail>("deckcheck-verdict", { verdict });
+    } catch (error) {
+      if (running.signal.aborted) return;
+      const failure = error instanceof Error ? error : new Error(String(error));
+      const why = failure instanceof DeckcheckError ? "failed" : "unreachable";
+      this.#show(lang, "failed", say(lang, why), failureBody(lang, failure));
+      this.#fire<ErrorDetail>("deckcheck-error", { error: failure });
+    }
+  }
+
+  #show(lang: Language, state: string, line: string, body: Node[]): void {
+    this.#box.dataset["state"] = state;
+    this.#box.setAttribute("aria-busy", "false");
+    this.#box.lang = lang;
+    this.#summary.textContent = line;
+    this.#body.replaceChildren(...body);
+  }
+
+  #fire<T>(type: string, detail: T): void {
+    this.dispatchEvent(new CustomEvent<T>(type, { detail, bubbles: true, composed: true }));
+  }
+}
+
+/** A ydke link by GET (an answer caches keep), any other deck by POST. */
+function send(client: DeckcheckClient, check: Check, lang: Language, signal: AbortSignal): Promise<Verdict> {
+  return "link" in check
+    ? client.validateLink(check.link, { ...check.query, lang, signal })
+    : client.validate(check.body, { lang, signal });
+}
+
+/** Register `<deck-check>` (once), checking decks with the service at `api` unless an element names another. */
+export function defineDeckCheck(options: { api?: string; tag?: string } = {}): void {
+  if (options.api !== undefined) {
+    DeckCheckElement.defaultApi = options.api;
+  }
+  const tag = options.tag ?? "deck-check";
+  if (customElements.get(tag) === undefined) {
+    customElements.define(tag, DeckCheckElement);
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "deck-check": DeckCheckElement;
+  }
+  interface HTMLElementEventMap {
+    "deckcheck-verdict": CustomEvent<VerdictDetail>;
+    "deckcheck-error": CustomEvent<ErrorDetail>;
+  }
+}

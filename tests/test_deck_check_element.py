@@ -1,0 +1,425 @@
+"""`<deck-check>` (issue 38, part 2) as a deck-builder site meets it: a page on another origin holding only the
+service's script tag and the element, in headless Chromium, with the service behind nginx as deployed (its default
+CORS: every origin). The element shows the verdict, then the new one when the deck changes; one check runs for a
+burst of changes; it reads every deck form; it shows refusals; axe-core finds nothing wrong with it, in either scheme,
+at a phone's and a laptop's width; the page restyles it through custom properties and parts. Screenshots are saved
+under test-artefacts/deck-check/, and the time from a change to the new verdict in timings.json there."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+import httpx
+import pytest
+from selenium import webdriver
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
+from tests import browser, served
+from tests.decks import EXTRA, MAIN_40, SIDE, main_with, ydke
+from tests.node import installed
+from tests.test_proxy import running_proxy
+
+pytestmark = pytest.mark.browser
+
+POT_OF_GREED = 55144522  # Forbidden on OCG 2026.10
+DARK_MAGICIAN = 46986414
+TODAY = "2026-12-04"  # a fixed event day on OCG 2026.10, so the screenshots and answers do not move with the clock
+LATER = "2027-09-01"  # past the cadence of new lists after OCG 2026.10: the list may be outdated
+LEGAL = ydke(MAIN_40, EXTRA, SIDE)
+# Pot of Greed (forbidden) and a fourth Dark Magician (too many copies), each in place of a Magical Dimension.
+ILLEGAL = ydke(main_with({"passcode": POT_OF_GREED}, {"passcode": DARK_MAGICIAN}, drop=2), EXTRA, SIDE)
+AXE = Path(__file__).resolve().parent / "typescript" / "node_modules" / "axe-core" / "axe.min.js"
+LAPTOP = (1280, 720)
+PHONE = (390, 844)
+TIMINGS: dict[str, float] = {}
+WAIT = """
+const [check, done] = [arguments[0], arguments[arguments.length - 1]];
+const element = document.querySelector("deck-check");
+const started = performance.now();
+(function poll() {
+  const summary = element?.shadowRoot?.querySelector('[part~="summary"]')?.textContent ?? "";
+  const box = element?.shadowRoot?.querySelector('[part~="box"]');
+  if (box && box.getAttribute("aria-busy") === "false" && summary.includes(check)) return done(true);
+  if (performance.now() - started > 10000) return done(summary);
+  setTimeout(poll, 10);
+})();
+"""
+# What the element shows, read from its shadow root: the box's state, the summary, the list line, the warnings and
+# each violation's message, rule, penalty and remedy.
+SHOWN = """
+const root = document.querySelector("deck-check").shadowRoot;
+const text = (node, part) => node.querySelector(`[part~="${part}"]`)?.textContent ?? null;
+return {
+  state: root.querySelector('[part~="box"]').dataset.state,
+  summary: text(root, "summary"),
+  list: text(root, "list"),
+  warnings: [...root.querySelectorAll('[part~="warning"]')].map((w) => [w.dataset.code, w.textContent]),
+  violations: [...root.querySelectorAll('[part~="violation"]')].map((v) => ({
+    code: v.dataset.code, message: text(v, "message"), rule: text(v, "rule"), penalty: text(v, "penalty"),
+    remedy: text(v, "remedy"),
+  })),
+  loosely: [...root.querySelectorAll('[part~="loosely"] li')].map((li) => li.textContent),
+  error: text(root, "error"),
+  errors: [...root.querySelectorAll('[part~="errors"] li')].map((li) => li.textContent),
+};
+"""
+# Change the deck with `change` (a function of the element), and time it until the next verdict event.
+CHANGE_AND_TIME = """
+const [change, done] = [arguments[0], arguments[arguments.length - 1]];
+const element = document.querySelector("deck-check");
+const started = performance.now();
+element.addEventListener("deckcheck-verdict", (event) => {
+  requestAnimationFrame(() => done({ ms: performance.now() - started, legal: event.detail.verdict.legal }));
+}, { once: true });
+new Function("element", change)(element);
+"""
+
+
+class Pages(http.server.BaseHTTPRequestHandler):
+    """Serves the pages a test put in `pages` by path, as a site of its own origin would."""
+
+    pages: ClassVar[dict[str, str]] = {}
+
+    def do_GET(self) -> None:
+        """Answer with the page at the path, or 404."""
+        page = self.pages.get(self.path)
+        body = (page or "not found").encode()
+        self.send_response(200 if page is not None else 404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Keep the test output clean."""
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    """The origin of a deck-builder site: a plain HTTP server on loopback, reached as http://localhost:PORT."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", served.free_port()), Pages)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://localhost:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The service as deployed: `deckcheck serve` with its default settings behind nginx with deploy/nginx.conf."""
+    log = tmp_path_factory.mktemp("serve") / "stderr.log"
+    with served.serving(log, {}) as server, running_proxy(server.port, served.free_port()) as proxy:
+        yield proxy.url
+
+
+@pytest.fixture(scope="module")
+def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
+    """Headless Chromium with a fresh profile, keeping its network and console logs."""
+    browser.skip_without_chromium()
+    driver = browser.start(tmp_path_factory.mktemp("chromium"), logs=True)
+    yield driver
+    driver.quit()
+    artefact = browser.ARTEFACTS / "deck-check" / "timings.json"
+    artefact.parent.mkdir(parents=True, exist_ok=True)
+    artefact.write_text(json.dumps(TIMINGS, indent=2) + "\n", encoding="utf-8")
+
+
+def page(site: str, api: str, path: str, attributes: str, *, lang: str = "en", head: str = "") -> str:
+    """Put a page at `path` of the site holding only the element's script and `<deck-check attributes>`; its URL."""
+    Pages.pages[path] = (
+        f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">{head}'
+        f'<script src="{api}/elements/deck-check.js"></script></head>'
+        f"<body><deck-check {attributes}></deck-check></body></html>"
+    )
+    return f"{site}{path}"
+
+
+def show(driver: webdriver.Chrome, url: str, size: tuple[int, int], dark: bool = False) -> None:
+    """Open `url` in a window of `size`, in the dark or light scheme."""
+    driver.set_window_size(*size)
+    scheme = "dark" if dark else "light"
+    driver.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]}
+    )
+    driver.get(url)
+
+
+def shown_once(driver: webdriver.Chrome, summary: str) -> dict[str, Any]:
+    """What the element shows once its summary holds `summary` and no check is running."""
+    waited = driver.execute_async_script(WAIT, summary)
+    assert waited is True, f"the element never said {summary!r}; it says {waited!r}"
+    result: dict[str, Any] = driver.execute_script(SHOWN)
+    return result
+
+
+def answer(api: str, lang: str, **query: str) -> dict[str, Any]:
+    """The service's own answer for a link, to hold what the element shows to."""
+    got: dict[str, Any] = httpx.get(f"{api}/v1/validate", params={**query, "lang": lang}, timeout=30).json()
+    return got
+
+
+def test_a_page_with_the_script_and_the_element_shows_the_verdict_then_the_new_one(
+    chromium: webdriver.Chrome, site: str, api: str
+) -> None:
+    browser.read_log(chromium, "performance")
+    show(chromium, page(site, api, "/laptop.html", f'ydke="{LEGAL}" date="{TODAY}"'), LAPTOP)
+    shown = shown_once(chromium, "legal for the event")
+    assert shown == {
+        "state": "legal",
+        "summary": "This deck is legal for the event.",
+        "list": "Checked against OCG 2026.10 (from 2026-10-01) for an event on 2026-12-04.",
+        "warnings": [],
+        "violations": [],
+        "loosely": [],
+        "error": None,
+        "errors": [],
+    }
+    browser.screenshot(chromium, "deck-check", "laptop-legal")
+
+    timed = chromium.execute_async_script(CHANGE_AND_TIME, f'element.setAttribute("ydke", "{ILLEGAL}")')
+    assert timed["legal"] is False
+    TIMINGS["laptop: attribute changed to the new verdict shown (ms)"] = round(timed["ms"], 1)
+    shown = shown_once(chromium, "not legal")
+    expected = answer(api, "en", ydke=ILLEGAL, date=TODAY)
+    assert shown["summary"] == "This deck is not legal: 2 problems."
+    assert shown["violations"] == [
+        {
+            "code": v["code"],
+            "message": v["message"],
+            "rule": v["rule"],
+            "penalty": "Duel forfeiture (next duel)",
+            "remedy": v["remedy"],
+        }
+        for v in expected["violations"]
+    ]
+    assert [v["code"] for v in shown["violations"]] == ["forbidden_card", "too_many_copies"]
+    browser.screenshot(chromium, "deck-check", "laptop-illegal")
+
+    sent = browser.sent_requests(chromium)
+    checks = [s for s in sent if "/v1/validate" in s.url]
+    assert [s.method for s in checks] == ["GET", "GET"]  # a link is asked by GET, which caches keep
+    assert browser.foreign(sent, site) == [f"{api}/elements/deck-check.js", *(s.url for s in checks)]
+    assert browser.console_errors(chromium) == []
+
+
+def test_at_a_phones_width_in_japanese_and_dark_it_warns_the_list_may_be_outdated(
+    chromium: webdriver.Chrome, site: str, api: str
+) -> None:
+    show(chromium, page(site, api, "/phone.html", f'ydke="{ILLEGAL}" date="{LATER}"', lang="ja"), PHONE, dark=True)
+    shown = shown_once(chromium, "使用できません")
+    expected = answer(api, "ja", ydke=ILLEGAL, date=LATER)
+    (note,) = [n for n in expected["ruleset"]["notes"] if n["code"] == "list_may_be_outdated"]
+    assert shown["warnings"] == [["list_may_be_outdated", "データが古い可能性があります" + note["message"]]]
+    assert shown["summary"] == "このデッキは大会で使用できません（違反2件）。"
+    assert [(v["message"], v["penalty"]) for v in shown["violations"]] == [
+        (v["message"], "デュエルの敗北（次のデュエル）") for v in expected["violations"]
+    ]
+    # Nothing spills past the phone's width.
+    assert chromium.execute_script("return document.scrollingElement.scrollWidth <= innerWidth")
+    browser.screenshot(chromium, "deck-check", "phone-ja-dark-outdated")
+    assert browser.console_errors(chromium) == []
+
+
+# Five changes within a few milliseconds, the last one to the illegal deck: what the page heard and the element sent.
+BURST = """
+const done = arguments[arguments.length - 1];
+const element = document.querySelector("deck-check");
+const heard = [];
+element.addEventListener("deckcheck-verdict", (event) => heard.push(event.detail.verdict.legal));
+for (const date of ["2026-12-01", "2026-12-02", "2026-12-03"]) element.setAttribute("date", date);
+element.setAttribute("ydke", arguments[0]);
+element.setAttribute("date", arguments[1]);
+setTimeout(() => done(heard), 2000);
+"""
+
+
+def test_a_burst_of_changes_sends_one_check_and_shows_its_verdict(
+    chromium: webdriver.Chrome, site: str, api: str
+) -> None:
+    show(chromium, page(site, api, "/burst.html", f'ydke="{LEGAL}" date="{TODAY}"'), LAPTOP)
+    shown_once(chromium, "legal for the event")
+    browser.read_log(chromium, "performance")
+    heard = chromium.execute_async_script(BURST, ILLEGAL, TODAY)
+    assert heard == [False]
+    checks = [s.url for s in browser.sent_requests(chromium) if "/v1/validate" in s.url]
+    assert len(checks) == 1, checks
+    assert httpx.URL(checks[0]).params == httpx.QueryParams({"ydke": ILLEGAL, "date": TODAY, "lang": "en"})
+    assert shown_once(chromium, "not legal")["state"] == "illegal"
+
+
+# A plain list with a name read loosely and one no card has, given by the `list` attribute.
+LIST = "3 Dark Magican\n1 Pot of Greed\n1 ブラックマジシャン"
+
+
+def test_every_deck_form_is_read_and_the_property_takes_the_place_of_the_attributes(
+    chromium: webdriver.Chrome, site: str, api: str
+) -> None:
+    url = page(site, api, "/forms.html", f'list="{LIST}" date="{TODAY}" format="ocg"')
+    show(chromium, url, LAPTOP)
+    shown = shown_once(chromium, "not legal")
+    expected = httpx.post(
+        f"{api}/v1/validate", json={"text": LIST, "date": TODAY, "format": "ocg"}, headers={"Accept-Language": "en"}
+    ).json()
+    assert [v["code"] for v in shown["violations"]] == [v["code"] for v in expected["violations"]]
+    assert [v["message"] for v in shown["violations"]] == [v["message"] for v in expected["violations"]]
+    assert shown["loosely"] == [entry["message"] for entry in expected["read_loosely"]] != []
+    browser.screenshot(chromium, "deck-check", "laptop-list-loosely")
+
+    ydk = "#main\n" + "\n".join([str(POT_OF_GREED)] * 2) + "\n#extra\n!side\n"
+    timed = chromium.execute_async_script(
+        CHANGE_AND_TIME, f"element.setAttribute('ydk', {json.dumps(ydk)}); element.removeAttribute('list')"
+    )
+    assert timed["legal"] is False
+    assert [v["code"] for v in shown_once(chromium, "not legal")["violations"]] == [
+        "forbidden_card",
+        "main_deck_too_small",
+    ]
+    deck = {"main": MAIN_40, "extra": EXTRA, "side": SIDE}
+    timed = chromium.execute_async_script(CHANGE_AND_TIME, f"element.deck = {json.dumps(deck)}")
+    TIMINGS["laptop: deck property set to the new verdict shown, by POST (ms)"] = round(timed["ms"], 1)
+    assert timed["legal"] is True
+    # The property stands for the deck until it is null again; then the attributes count once more.
+    chromium.execute_script(f"document.querySelector('deck-check').setAttribute('ydke', '{ILLEGAL}')")
+    assert shown_once(chromium, "legal for the event")["state"] == "legal"
+    timed = chromium.execute_async_script(CHANGE_AND_TIME, "element.deck = null; element.removeAttribute('ydk')")
+    assert timed["legal"] is False
+    checks = [(s.method, s.url.split("?")[0]) for s in browser.sent_requests(chromium) if "/v1/validate" in s.url]
+    # The list, the .ydk text and the entries by POST, which the browser asked leave for (a JSON body is not
+    # CORS-safelisted) and read across origins; the link by GET at last.
+    assert set(checks[:-1]) == {("OPTIONS", f"{api}/v1/validate"), ("POST", f"{api}/v1/validate")}
+    assert checks[-1] == ("GET", f"{api}/v1/validate")
+    assert browser.console_errors(chromium) == []
+
+
+def test_a_refusal_and_an_unreachable_service_are_shown_and_fired(
+    chromium: webdriver.Chrome, site: str, api: str
+) -> None:
+    show(chromium, page(site, api, "/refused.html", f'ydke="{LEGAL}" date="2026-02-30"'), LAPTOP)
+    shown = shown_once(chromium, "could not be checked")
+    assert shown["state"] == "failed"
+    refusal = httpx.get(f"{api}/v1/validate", params={"ydke": LEGAL, "date": "2026-02-30", "lang": "en"}).json()
+    assert shown["error"] == refusal["detail"]
+    assert shown["errors"] == [error["msg"] for error in refusal["errors"]]
+    browser.screenshot(chromium, "deck-check", "laptop-refused")
+    browser.console_errors(chromium)  # the 422 is logged as a failed load
+
+    gone = f"http://127.0.0.1:{served.free_port()}"
+    heard = chromium.execute_async_script(
+        """
+        const [api, done] = arguments;
+        const element = document.querySelector("deck-check");
+        element.addEventListener("deckcheck-error", (event) => done(event.detail.error.name), { once: true });
+        element.setAttribute("date", "2026-12-04");
+        element.setAttribute("api", api);
+        """,
+        gone,
+    )
+    assert heard == "TypeError"
+    assert shown_once(chromium, "could not be reached")["state"] == "failed"
+
+
+AXE_RUN = """
+const done = arguments[arguments.length - 1];
+const tags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+axe.run(document.querySelector("deck-check"), { runOnly: { type: "tag", values: tags } })
+  .then((results) => done({
+    violations: results.violations.map((v) => [v.id, v.nodes.map((n) => n.target.flat().join(" >>> "))]),
+    passes: results.passes.map((v) => v.id),
+  }));
+"""
+
+
+@dataclass(frozen=True)
+class View:
+    """A window the element is looked at in: its name in the screenshots, size, scheme and the page's language."""
+
+    name: str
+    size: tuple[int, int]
+    dark: bool
+    lang: str
+
+
+@pytest.fixture(scope="module")
+def axe() -> str:
+    """axe-core's script, installed with the tools of tests/typescript when missing."""
+    installed(AXE.parents[2])
+    return AXE.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "view",
+    [
+        View("laptop-light", LAPTOP, False, "en"),
+        View("laptop-dark", LAPTOP, True, "en"),
+        View("phone-ja", PHONE, False, "ja"),
+    ],
+    ids=lambda view: view.name,
+)
+def test_axe_finds_nothing_wrong_and_the_keyboard_opens_the_notes(
+    chromium: webdriver.Chrome, site: str, api: str, axe: str, view: View
+) -> None:
+    lang = view.lang
+    url = page(site, api, f"/axe-{view.name}.html", f'ydke="{ILLEGAL}" date="{LATER}"', lang=lang)
+    show(chromium, url, view.size, dark=view.dark)
+    shown_once(chromium, "使用できません" if lang == "ja" else "not legal")
+    chromium.execute_script(axe)
+    checked = chromium.execute_async_script(AXE_RUN)
+    assert checked["violations"] == []
+    assert "color-contrast" in checked["passes"]  # the verdict, the warning and the notes read in this scheme
+    roles = chromium.execute_script(
+        """const root = document.querySelector("deck-check").shadowRoot;
+        return [root.querySelector('[part~="summary"]').getAttribute("role"),
+                root.querySelector('[part~="violations"]').getAttribute("aria-label"),
+                root.querySelector('[part~="box"]').lang];"""
+    )
+    assert roles == ["status", "違反" if lang == "ja" else "Problems", lang]
+
+    # Tab reaches the notes' summary from the top of the page, and Enter opens them.
+    ActionChains(chromium).send_keys(Keys.TAB).perform()
+    focused = chromium.execute_script(
+        "const root = document.activeElement.shadowRoot; return root && root.activeElement.textContent;"
+    )
+    assert focused == ("この判定について" if lang == "ja" else "About this answer")
+    ActionChains(chromium).send_keys(Keys.ENTER).perform()
+    assert chromium.execute_script(
+        'return document.querySelector("deck-check").shadowRoot.querySelector("details").open'
+    )
+    browser.screenshot(chromium, "deck-check", f"{view.name}-notes-open")
+
+
+STYLED = """<style>
+deck-check { --deck-check-legal: rgb(0, 90, 160); --deck-check-radius: 0; }
+deck-check::part(summary) { text-transform: uppercase; }
+deck-check::part(box) { max-width: 40em; }
+</style>"""
+
+
+def test_the_page_restyles_it_through_custom_properties_and_parts(
+    chromium: webdriver.Chrome, site: str, api: str, axe: str
+) -> None:
+    url = page(site, api, "/styled.html", f'ydke="{LEGAL}" date="{TODAY}" theme="light"', head=STYLED)
+    show(chromium, url, LAPTOP, dark=True)  # the page fixes the light scheme whatever the reader's
+    shown_once(chromium, "legal for the event")
+    styles = chromium.execute_script(
+        """const root = document.querySelector("deck-check").shadowRoot;
+        const style = (part) => getComputedStyle(root.querySelector(`[part~="${part}"]`));
+        const [summary, box] = [style("summary"), style("box")];
+        return [summary.color, summary.textTransform, box.borderTopLeftRadius, box.maxWidth, box.backgroundColor];"""
+    )
+    assert styles == ["rgb(0, 90, 160)", "uppercase", "0px", "640px", "rgb(255, 255, 255)"]
+    browser.screenshot(chromium, "deck-check", "laptop-styled")
+    # axe reads inside the shadow root: a muted colour the page makes too pale is caught there.
+    chromium.execute_script('document.querySelector("deck-check").style.setProperty("--deck-check-muted", "#d0d0d0")')
+    chromium.execute_script(axe)
+    checked = chromium.execute_async_script(AXE_RUN)
+    assert checked["violations"] == [["color-contrast", ['deck-check >>> p[part="list"]', "deck-check >>> summary"]]]
