@@ -219,7 +219,7 @@ def test_at_a_phones_width_in_japanese_and_dark_it_warns_the_list_may_be_outdate
     shown = shown_once(chromium, "使用できません")
     expected = answer(api, "ja", ydke=ILLEGAL, date=LATER)
     (note,) = [n for n in expected["ruleset"]["notes"] if n["code"] == "list_may_be_outdated"]
-    assert shown["warnings"] == [["list_may_be_outdated", "データが古い可能性があります" + note["message"]]]
+    assert shown["warnings"] == [["list_may_be_outdated", "リストが古い可能性があります" + note["message"]]]
     assert shown["summary"] == "このデッキは大会で使用できません（違反2件）。"
     assert [(v["message"], v["penalty"]) for v in shown["violations"]] == [
         (v["message"], "デュエルの敗北（次のデュエル）") for v in expected["violations"]
@@ -297,6 +297,8 @@ def test_every_deck_form_is_read_and_the_property_takes_the_place_of_the_attribu
     # The list, the .ydk text and the entries by POST, which the browser asked leave for (a JSON body is not
     # CORS-safelisted) and read across origins; the link by GET at last.
     assert set(checks[:-1]) == {("OPTIONS", f"{api}/v1/validate"), ("POST", f"{api}/v1/validate")}
+    # One POST each; the link set while the property held the deck sent nothing.
+    assert [method for method, _ in checks].count("POST") == 3
     assert checks[-1] == ("GET", f"{api}/v1/validate")
     assert browser.console_errors(chromium) == []
 

@@ -38,6 +38,8 @@ export interface ErrorDetail {
 /** How long after the last change the deck is checked, in milliseconds. */
 export const SETTLE_MS = 150;
 
+const DECK_ATTRIBUTES = ["ydke", "ydk", "list"];
+
 const clients = new Map<string, DeckcheckClient>();
 
 /** One client per service, shared by every element on the page, so one ETag store serves them all. */
@@ -56,7 +58,7 @@ function language(element: HTMLElement): Language {
 }
 
 export class DeckCheckElement extends HTMLElement {
-  static readonly observedAttributes = ["ydke", "ydk", "list", "date", "format", "banlist", "lang", "api"];
+  static readonly observedAttributes = [...DECK_ATTRIBUTES, "date", "format", "banlist", "lang", "api"];
   /** The service used when the element has no `api` attribute. */
   static defaultApi: string | null = null;
 
@@ -108,8 +110,9 @@ export class DeckCheckElement extends HTMLElement {
     this.#running?.abort();
   }
 
-  attributeChangedCallback(_name: string, before: string | null, after: string | null): void {
-    if (before !== after && this.isConnected) {
+  attributeChangedCallback(name: string, before: string | null, after: string | null): void {
+    const standsIn = this.#deck !== null && DECK_ATTRIBUTES.includes(name); // the property holds the deck
+    if (before !== after && this.isConnected && !standsIn) {
       this.#schedule();
     }
   }

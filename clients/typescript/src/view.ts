@@ -20,7 +20,8 @@ const WORDS = {
   checked_against: ["{0}（{1}から）で{2}の大会として確認しました。", "Checked against {0} (from {1}) for an event on {2}."],
   checked_against_given: ["{0}で{1}の大会として確認しました。", "Checked against {0} for an event on {1}."],
   no_list: ["{0}の大会として確認しました。", "Checked for an event on {0}."],
-  outdated: ["データが古い可能性があります", "The data may be out of date"],
+  list_may_be_outdated: ["リストが古い可能性があります", "The list may be out of date"],
+  no_list_in_force: ["禁止・制限リストなし", "No Forbidden/Limited list applied"],
   violations: ["違反", "Problems"],
   rule: ["規定", "Rule"],
   penalty: ["罰則", "Penalty"],
@@ -110,7 +111,7 @@ export function verdictBody(lang: Language, verdict: Verdict): Node[] {
   shown.push(node("p", "list", against));
   const notes = verdict.ruleset.notes;
   for (const note of notes.filter((note) => WARNINGS.has(note.code))) {
-    const warning = node("div", "warning", node("strong", null, say(lang, "outdated")), node("p", null, note.message));
+    const warning = node("div", "warning", node("strong", null, say(lang, note.code)), node("p", null, note.message));
     warning.setAttribute("role", "note");
     warning.dataset["code"] = note.code;
     shown.push(warning);
