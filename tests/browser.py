@@ -4,11 +4,14 @@ would download a browser), for the browser tests: starting it, what it requested
 from __future__ import annotations
 
 import contextlib
+import http.server
 import json
-from collections.abc import Iterator, Mapping, Sequence
+import socket
+import threading
+from collections.abc import Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from selenium import webdriver
@@ -125,3 +128,42 @@ def printing(driver: webdriver.Chrome) -> Iterator[None]:
         yield
     finally:
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+
+class _Pages(http.server.BaseHTTPRequestHandler):
+    """Serves the HTML pages of `pages` by path, 404 for any other; logs nothing."""
+
+    pages: ClassVar[Mapping[str, str]] = {}
+
+    def do_GET(self) -> None:
+        """Answer with the page at the path."""
+        page = self.pages.get(self.path)
+        body = (page or "not found").encode()
+        self.send_response(200 if page is not None else 404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Keep the test output clean."""
+
+
+@contextlib.contextmanager
+def site(pages: MutableMapping[str, str]) -> Iterator[int]:
+    """A site of its own origin for the browser to load pages from: a plain HTTP server on a free loopback port
+    serving `pages` (HTML by path, added to while it runs if need be); its port. The browser reaches it as
+    http://localhost:PORT, another origin than the service's http://127.0.0.1:…"""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    handler = type("Pages", (_Pages,), {"pages": pages})
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield port
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)

@@ -7,9 +7,7 @@ no origin or another one. A screenshot of each scenario is saved under test-arte
 
 from __future__ import annotations
 
-import http.server
 import re
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -98,32 +96,11 @@ async function check(api, label, deck) {
 """
 
 
-class PageHandler(http.server.BaseHTTPRequestHandler):
-    """Serves the deck-builder page at every path, and logs nothing."""
-
-    def do_GET(self) -> None:
-        """Answer with the page."""
-        body = PAGE.encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Keep the test output clean."""
-
-
 @pytest.fixture(scope="module")
 def page_port() -> Iterator[int]:
-    """The port of a plain HTTP server serving the page on loopback, reached as http://localhost:PORT."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", served.free_port()), PageHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server.server_address[1]
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=10)
+    """The port of the site serving the deck-builder page, reached as http://localhost:PORT."""
+    with browser.site({"/deck-builder.html": PAGE}) as port:
+        yield port
 
 
 @pytest.fixture(scope="module")

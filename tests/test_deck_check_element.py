@@ -7,13 +7,11 @@ under test-artefacts/deck-check/, and the time from a change to the new verdict 
 
 from __future__ import annotations
 
-import http.server
 import json
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import httpx
 import pytest
@@ -82,35 +80,14 @@ new Function("element", change)(element);
 """
 
 
-class Pages(http.server.BaseHTTPRequestHandler):
-    """Serves the pages a test put in `pages` by path, as a site of its own origin would."""
-
-    pages: ClassVar[dict[str, str]] = {}
-
-    def do_GET(self) -> None:
-        """Answer with the page at the path, or 404."""
-        page = self.pages.get(self.path)
-        body = (page or "not found").encode()
-        self.send_response(200 if page is not None else 404)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Keep the test output clean."""
+PAGES: dict[str, str] = {}  # the site's pages by path, which each test adds to
 
 
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
-    """The origin of a deck-builder site: a plain HTTP server on loopback, reached as http://localhost:PORT."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", served.free_port()), Pages)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://localhost:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-    thread.join(timeout=10)
+    """The origin of a deck-builder site serving PAGES."""
+    with browser.site(PAGES) as port:
+        yield f"http://localhost:{port}"
 
 
 @pytest.fixture(scope="module")
@@ -135,7 +112,7 @@ def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chr
 
 def page(site: str, api: str, path: str, attributes: str, *, lang: str = "en", head: str = "") -> str:
     """Put a page at `path` of the site holding only the element's script and `<deck-check attributes>`; its URL."""
-    Pages.pages[path] = (
+    PAGES[path] = (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">{head}'
         f'<script src="{api}/elements/deck-check.js"></script></head>'

@@ -1,7 +1,8 @@
 /**
  * The look of `<deck-check>`, in its shadow root. A page restyles it through the custom properties below (set on the
  * element or any ancestor) and through the parts it exposes (`deck-check::part(violation)`). It follows the
- * reader's light or dark scheme unless the page fixes one with the `theme` attribute (`light`, `dark`).
+ * reader's light or dark scheme (CSS light-dark()) unless the page fixes one with the `theme` attribute (`light`,
+ * `dark`).
  *
  * --deck-check-background, --deck-check-text, --deck-check-muted, --deck-check-border: the box and its text;
  * --deck-check-legal, --deck-check-illegal, --deck-check-warning: the verdict's and the warning's accents;
@@ -10,38 +11,18 @@
 export const STYLE = `
 :host {
   display: block;
-  color-scheme: light;
-  --_background: var(--deck-check-background, #ffffff);
-  --_text: var(--deck-check-text, #1b1f24);
-  --_muted: var(--deck-check-muted, #505a66);
-  --_border: var(--deck-check-border, #c9d1d9);
-  --_legal: var(--deck-check-legal, #116329);
-  --_illegal: var(--deck-check-illegal, #b3261e);
-  --_warning: var(--deck-check-warning, #7a4b00);
+  color-scheme: light dark;
+  --_background: var(--deck-check-background, light-dark(#ffffff, #16191d));
+  --_text: var(--deck-check-text, light-dark(#1b1f24, #e6edf3));
+  --_muted: var(--deck-check-muted, light-dark(#505a66, #a4afba));
+  --_border: var(--deck-check-border, light-dark(#c9d1d9, #3d444d));
+  --_legal: var(--deck-check-legal, light-dark(#116329, #56d364));
+  --_illegal: var(--deck-check-illegal, light-dark(#b3261e, #ff8a80));
+  --_warning: var(--deck-check-warning, light-dark(#7a4b00, #f0b849));
   --_warning-background: color-mix(in srgb, var(--_warning) 10%, var(--_background));
 }
-@media (prefers-color-scheme: dark) {
-  :host(:not([theme="light"])) {
-    color-scheme: dark;
-    --_background: var(--deck-check-background, #16191d);
-    --_text: var(--deck-check-text, #e6edf3);
-    --_muted: var(--deck-check-muted, #a4afba);
-    --_border: var(--deck-check-border, #3d444d);
-    --_legal: var(--deck-check-legal, #56d364);
-    --_illegal: var(--deck-check-illegal, #ff8a80);
-    --_warning: var(--deck-check-warning, #f0b849);
-  }
-}
-:host([theme="dark"]) {
-  color-scheme: dark;
-  --_background: var(--deck-check-background, #16191d);
-  --_text: var(--deck-check-text, #e6edf3);
-  --_muted: var(--deck-check-muted, #a4afba);
-  --_border: var(--deck-check-border, #3d444d);
-  --_legal: var(--deck-check-legal, #56d364);
-  --_illegal: var(--deck-check-illegal, #ff8a80);
-  --_warning: var(--deck-check-warning, #f0b849);
-}
+:host([theme="light"]) { color-scheme: light; }
+:host([theme="dark"]) { color-scheme: dark; }
 :host([hidden]) { display: none; }
 [part~="box"] {
   box-sizing: border-box;
