@@ -8,6 +8,7 @@ under test-artefacts/deck-check/, and the time from a change to the new verdict 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -139,6 +140,16 @@ def shown_once(driver: webdriver.Chrome, summary: str) -> dict[str, Any]:
     return result
 
 
+def penalty_words(violation: dict[str, Any], lang: str) -> str:
+    """The penalty line the element shows for a duel forfeiture of the next duel: the penalty, then its item of the
+    penalty regulations, or the item it is the penalty of by analogy."""
+    assert (violation["penalty"], violation["penalty_applies_to"]) == ("duel_forfeiture", "next_duel")
+    cited, analogy = violation["penalty_ref"], violation["penalty_basis"] == "by analogy"
+    if lang == "ja":
+        return f"デュエルの敗北（次のデュエル）：{cited}" + ("の類推" if analogy else "")
+    return "Duel forfeiture (next duel): " + (f"by analogy with {cited}" if analogy else cited)
+
+
 def answer(api: str, lang: str, **query: str) -> dict[str, Any]:
     """The service's own answer for a link, to hold what the element shows to."""
     got: dict[str, Any] = httpx.get(f"{api}/v1/validate", params={**query, "lang": lang}, timeout=30).json()
@@ -174,7 +185,7 @@ def test_a_page_with_the_script_and_the_element_shows_the_verdict_then_the_new_o
             "code": v["code"],
             "message": v["message"],
             "rule": v["rule"],
-            "penalty": "Duel forfeiture (next duel)",
+            "penalty": penalty_words(v, "en"),
             "remedy": v["remedy"],
         }
         for v in expected["violations"]
@@ -199,7 +210,7 @@ def test_at_a_phones_width_in_japanese_and_dark_it_warns_the_list_may_be_outdate
     assert shown["warnings"] == [["list_may_be_outdated", "リストが古い可能性があります" + note["message"]]]
     assert shown["summary"] == "このデッキは大会で使用できません（違反2件）。"
     assert [(v["message"], v["penalty"]) for v in shown["violations"]] == [
-        (v["message"], "デュエルの敗北（次のデュエル）") for v in expected["violations"]
+        (v["message"], penalty_words(v, "ja")) for v in expected["violations"]
     ]
     # Nothing spills past the phone's width.
     assert chromium.execute_script("return document.scrollingElement.scrollWidth <= innerWidth")
@@ -266,7 +277,10 @@ def test_every_deck_form_is_read_and_the_property_takes_the_place_of_the_attribu
     TIMINGS["laptop: deck property set to the new verdict shown, by POST (ms)"] = round(timed["ms"], 1)
     assert timed["legal"] is True
     # The property stands for the deck until it is null again; then the attributes count once more.
-    chromium.execute_script(f"document.querySelector('deck-check').setAttribute('ydke', '{ILLEGAL}')")
+    chromium.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        f"document.querySelector('deck-check').setAttribute('ydke', '{ILLEGAL}'); setTimeout(done, 600);"
+    )
     assert shown_once(chromium, "legal for the event")["state"] == "legal"
     timed = chromium.execute_async_script(CHANGE_AND_TIME, "element.deck = null; element.removeAttribute('ydk')")
     assert timed["legal"] is False
@@ -289,6 +303,10 @@ def test_a_refusal_and_an_unreachable_service_are_shown_and_fired(
     refusal = httpx.get(f"{api}/v1/validate", params={"ydke": LEGAL, "date": "2026-02-30", "lang": "en"}).json()
     assert shown["error"] == refusal["detail"]
     assert shown["errors"] == [error["msg"] for error in refusal["errors"]]
+    request_id = chromium.execute_script(
+        'return document.querySelector("deck-check").shadowRoot.querySelector(\'[part~="request-id"]\').textContent'
+    )
+    assert re.fullmatch(r"Request id: [0-9a-f]{32}", request_id)
     browser.screenshot(chromium, "deck-check", "laptop-refused")
     browser.console_errors(chromium)  # the 422 is logged as a failed load
 
@@ -340,7 +358,8 @@ def axe() -> str:
     [
         View("laptop-light", LAPTOP, False, "en"),
         View("laptop-dark", LAPTOP, True, "en"),
-        View("phone-ja", PHONE, False, "ja"),
+        View("phone-ja-light", PHONE, False, "ja"),
+        View("phone-ja-dark", PHONE, True, "ja"),
     ],
     ids=lambda view: view.name,
 )
@@ -402,3 +421,102 @@ def test_the_page_restyles_it_through_custom_properties_and_parts(
     chromium.execute_script(axe)
     checked = chromium.execute_async_script(AXE_RUN)
     assert checked["violations"] == [["color-contrast", ['deck-check >>> p[part="list"]', "deck-check >>> summary"]]]
+
+
+def failed_loads(driver: webdriver.Chrome) -> list[tuple[str, bool]]:
+    """(error text, cancelled) of each request that failed since the log was last read, from the network log."""
+    failed = []
+    for entry in browser.read_log(driver, "performance"):
+        event = json.loads(entry["message"])["message"]
+        if event["method"] == "Network.loadingFailed":
+            failed.append((event["params"]["errorText"], event["params"].get("canceled", False)))
+    return failed
+
+
+# Change the deck while its check is on the wire, and again: what the page heard, and the verdict property between.
+MIDWAY = """
+const [first, second, done] = arguments;
+const element = document.querySelector("deck-check");
+const heard = [];
+element.addEventListener("deckcheck-verdict", (event) => heard.push(event.detail.verdict.legal));
+element.setAttribute("ydke", first);
+setTimeout(() => {
+  const pending = element.verdict;
+  element.setAttribute("ydke", second);
+  setTimeout(() => done({ heard, pending, after: element.verdict?.legal ?? null }), 3000);
+}, 600);
+"""
+
+
+def test_a_change_while_a_check_is_on_the_wire_cancels_it_and_only_the_new_verdict_is_heard(
+    chromium: webdriver.Chrome, site: str, api: str
+) -> None:
+    show(chromium, page(site, api, "/midway.html", f'ydke="{LEGAL}" date="2026-12-01"'), LAPTOP)
+    shown_once(chromium, "legal for the event")
+    chromium.execute_cdp_cmd("Network.enable", {})
+    slow = {"offline": False, "latency": 1000, "downloadThroughput": -1, "uploadThroughput": -1}
+    chromium.execute_cdp_cmd("Network.emulateNetworkConditions", slow)
+    try:
+        browser.read_log(chromium, "performance")
+        # The second deck is one no cache holds yet, so both checks go to the service, a second away.
+        other = ydke(main_with({"passcode": DARK_MAGICIAN}, drop=1), EXTRA, SIDE)
+        got = chromium.execute_async_script(MIDWAY, ILLEGAL, other)
+    finally:
+        chromium.execute_cdp_cmd("Network.emulateNetworkConditions", {**slow, "latency": 0})
+    assert got == {"heard": [False], "pending": None, "after": False}
+    assert failed_loads(chromium) == [("net::ERR_ABORTED", True)]  # the first check, cancelled on the wire
+    assert [v["code"] for v in shown_once(chromium, "not legal")["violations"]] == ["too_many_copies"]
+
+
+def test_answer_text_is_shown_as_text_never_as_markup(chromium: webdriver.Chrome, site: str, api: str) -> None:
+    typed = '1 <img src=x onerror="window.ran = true">'
+    show(chromium, page(site, api, "/markup.html", f'date="{TODAY}"'), LAPTOP)
+    chromium.execute_script(f"document.querySelector('deck-check').deck = {{ text: {json.dumps(typed)} }}")
+    shown = shown_once(chromium, "not legal")
+    assert any('<img src=x onerror="window.ran = true">' in v["message"] for v in shown["violations"])
+    assert chromium.execute_script(
+        'return [document.querySelector("deck-check").shadowRoot.querySelectorAll("img").length, window.ran ?? null]'
+    ) == [0, None]
+
+
+EARLY = """<deck-check date="2026-12-04"></deck-check>
+<script>document.querySelector("deck-check").deck = { ydke: "LINK" };</script>"""
+
+
+def test_a_deck_set_before_the_element_is_defined_is_checked_and_a_detached_one_is_not(
+    chromium: webdriver.Chrome, site: str, api: str
+) -> None:
+    browser.console_errors(chromium)  # what the pages before logged
+    # The deck property set by the page before the script that defines the element has run.
+    PAGES["/early.html"] = (
+        f'<!doctype html><html lang="en"><head><link rel="icon" href="data:,"></head><body>'
+        f'{EARLY.replace("LINK", ILLEGAL)}<script src="{api}/elements/deck-check.js"></script></body></html>'
+    )
+    show(chromium, f"{site}/early.html", LAPTOP)
+    assert shown_once(chromium, "not legal")["state"] == "illegal"
+    browser.read_log(chromium, "performance")
+    made = chromium.execute_async_script(
+        f"""const done = arguments[arguments.length - 1];
+        const element = document.createElement("deck-check");
+        element.deck = {{ ydke: "{LEGAL}" }};
+        setTimeout(() => done(element.verdict), 600);"""
+    )
+    assert made is None
+    assert [s.url for s in browser.sent_requests(chromium) if "/v1/validate" in s.url] == []
+    assert browser.console_errors(chromium) == []
+
+
+def test_a_page_under_a_strict_policy_that_allows_the_service_shows_it_styled(
+    chromium: webdriver.Chrome, site: str, api: str
+) -> None:
+    policy = f"default-src 'self'; script-src {api}; connect-src {api}; style-src 'self'; img-src data:"
+    head = f'<meta http-equiv="Content-Security-Policy" content="{policy}">'
+    browser.console_errors(chromium)
+    show(chromium, page(site, api, "/policy.html", f'ydke="{LEGAL}" date="{TODAY}" theme="light"', head=head), LAPTOP)
+    shown_once(chromium, "legal for the event")
+    border = chromium.execute_script(
+        """const box = document.querySelector("deck-check").shadowRoot.querySelector('[part~="box"]');
+        return getComputedStyle(box).borderLeftColor;"""
+    )
+    assert border == "rgb(17, 99, 41)"  # the legal colour: the constructed stylesheet applied under style-src 'self'
+    assert browser.console_errors(chromium) == []

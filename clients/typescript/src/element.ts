@@ -91,17 +91,28 @@ export class DeckCheckElement extends HTMLElement {
     return this.#deck;
   }
 
-  set deck(deck: DeckInput | null) {
-    this.#deck = deck;
+  set deck(deck: DeckInput | null | undefined) {
+    if (deck !== null && deck !== undefined && typeof deck !== "object") {
+      throw new TypeError("deck takes { ydke }, { ydk }, { text } or { main, extra, side }, or null");
+    }
+    this.#deck = deck ?? null;
     this.#schedule();
   }
 
-  /** The last verdict shown, or null. */
+  /** The verdict on the deck as given now: null while it is being checked, or when it has none (no deck, a
+   * refusal). */
   get verdict(): Verdict | null {
     return this.#verdict;
   }
 
   connectedCallback(): void {
+    // A page may set `deck` before the element is defined (an async or module script): the value then sits on the
+    // instance, hiding the accessor, and is taken through it now.
+    if (Object.hasOwn(this, "deck")) {
+      const early = (this as { deck?: DeckInput | null }).deck;
+      delete (this as { deck?: DeckInput | null }).deck;
+      this.deck = early;
+    }
     this.#schedule();
   }
 
@@ -117,8 +128,17 @@ export class DeckCheckElement extends HTMLElement {
     }
   }
 
+  /** The deck or the event changed: what is shown is no longer the verdict on it. The check running is cancelled
+   * at once (its answer must never be shown or fired), and the new one starts once the changes settle. */
   #schedule(): void {
     clearTimeout(this.#timer);
+    if (!this.isConnected) {
+      return;
+    }
+    this.#running?.abort();
+    this.#running = null;
+    this.#verdict = null;
+    this.#box.setAttribute("aria-busy", "true");
     this.#timer = setTimeout(() => void this.#check(), SETTLE_MS);
   }
 
@@ -149,7 +169,6 @@ export class DeckCheckElement extends HTMLElement {
   }
 
   async #check(): Promise<void> {
-    this.#running?.abort();
     const lang = language(this);
     const request = this.#request();
     const api = this.getAttribute("api") || DeckCheckElement.defaultApi;
@@ -160,7 +179,6 @@ export class DeckCheckElement extends HTMLElement {
     }
     const running = new AbortController();
     this.#running = running;
-    this.#box.setAttribute("aria-busy", "true");
     try {
       const verdict = await send(clientFor(api), request, lang, running.signal);
       if (running.signal.aborted) return;
@@ -179,6 +197,7 @@ export class DeckCheckElement extends HTMLElement {
   #show(lang: Language, state: string, line: string, body: Node[]): void {
     this.#box.dataset["state"] = state;
     this.#box.setAttribute("aria-busy", "false");
+    this.#summary.dataset["checking"] = say(lang, "checking");
     this.#box.lang = lang;
     this.#summary.textContent = line;
     this.#body.replaceChildren(...body);

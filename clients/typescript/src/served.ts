@@ -5,7 +5,10 @@
  */
 import { defineDeckCheck } from "./element.js";
 
-// A classic script knows its tag; loaded as a module it does not, and its tag is looked for by its name.
-const script = document.currentScript ?? document.querySelector('script[src$="/elements/deck-check.js"]');
+// A classic script knows its tag; loaded as a module it does not, and its tag is looked for by its path (a query
+// string, such as a cache-buster, may follow).
+const script =
+  document.currentScript ??
+  Array.from(document.scripts).find((tag) => tag.src && new URL(tag.src).pathname.endsWith("/elements/deck-check.js"));
 const api = script instanceof HTMLScriptElement && script.src ? new URL("..", script.src).href : undefined;
 defineDeckCheck(api === undefined ? {} : { api });

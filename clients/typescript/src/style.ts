@@ -40,7 +40,8 @@ export const STYLE = `
 }
 [part~="box"][data-state="legal"] { border-inline-start-color: var(--_legal); }
 [part~="box"][data-state="illegal"], [part~="box"][data-state="failed"] { border-inline-start-color: var(--_illegal); }
-[part~="box"][aria-busy="true"] { opacity: 0.6; }
+[part~="box"][aria-busy="true"] { border-style: dashed; }
+[aria-busy="true"] [part~="summary"]::after { content: " · " attr(data-checking); color: var(--_muted); font-weight: 400; }
 [part~="summary"] { margin: 0; font-weight: 700; font-size: 1.05em; }
 [data-state="legal"] [part~="summary"] { color: var(--_legal); }
 [data-state="illegal"] [part~="summary"], [data-state="failed"] [part~="summary"] { color: var(--_illegal); }

@@ -34,6 +34,8 @@ const WORDS = {
   ],
   request_id: ["問い合わせ番号：{0}", "Request id: {0}"],
   penalty_when: ["{0}（{1}）", "{0} ({1})"],
+  penalty_cited: ["{0}：{1}", "{0}: {1}"],
+  penalty_by_analogy: ["{0}：{1}の類推", "{0}: by analogy with {1}"],
   caution: ["注意", "Caution"],
   warning: ["警告", "Warning"],
   duel_forfeiture: ["デュエルの敗北", "Duel forfeiture"],
@@ -53,7 +55,7 @@ const WARNINGS = new Set(["list_may_be_outdated", "no_list_in_force"]);
 /** The element's word `key` in `lang`, with {0}, {1}… filled in; a key it has no word for (a penalty a later
  * service names) reads as itself. */
 export function say(lang: Language, key: string, ...values: (string | number)[]): string {
-  const words = (WORDS as Words)[key];
+  const words = Object.hasOwn(WORDS, key) ? (WORDS as Words)[key] : undefined;
   const text = words === undefined ? key : words[lang === "ja" ? 0 : 1];
   return text.replace(/\{(\d)\}/g, (_, index: string) => String(values[Number(index)] ?? ""));
 }
@@ -78,9 +80,14 @@ function penaltyText(lang: Language, violation: Violation): string {
   if (violation.penalty === null || violation.penalty === undefined) {
     return say(lang, "no_penalty");
   }
-  const penalty = say(lang, violation.penalty);
+  const named = say(lang, violation.penalty);
   const when = violation.penalty_applies_to;
-  return when === null || when === undefined ? penalty : say(lang, "penalty_when", penalty, say(lang, when));
+  const penalty = when === null || when === undefined ? named : say(lang, "penalty_when", named, say(lang, when));
+  const cited = violation.penalty_ref;
+  if (!cited) {
+    return penalty;
+  }
+  return say(lang, violation.penalty_basis === "by analogy" ? "penalty_by_analogy" : "penalty_cited", penalty, cited);
 }
 
 function violationItem(lang: Language, violation: Violation): HTMLElement {
