@@ -55,9 +55,25 @@ const WARNINGS = new Set(["list_may_be_outdated", "no_list_in_force"]);
 /** The element's word `key` in `lang`, with {0}, {1}… filled in; a key it has no word for (a penalty a later
  * service names) reads as itself. */
 export function say(lang: Language, key: string, ...values: (string | number)[]): string {
+  return word(lang, key).replace(/\{(\d)\}/g, (_, index: string) => String(values[Number(index)] ?? ""));
+}
+
+function word(lang: Language, key: string): string {
   const words = Object.hasOwn(WORDS, key) ? (WORDS as Words)[key] : undefined;
-  const text = words === undefined ? key : words[lang === "ja" ? 0 : 1];
-  return text.replace(/\{(\d)\}/g, (_, index: string) => String(values[Number(index)] ?? ""));
+  return words === undefined ? key : words[lang === "ja" ? 0 : 1];
+}
+
+/** The word `key` in `lang` as nodes, with {0}, {1}… filled in by `values`: text, or nodes such as dates. */
+function sayWith(lang: Language, key: string, ...values: (string | Node)[]): (string | Node)[] {
+  const parts = word(lang, key).split(/\{(\d)\}/);
+  return parts.map((part, at) => (at % 2 === 0 ? part : (values[Number(part)] ?? ""))).filter((part) => part !== "");
+}
+
+/** A day as a <time>, kept on one line (a phone's width would break it at a hyphen). */
+function day(iso: string): HTMLElement {
+  const time = node("time", null, iso);
+  time.setAttribute("datetime", iso);
+  return time;
 }
 
 /** An element `tag` of the `part` given, holding `children` (strings as text). */
@@ -111,11 +127,11 @@ export function verdictBody(lang: Language, verdict: Verdict): Node[] {
   const list = verdict.banlist;
   const against =
     list === null
-      ? say(lang, "no_list", verdict.date)
+      ? sayWith(lang, "no_list", day(verdict.date))
       : list.effective_from === null // a list the request gave
-        ? say(lang, "checked_against_given", list.name, verdict.date)
-        : say(lang, "checked_against", list.name, list.effective_from, verdict.date);
-  shown.push(node("p", "list", against));
+        ? sayWith(lang, "checked_against_given", list.name, day(verdict.date))
+        : sayWith(lang, "checked_against", list.name, day(list.effective_from), day(verdict.date));
+  shown.push(node("p", "list", ...against));
   const notes = verdict.ruleset.notes;
   for (const note of notes.filter((note) => WARNINGS.has(note.code))) {
     const warning = node("div", "warning", node("strong", null, say(lang, note.code)), node("p", null, note.message));
