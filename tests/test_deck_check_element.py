@@ -521,3 +521,17 @@ def test_a_page_under_a_strict_policy_that_allows_the_service_shows_it_styled(
     )
     assert border == "rgb(17, 99, 41)"  # the legal colour: the constructed stylesheet applied under style-src 'self'
     assert browser.console_errors(chromium) == []
+
+
+def test_a_language_switch_on_the_page_checks_again_in_that_language(
+    chromium: webdriver.Chrome, site: str, api: str
+) -> None:
+    show(chromium, page(site, api, "/switch.html", f'ydke="{ILLEGAL}" date="{TODAY}"'), PHONE)
+    shown_once(chromium, "not legal")
+    chromium.execute_script('document.documentElement.lang = "ja"')  # the site's own language switch
+    shown = shown_once(chromium, "使用できません")
+    assert shown["list"] == "OCG 2026.10（2026-10-01から）で2026-12-04の大会として確認しました。"
+    assert [v["message"] for v in shown["violations"]] == [
+        v["message"] for v in answer(api, "ja", ydke=ILLEGAL, date=TODAY)["violations"]
+    ]
+    browser.screenshot(chromium, "deck-check", "phone-switched-to-ja")

@@ -62,6 +62,9 @@ export class DeckCheckElement extends HTMLElement {
   /** The service used when the element has no `api` attribute. */
   static defaultApi: string | null = null;
 
+  static readonly #connected = new Set<DeckCheckElement>();
+  static #languages: MutationObserver | null = null;
+
   readonly #box: HTMLElement;
   readonly #summary: HTMLElement;
   readonly #body: HTMLElement;
@@ -69,6 +72,7 @@ export class DeckCheckElement extends HTMLElement {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #running: AbortController | null = null;
   #verdict: Verdict | null = null;
+  #lang: Language | null = null; // the language of the check shown or running
 
   constructor() {
     super();
@@ -113,12 +117,32 @@ export class DeckCheckElement extends HTMLElement {
       delete (this as { deck?: DeckInput | null }).deck;
       this.deck = early;
     }
+    DeckCheckElement.#connected.add(this);
+    DeckCheckElement.#watchLanguages();
     this.#schedule();
   }
 
   disconnectedCallback(): void {
+    DeckCheckElement.#connected.delete(this);
     clearTimeout(this.#timer);
     this.#running?.abort();
+  }
+
+  /** A page may change its language above the element (a site's language switch sets <html lang>): one observer
+   * for every element checks again those whose language that changed. */
+  static #watchLanguages(): void {
+    if (DeckCheckElement.#languages !== null) {
+      return;
+    }
+    DeckCheckElement.#languages = new MutationObserver(() => {
+      for (const element of DeckCheckElement.#connected) {
+        if (element.#lang !== null && language(element) !== element.#lang) {
+          element.#schedule();
+        }
+      }
+    });
+    const watched = { attributes: true, attributeFilter: ["lang"], subtree: true };
+    DeckCheckElement.#languages.observe(document.documentElement, watched);
   }
 
   attributeChangedCallback(name: string, before: string | null, after: string | null): void {
@@ -170,6 +194,7 @@ export class DeckCheckElement extends HTMLElement {
 
   async #check(): Promise<void> {
     const lang = language(this);
+    this.#lang = lang;
     const request = this.#request();
     const api = this.getAttribute("api") || DeckCheckElement.defaultApi;
     if (request === null || api === null) {

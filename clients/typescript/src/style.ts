@@ -48,7 +48,7 @@ export const STYLE = `
 [part~="summary"]::before { display: inline-block; min-width: 1.3em; }
 [data-state="legal"] [part~="summary"]::before { content: "✓" / ""; }
 [data-state="illegal"] [part~="summary"]::before, [data-state="failed"] [part~="summary"]::before { content: "✗" / ""; }
-[part~="list"] time { white-space: nowrap; }
+[part~="list"] time, [part~="penalty"] span { white-space: nowrap; }
 [part~="list"], [part~="request-id"] { margin: 0.3em 0 0; color: var(--_muted); font-size: 0.9em; }
 [part~="warning"] {
   margin: 0.6em 0 0;

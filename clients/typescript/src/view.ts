@@ -92,27 +92,29 @@ export function summary(lang: Language, verdict: Verdict): string {
   return verdict.legal ? say(lang, "legal") : count === 1 ? say(lang, "illegal_one") : say(lang, "illegal", count);
 }
 
-function penaltyText(lang: Language, violation: Violation): string {
+/** The penalty, when it applies, and the item of the penalty regulations it comes from (kept on one line). */
+function penaltyText(lang: Language, violation: Violation): (string | Node)[] {
   if (violation.penalty === null || violation.penalty === undefined) {
-    return say(lang, "no_penalty");
+    return [say(lang, "no_penalty")];
   }
   const named = say(lang, violation.penalty);
   const when = violation.penalty_applies_to;
   const penalty = when === null || when === undefined ? named : say(lang, "penalty_when", named, say(lang, when));
   const cited = violation.penalty_ref;
   if (!cited) {
-    return penalty;
+    return [penalty];
   }
-  return say(lang, violation.penalty_basis === "by analogy" ? "penalty_by_analogy" : "penalty_cited", penalty, cited);
+  const basis = violation.penalty_basis === "by analogy" ? "penalty_by_analogy" : "penalty_cited";
+  return sayWith(lang, basis, penalty, node("span", null, cited));
 }
 
 function violationItem(lang: Language, violation: Violation): HTMLElement {
   const facts = node("dl", "facts");
-  const fact = (word: Word, part: string, value: string): void => {
-    facts.append(node("dt", null, say(lang, word)), node("dd", part, value));
+  const fact = (word: Word, part: string, ...value: (string | Node)[]): void => {
+    facts.append(node("dt", null, say(lang, word)), node("dd", part, ...value));
   };
   fact("rule", "rule", violation.rule);
-  fact("penalty", "penalty", penaltyText(lang, violation));
+  fact("penalty", "penalty", ...penaltyText(lang, violation));
   if (violation.remedy) {
     fact("remedy", "remedy", violation.remedy);
   }
