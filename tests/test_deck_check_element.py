@@ -21,7 +21,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 from tests import browser, served
-from tests.decks import EXTRA, MAIN_40, SIDE, main_with, ydke
+from tests.decks import EXTRA, MAIN_40, MORE_UNLIMITED, SIDE, main_with, ydke
 from tests.node import installed
 from tests.test_proxy import running_proxy
 
@@ -440,10 +440,12 @@ const [first, second, done] = arguments;
 const element = document.querySelector("deck-check");
 const heard = [];
 element.addEventListener("deckcheck-verdict", (event) => heard.push(event.detail.verdict.legal));
+const box = element.shadowRoot.querySelector('[part~="box"]');
 element.setAttribute("ydke", first);
 setTimeout(() => {
-  const pending = element.verdict;
   element.setAttribute("ydke", second);
+  // At once, before any answer: no verdict stands for the deck as given now.
+  const pending = [element.verdict, box.getAttribute("aria-busy")];
   setTimeout(() => done({ heard, pending, after: element.verdict?.legal ?? null }), 3000);
 }, 600);
 """
@@ -460,13 +462,14 @@ def test_a_change_while_a_check_is_on_the_wire_cancels_it_and_only_the_new_verdi
     try:
         browser.read_log(chromium, "performance")
         # The second deck is one no cache holds yet, so both checks go to the service, a second away.
-        other = ydke(main_with({"passcode": DARK_MAGICIAN}, drop=1), EXTRA, SIDE)
+        other = ydke(main_with({"passcode": MORE_UNLIMITED[0]}, drop=1), EXTRA, SIDE)  # legal
         got = chromium.execute_async_script(MIDWAY, ILLEGAL, other)
     finally:
         chromium.execute_cdp_cmd("Network.emulateNetworkConditions", {**slow, "latency": 0})
-    assert got == {"heard": [False], "pending": None, "after": False}
+    # Only the second deck's verdict (legal) is heard: the first (illegal) was cancelled on the wire.
+    assert got == {"heard": [True], "pending": [None, "true"], "after": True}
     assert failed_loads(chromium) == [("net::ERR_ABORTED", True)]  # the first check, cancelled on the wire
-    assert [v["code"] for v in shown_once(chromium, "not legal")["violations"]] == ["too_many_copies"]
+    assert shown_once(chromium, "legal for the event")["state"] == "legal"
 
 
 def test_answer_text_is_shown_as_text_never_as_markup(chromium: webdriver.Chrome, site: str, api: str) -> None:
@@ -535,3 +538,62 @@ def test_a_language_switch_on_the_page_checks_again_in_that_language(
         v["message"] for v in answer(api, "ja", ydke=ILLEGAL, date=TODAY)["violations"]
     ]
     browser.screenshot(chromium, "deck-check", "phone-switched-to-ja")
+
+
+MOVE = """
+const done = arguments[arguments.length - 1];
+const element = document.querySelector("deck-check");
+const heard = [];
+element.addEventListener("deckcheck-verdict", () => heard.push("verdict"));
+const shelf = document.body.appendChild(document.createElement("section"));
+shelf.append(element);  // moved: disconnected, then connected again
+setTimeout(() => done({ heard, legal: element.verdict?.legal ?? null }), 600);
+"""
+# A component of the site's own, whose shadow root holds the element: the page's language reaches it.
+WRAPPED = """<deck-panel></deck-panel><script>
+customElements.define("deck-panel", class extends HTMLElement {
+  connectedCallback() { this.attachShadow({ mode: "open" }).innerHTML = '<deck-check ydke="LINK"></deck-check>'; }
+});
+</script>"""
+
+
+def test_a_moved_element_keeps_its_verdict_and_one_in_a_component_reads_the_pages_language(
+    chromium: webdriver.Chrome, site: str, api: str
+) -> None:
+    show(chromium, page(site, api, "/move.html", f'ydke="{LEGAL}" date="{TODAY}"'), LAPTOP)
+    shown_once(chromium, "legal for the event")
+    browser.read_log(chromium, "performance")
+    assert chromium.execute_async_script(MOVE) == {"heard": [], "legal": True}
+    assert [s.url for s in browser.sent_requests(chromium) if "/v1/validate" in s.url] == []
+
+    PAGES["/wrapped.html"] = (
+        '<!doctype html><html lang="ja"><head><link rel="icon" href="data:,">'
+        f'<script src="{api}/elements/deck-check.js"></script></head>'
+        f"<body>{WRAPPED.replace('LINK', ILLEGAL)}</body></html>"
+    )
+    show(chromium, f"{site}/wrapped.html", LAPTOP)
+    summary = chromium.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        const element = document.querySelector("deck-panel").shadowRoot.querySelector("deck-check");
+        element.addEventListener("deckcheck-verdict", () => {
+          done(element.shadowRoot.querySelector('[part~="summary"]').textContent);
+        }, { once: true });"""
+    )
+    assert summary == "このデッキは大会で使用できません（違反2件）。"
+
+
+def test_a_deck_set_early_that_is_no_deck_is_reported_and_fired(
+    chromium: webdriver.Chrome, site: str, api: str
+) -> None:
+    PAGES["/wrong-early.html"] = (
+        '<!doctype html><html lang="en"><head><link rel="icon" href="data:,"></head><body>'
+        '<deck-check date="2026-12-04"></deck-check><script>'
+        "window.heard = [];"
+        'document.addEventListener("deckcheck-error", (event) => window.heard.push(event.detail.error.name));'
+        f'document.querySelector("deck-check").deck = "{ILLEGAL}";</script>'
+        f'<script src="{api}/elements/deck-check.js"></script></body></html>'
+    )
+    show(chromium, f"{site}/wrong-early.html", LAPTOP)
+    shown = shown_once(chromium, "not a deck")
+    assert (shown["state"], shown["summary"]) == ("failed", "The deck given is not a deck.")
+    assert chromium.execute_script("return window.heard") == ["TypeError"]

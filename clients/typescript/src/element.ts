@@ -52,9 +52,24 @@ function clientFor(api: string): DeckcheckClient {
   return client;
 }
 
+/** The element's language: its own `lang` or its closest ancestor's, looking out of any shadow root it sits in
+ * (inside another component), else the browser's. */
 function language(element: HTMLElement): Language {
-  const tag = element.closest("[lang]")?.getAttribute("lang") || navigator.language;
-  return tag.toLowerCase().startsWith("ja") ? "ja" : "en";
+  let tag: string | null = null;
+  for (let at: Element | null = element; at !== null && !tag; ) {
+    tag = at.closest("[lang]")?.getAttribute("lang") ?? null;
+    const root = at.getRootNode();
+    at = root instanceof ShadowRoot ? root.host : null;
+  }
+  return (tag || navigator.language).toLowerCase().startsWith("ja") ? "ja" : "en";
+}
+
+/** `value` as a deck, or a TypeError for what is none. */
+function asDeck(value: unknown): DeckInput | null {
+  if (value !== null && value !== undefined && typeof value !== "object") {
+    throw new TypeError("deck takes { ydke }, { ydk }, { text } or { main, extra, side }, or null");
+  }
+  return (value ?? null) as DeckInput | null;
 }
 
 export class DeckCheckElement extends HTMLElement {
@@ -72,6 +87,7 @@ export class DeckCheckElement extends HTMLElement {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #running: AbortController | null = null;
   #verdict: Verdict | null = null;
+  #done: string | null = null; // what the verdict or refusal shown answers (#key), once its check has finished
   #lang: Language | null = null; // the language of the check shown or running
 
   constructor() {
@@ -96,10 +112,7 @@ export class DeckCheckElement extends HTMLElement {
   }
 
   set deck(deck: DeckInput | null | undefined) {
-    if (deck !== null && deck !== undefined && typeof deck !== "object") {
-      throw new TypeError("deck takes { ydke }, { ydk }, { text } or { main, extra, side }, or null");
-    }
-    this.#deck = deck ?? null;
+    this.#deck = asDeck(deck);
     this.#schedule();
   }
 
@@ -110,16 +123,24 @@ export class DeckCheckElement extends HTMLElement {
   }
 
   connectedCallback(): void {
-    // A page may set `deck` before the element is defined (an async or module script): the value then sits on the
-    // instance, hiding the accessor, and is taken through it now.
-    if (Object.hasOwn(this, "deck")) {
-      const early = (this as { deck?: DeckInput | null }).deck;
-      delete (this as { deck?: DeckInput | null }).deck;
-      this.deck = early;
-    }
     DeckCheckElement.#connected.add(this);
     DeckCheckElement.#watchLanguages();
-    this.#schedule();
+    // A page may set `deck` before the element is defined (an async or module script): the value then sits on the
+    // instance, hiding the accessor, and is taken now; what is no deck is reported as a failure would be.
+    if (Object.hasOwn(this, "deck")) {
+      const early: unknown = (this as { deck?: unknown }).deck;
+      delete (this as { deck?: unknown }).deck;
+      try {
+        this.#deck = asDeck(early);
+      } catch (error) {
+        this.#fail(language(this), error, "not_a_deck");
+        return;
+      }
+    }
+    // Moved within the page, it keeps the verdict it shows when nothing it answers has changed.
+    if (this.#done === null || this.#done !== this.#key()) {
+      this.#schedule();
+    }
   }
 
   disconnectedCallback(): void {
@@ -147,7 +168,8 @@ export class DeckCheckElement extends HTMLElement {
 
   attributeChangedCallback(name: string, before: string | null, after: string | null): void {
     const standsIn = this.#deck !== null && DECK_ATTRIBUTES.includes(name); // the property holds the deck
-    if (before !== after && this.isConnected && !standsIn) {
+    const sameLanguage = name === "lang" && this.#lang === language(this); // en-US to en-GB asks the same
+    if (before !== after && this.isConnected && !standsIn && !sameLanguage) {
       this.#schedule();
     }
   }
@@ -156,13 +178,15 @@ export class DeckCheckElement extends HTMLElement {
    * at once (its answer must never be shown or fired), and the new one starts once the changes settle. */
   #schedule(): void {
     clearTimeout(this.#timer);
+    this.#verdict = null;
+    this.#done = null;
     if (!this.isConnected) {
       return;
     }
     this.#running?.abort();
     this.#running = null;
-    this.#verdict = null;
     this.#box.setAttribute("aria-busy", "true");
+    this.#summary.dataset["checking"] = say(language(this), "checking");
     this.#timer = setTimeout(() => void this.#check(), SETTLE_MS);
   }
 
@@ -192,14 +216,25 @@ export class DeckCheckElement extends HTMLElement {
     return null;
   }
 
+  /** What a check now would answer: the request, the language and the service. */
+  #key(): string {
+    return JSON.stringify([this.#request(), language(this), this.#api()]);
+  }
+
+  #api(): string | null {
+    return this.getAttribute("api") || DeckCheckElement.defaultApi;
+  }
+
   async #check(): Promise<void> {
     const lang = language(this);
     this.#lang = lang;
+    const key = this.#key();
     const request = this.#request();
-    const api = this.getAttribute("api") || DeckCheckElement.defaultApi;
+    const api = this.#api();
     if (request === null || api === null) {
       this.#running = null;
       this.#show(lang, "empty", request === null ? say(lang, "empty") : say(lang, "no_api"), []);
+      this.#done = key;
       return;
     }
     const running = new AbortController();
@@ -208,15 +243,21 @@ export class DeckCheckElement extends HTMLElement {
       const verdict = await send(clientFor(api), request, lang, running.signal);
       if (running.signal.aborted) return;
       this.#verdict = verdict;
+      this.#done = key;
       this.#show(lang, verdict.legal ? "legal" : "illegal", summary(lang, verdict), verdictBody(lang, verdict));
       this.#fire<VerdictDetail>("deckcheck-verdict", { verdict });
     } catch (error) {
       if (running.signal.aborted) return;
-      const failure = error instanceof Error ? error : new Error(String(error));
-      const why = failure instanceof DeckcheckError ? "failed" : "unreachable";
-      this.#show(lang, "failed", say(lang, why), failureBody(lang, failure));
-      this.#fire<ErrorDetail>("deckcheck-error", { error: failure });
+      this.#done = key;
+      this.#fail(lang, error, error instanceof DeckcheckError ? "failed" : "unreachable");
     }
+  }
+
+  /** Show a refusal, a service out of reach or a deck that is none (`why`, a word of view.ts), and fire it. */
+  #fail(lang: Language, error: unknown, why: "failed" | "unreachable" | "not_a_deck"): void {
+    const failure = error instanceof Error ? error : new Error(String(error));
+    this.#show(lang, "failed", say(lang, why), failureBody(lang, failure));
+    this.#fire<ErrorDetail>("deckcheck-error", { error: failure });
   }
 
   #show(lang: Language, state: string, line: string, body: Node[]): void {

@@ -36,7 +36,6 @@ export const STYLE = `
   font: var(--deck-check-font, inherit);
   line-height: 1.45;
   overflow-wrap: break-word;
-  transition: opacity 120ms;
 }
 [part~="box"][data-state="legal"] { border-inline-start-color: var(--_legal); }
 [part~="box"][data-state="illegal"], [part~="box"][data-state="failed"] { border-inline-start-color: var(--_illegal); }
@@ -74,5 +73,4 @@ export const STYLE = `
 [part~="about"] summary { cursor: pointer; width: fit-content; }
 [part~="about"] p { margin: 0.3em 0 0; }
 :focus-visible { outline: 2px solid var(--_text); outline-offset: 2px; border-radius: 2px; }
-@media (prefers-reduced-motion: reduce) { [part~="box"] { transition: none; } }
 `;

@@ -16,6 +16,7 @@ const WORDS = {
   illegal: ["このデッキは大会で使用できません（違反{0}件）。", "This deck is not legal: {0} problems."],
   failed: ["デッキを確認できませんでした。", "The deck could not be checked."],
   unreachable: ["deckcheckに接続できませんでした。", "deckcheck could not be reached."],
+  not_a_deck: ["deckに渡された値はデッキではありません。", "The deck given is not a deck."],
   no_api: ["deckcheckのアドレスがありません（api属性）。", "No deckcheck address is set (the api attribute)."],
   checked_against: ["{0}（{1}から）で{2}の大会として確認しました。", "Checked against {0} (from {1}) for an event on {2}."],
   checked_against_given: ["{0}で{1}の大会として確認しました。", "Checked against {0} for an event on {1}."],
