@@ -125,6 +125,27 @@ def test_a_change_no_service_watches_says_so(tmp_path: Path, new_list: Path, mon
     assert (folder / "banlists" / "ocg" / "2027-01-01.json").is_file()
 
 
+def test_a_change_a_service_that_never_looks_must_be_told_of_is_said_at_once(
+    tmp_path: Path, new_list: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    folder = tmp_path / "updates"
+    folder.mkdir()
+    env = {"DECKCHECK_UPDATES_DIR": str(folder), "DECKCHECK_UPDATES_POLL": "0"}
+    with serving(tmp_path / "serve.log", env) as server:
+        argv = ["data", "add-list", f"{new_list}#2027.01", "--format", "ocg", "--from", "2027-01-01"]
+        added = _deckcheck(*argv, "--dir", str(folder), "--wait", "60")
+        assert added.returncode == 0, added.stderr
+        # Said at once, not after the 60 s wait that would end in "has not taken it within 60 s".
+        assert added.stdout.splitlines()[-1] == (
+            f"pid {server.process.pid} does not look at the folder (DECKCHECK_UPDATES_POLL=0): it serves the change "
+            "after `deckcheck data reload` or SIGHUP"
+        )
+        reloaded = _deckcheck("data", "reload", "--dir", str(folder))
+        assert reloaded.stdout.startswith(f"pid {server.process.pid} loaded the data again: data version ")
+        assert httpx.get(f"{server.url}/v1/banlists/ocg-2027-01-01", timeout=30).status_code == 200
+
+
 def test_reload_signals_the_services_watching_the_folder_and_no_other(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

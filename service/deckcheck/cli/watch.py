@@ -25,15 +25,21 @@ def await_services(
     *,
     done: Callable[[Watcher, Watcher], bool] = lambda old, new: new.data_version != old.data_version,
     taken: str = "data_taken",
+    told: bool = False,
 ) -> bool:
     """Wait up to `seconds` until each service of `before` (as it was before the change) serves the change (`done`),
-    saying which took it; whether all did. No service: say that none watches `folder`."""
+    saying which took it; whether all did. No service: say that none watches `folder`. Unless the services were
+    `told` to reload (SIGHUP), one that never looks at the folder (DECKCHECK_UPDATES_POLL=0) is not waited for: it is
+    said at once what makes it take the change."""
     if not before:
         print(words(lang, "data_unwatched", folder=folder), file=out)
         return False
     began = time.monotonic()
-    pending = {watcher.pid: watcher for watcher in before}
-    all_took = True
+    unpolled = [] if told else [watcher for watcher in before if watcher.poll_seconds == 0]
+    for watcher in unpolled:
+        print(words(lang, "data_not_polled", service=watcher.describe()), file=out)
+    pending = {watcher.pid: watcher for watcher in before if watcher not in unpolled}
+    all_took = not unpolled
     while pending:
         now = {watcher.pid: watcher for watcher in watchers(folder)}
         for pid, old in list(pending.items()):
@@ -80,5 +86,12 @@ def reload_services(folder: Path, seconds: float, lang: str, out: IO[str]) -> bo
     for pid in sorted({watcher.signal_pid for watcher in before}):
         os.kill(pid, signal.SIGHUP)
     return await_services(
-        before, folder, seconds, lang, out, done=lambda old, new: new.reloaded != old.reloaded, taken="data_reloaded"
+        before,
+        folder,
+        seconds,
+        lang,
+        out,
+        done=lambda old, new: new.reloaded != old.reloaded,
+        taken="data_reloaded",
+        told=True,
     )
