@@ -289,6 +289,10 @@ def test_a_sheet_read_line_by_line_is_checked_only_once_staff_have_confirmed_eac
     assert RULE_CODE.findall(panel) == [], panel  # the reasons in words, not codes
     assert len(smudged) == 1, lines
     assert smudged[0]["why"]  # the reason, in words
+    # The card the reader could only guess is offered among the others, never filled in as if read.
+    name_field = f'li[data-index="{smudged[0]["index"]}"] input[data-field="name"]'
+    assert desk.driver.find_element(By.CSS_SELECTOR, name_field).get_attribute("value") == ""
+    assert SMUDGED in smudged[0]["suggestions"]
     assert smudged[0]["box"]["state"] == "review"  # its box marked too
     assert blocked
     assert f"あと{len(to_review)}行" in left

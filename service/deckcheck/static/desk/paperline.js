@@ -15,6 +15,11 @@ export const doubtful = (line) => line.needs_review || line.passcode === null ||
 /** Whether staff review a row ({line, section, …}): the reader is unsure of its line, or staff moved a line read for
  * sure out of the section it was read in. */
 export const toReview = (row) => doubtful(row.line) || row.section !== row.line.section;
+/** A line whose card the reader could not tell: its card is only the best of the names it offers, never filled in
+ * as if read, so that staff choose among them (or type the card) with the sheet in hand. */
+export const guessed = (line) => line.passcode !== null && (line.reasons ?? []).includes("unknown_card");
+/** The cards offered for a line to review: a guessed line's best guess first, then the others. */
+const offeredFor = (line) => [...(guessed(line) ? [line] : []), ...(line.suggestions ?? [])];
 /** The group a row is listed in: its section, or UNKNOWN until staff choose one. */
 export const groupOf = (row) => row.section ?? UNKNOWN;
 /** A card's name in the page's language, else in the other. */
@@ -54,7 +59,7 @@ export function lineItem(read, row, i) {
   fields.append(labelled("paper_count", countField), labelled("paper_name", nameField),
     labelled("paper_line_section", sectionField(row)));
   item.append(fields);
-  const names = [...new Set((line.suggestions ?? []).map(nameOf).filter(Boolean))];
+  const names = [...new Set(offeredFor(line).map(nameOf).filter(Boolean))];
   if (names.length) {
     const offered = element("p", "paper-suggestions", t("paper_suggestions"));
     offered.append(...names.map((suggested) => action("suggest", suggested, {name: suggested})));

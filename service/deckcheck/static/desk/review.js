@@ -11,7 +11,8 @@ import {t} from "./words.js";
 import {checkPaper} from "./checks.js";
 import {drawBoxes, drawCells, showPicture} from "./picture.js";
 import {disagreeing, showTotals} from "./totals.js";
-import {MAX_COUNT, SECTIONS, UNKNOWN, action, doubtful, groupOf, lineItem, nameOf, toReview} from "./paperline.js";
+import {MAX_COUNT, SECTIONS, UNKNOWN, action, doubtful, groupOf, guessed, lineItem, nameOf, toReview}
+  from "./paperline.js";
 
 // What the summary says of where the lines were read from, by the answer's source.
 const SOURCES = {qr: "paper_from_qr", text: "paper_from_text", ocr: "paper_from_ocr"};
@@ -27,7 +28,9 @@ const unresolved = () => rows.filter((row) => toReview(row) && !row.confirmed &&
 export function showRead(answer, imageUrl) {
   read = answer;
   // A line whose section no heading told is in none until staff choose it: never in the reader's guess unseen.
-  rows = answer.lines.map((line) => ({line, count: line.count, name: line.passcode === null ? "" : nameOf(line),
+  // A line of no card, or of a card only guessed, starts with no name: staff give it one.
+  rows = answer.lines.map((line) => ({line, count: line.count,
+    name: line.passcode === null || guessed(line) ? "" : nameOf(line),
     section: line.reasons?.includes("section_unclear") ? null : line.section, confirmed: false, removed: false}));
   picked = -1;
   totalsChecked = false;
