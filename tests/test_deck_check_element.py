@@ -150,6 +150,19 @@ def penalty_words(violation: dict[str, Any], lang: str) -> str:
     return "Duel forfeiture (next duel): " + (f"by analogy with {cited}" if analogy else cited)
 
 
+def settled_on_legal(driver: webdriver.Chrome, url: str) -> None:
+    """Open `url`, a page whose element holds a legal deck, at a laptop's width; wait for its verdict, and forget
+    the requests sent until then."""
+    show(driver, url, LAPTOP)
+    shown_once(driver, "legal for the event")
+    browser.read_log(driver, "performance")
+
+
+def checks_sent(driver: webdriver.Chrome) -> list[browser.Sent]:
+    """The checks (requests to /v1/validate) the browser sent since its network log was last read."""
+    return [sent for sent in browser.sent_requests(driver) if "/v1/validate" in sent.url]
+
+
 def answer(api: str, lang: str, **query: str) -> dict[str, Any]:
     """The service's own answer for a link, to hold what the element shows to."""
     got: dict[str, Any] = httpx.get(f"{api}/v1/validate", params={**query, "lang": lang}, timeout=30).json()
@@ -234,12 +247,10 @@ setTimeout(() => done(heard), 2000);
 def test_a_burst_of_changes_sends_one_check_and_shows_its_verdict(
     chromium: webdriver.Chrome, site: str, api: str
 ) -> None:
-    show(chromium, page(site, api, "/burst.html", f'ydke="{LEGAL}" date="{TODAY}"'), LAPTOP)
-    shown_once(chromium, "legal for the event")
-    browser.read_log(chromium, "performance")
+    settled_on_legal(chromium, page(site, api, "/burst.html", f'ydke="{LEGAL}" date="{TODAY}"'))
     heard = chromium.execute_async_script(BURST, ILLEGAL, TODAY)
     assert heard == [False]
-    checks = [s.url for s in browser.sent_requests(chromium) if "/v1/validate" in s.url]
+    checks = [s.url for s in checks_sent(chromium)]
     assert len(checks) == 1, checks
     assert httpx.URL(checks[0]).params == httpx.QueryParams({"ydke": ILLEGAL, "date": TODAY, "lang": "en"})
     assert shown_once(chromium, "not legal")["state"] == "illegal"
@@ -284,7 +295,7 @@ def test_every_deck_form_is_read_and_the_property_takes_the_place_of_the_attribu
     assert shown_once(chromium, "legal for the event")["state"] == "legal"
     timed = chromium.execute_async_script(CHANGE_AND_TIME, "element.deck = null; element.removeAttribute('ydk')")
     assert timed["legal"] is False
-    checks = [(s.method, s.url.split("?")[0]) for s in browser.sent_requests(chromium) if "/v1/validate" in s.url]
+    checks = [(s.method, s.url.split("?")[0]) for s in checks_sent(chromium)]
     # The list, the .ydk text and the entries by POST, which the browser asked leave for (a JSON body is not
     # CORS-safelisted) and read across origins; the link by GET at last.
     assert set(checks[:-1]) == {("OPTIONS", f"{api}/v1/validate"), ("POST", f"{api}/v1/validate")}
@@ -506,7 +517,7 @@ def test_a_deck_set_before_the_element_is_defined_is_checked_and_a_detached_one_
         setTimeout(() => done(element.verdict), 600);"""
     )
     assert made is None
-    assert [s.url for s in browser.sent_requests(chromium) if "/v1/validate" in s.url] == []
+    assert checks_sent(chromium) == []
     assert browser.console_errors(chromium) == []
 
 
@@ -560,11 +571,9 @@ customElements.define("deck-panel", class extends HTMLElement {
 def test_a_moved_element_keeps_its_verdict_and_one_in_a_component_reads_the_pages_language(
     chromium: webdriver.Chrome, site: str, api: str
 ) -> None:
-    show(chromium, page(site, api, "/move.html", f'ydke="{LEGAL}" date="{TODAY}"'), LAPTOP)
-    shown_once(chromium, "legal for the event")
-    browser.read_log(chromium, "performance")
+    settled_on_legal(chromium, page(site, api, "/move.html", f'ydke="{LEGAL}" date="{TODAY}"'))
     assert chromium.execute_async_script(MOVE) == {"heard": [], "legal": True}
-    assert [s.url for s in browser.sent_requests(chromium) if "/v1/validate" in s.url] == []
+    assert checks_sent(chromium) == []
 
     PAGES["/wrapped.html"] = (
         '<!doctype html><html lang="ja"><head><link rel="icon" href="data:,">'
