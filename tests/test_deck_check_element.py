@@ -606,3 +606,19 @@ def test_a_deck_set_early_that_is_no_deck_is_reported_and_fired(
     shown = shown_once(chromium, "not a deck")
     assert (shown["state"], shown["summary"]) == ("failed", "The deck given is not a deck.")
     assert chromium.execute_script("return window.heard") == ["TypeError"]
+
+
+def test_loaded_as_a_module_behind_a_cache_buster_it_finds_its_service(
+    chromium: webdriver.Chrome, site: str, api: str
+) -> None:
+    # A module script has no currentScript: the element finds its tag by path, a query string after it. The module is
+    # fetched with CORS, which the service allows.
+    PAGES["/module.html"] = (
+        '<!doctype html><html lang="en"><head><link rel="icon" href="data:,">'
+        f'<script type="module" src="{api}/elements/deck-check.js?v=2"></script></head>'
+        f'<body><deck-check ydke="{ILLEGAL}" date="{TODAY}"></deck-check></body></html>'
+    )
+    browser.console_errors(chromium)
+    show(chromium, f"{site}/module.html", LAPTOP)
+    assert shown_once(chromium, "not legal")["state"] == "illegal"
+    assert browser.console_errors(chromium) == []
