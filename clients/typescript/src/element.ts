@@ -10,7 +10,15 @@
  * The service is the one the `api` attribute names, else the one `defineDeckCheck` was given (the served script
  * gives its own).
  */
-import { DeckcheckClient, DeckcheckError, type DeckRequest, type Format, type Language, type Verdict } from "./index.js";
+import {
+  DeckcheckClient,
+  DeckcheckError,
+  type DeckRequest,
+  type Format,
+  type Language,
+  type LinkQuery,
+  type Verdict,
+} from "./index.js";
 import { STYLE } from "./style.js";
 import { failureBody, say, summary, verdictBody } from "./view.js";
 
@@ -20,9 +28,6 @@ export type DeckInput =
   | { ydk: string }
   | { text: string }
   | Pick<DeckRequest, "main" | "extra" | "side">;
-
-/** The event a deck is checked for: what GET /v1/validate takes beside the link. */
-type LinkQuery = { date?: string; format?: Format; banlist?: string };
 
 /** A check to send: a link by GET, or a body by POST. */
 type Check = { link: string; query: LinkQuery } | { body: DeckRequest };
@@ -218,7 +223,7 @@ export class DeckCheckElement extends HTMLElement {
 
   /** What a check now would answer: the request, the language and the service. */
   #key(): string {
-    return JSON.stringify([this.#request(), language(this), this.#api()]);
+    return keyOf(this.#request(), language(this), this.#api());
   }
 
   #api(): string | null {
@@ -228,9 +233,9 @@ export class DeckCheckElement extends HTMLElement {
   async #check(): Promise<void> {
     const lang = language(this);
     this.#lang = lang;
-    const key = this.#key();
     const request = this.#request();
     const api = this.#api();
+    const key = keyOf(request, lang, api);
     if (request === null || api === null) {
       this.#running = null;
       this.#show(lang, "empty", request === null ? say(lang, "empty") : say(lang, "no_api"), []);
@@ -263,7 +268,6 @@ export class DeckCheckElement extends HTMLElement {
   #show(lang: Language, state: string, line: string, body: Node[]): void {
     this.#box.dataset["state"] = state;
     this.#box.setAttribute("aria-busy", "false");
-    this.#summary.dataset["checking"] = say(lang, "checking");
     this.#box.lang = lang;
     this.#summary.textContent = line;
     this.#body.replaceChildren(...body);
@@ -272,6 +276,11 @@ export class DeckCheckElement extends HTMLElement {
   #fire<T>(type: string, detail: T): void {
     this.dispatchEvent(new CustomEvent<T>(type, { detail, bubbles: true, composed: true }));
   }
+}
+
+/** What a check of `request` in `lang` with the service at `api` answers, as one string to compare. */
+function keyOf(request: Check | null, lang: Language, api: string | null): string {
+  return JSON.stringify([request, lang, api]);
 }
 
 /** A ydke link by GET (an answer caches keep), any other deck by POST. */

@@ -56,6 +56,9 @@ export interface ClientOptions {
   fetch?: typeof globalThis.fetch;
 }
 
+/** The event a ydke link is checked for by GET, beside the link. */
+export type LinkQuery = { date?: string; format?: Format; banlist?: string };
+
 export interface Call {
   /** Ends the request, and any wait before a retry, when it aborts. */
   signal?: AbortSignal;
@@ -178,7 +181,7 @@ export class DeckcheckClient {
    */
   async validateLink(
     ydke: string,
-    options?: Call & { date?: string; format?: Format; banlist?: string },
+    options?: Call & LinkQuery,
   ): Promise<Verdict> {
     const lang = options?.lang ?? this.#lang;
     const query = {

@@ -56,7 +56,7 @@ const WARNINGS = new Set(["list_may_be_outdated", "no_list_in_force"]);
 /** The element's word `key` in `lang`, with {0}, {1}… filled in; a key it has no word for (a penalty a later
  * service names) reads as itself. */
 export function say(lang: Language, key: string, ...values: (string | number)[]): string {
-  return word(lang, key).replace(/\{(\d)\}/g, (_, index: string) => String(values[Number(index)] ?? ""));
+  return fill(word(lang, key), values.map(String)).join("");
 }
 
 function word(lang: Language, key: string): string {
@@ -66,7 +66,12 @@ function word(lang: Language, key: string): string {
 
 /** The word `key` in `lang` as nodes, with {0}, {1}… filled in by `values`: text, or nodes such as dates. */
 function sayWith(lang: Language, key: string, ...values: (string | Node)[]): (string | Node)[] {
-  const parts = word(lang, key).split(/\{(\d)\}/);
+  return fill(word(lang, key), values);
+}
+
+/** `text` in pieces, each {0}, {1}… replaced by that value (nothing where none is given). */
+function fill<T>(text: string, values: T[]): (string | T)[] {
+  const parts = text.split(/\{(\d)\}/); // the text between placeholders at even places, their numbers at odd
   return parts.map((part, at) => (at % 2 === 0 ? part : (values[Number(part)] ?? ""))).filter((part) => part !== "");
 }
 
@@ -152,7 +157,8 @@ export function verdictBody(lang: Language, verdict: Verdict): Node[] {
     shown.push(node("div", "loosely", node("p", null, say(lang, "loosely")), node("ul", null, ...read)));
   }
   const about = notes.filter((note) => !WARNINGS.has(note.code)).map((note) => node("p", null, note.message));
-  shown.push(node("details", "about", node("summary", null, say(lang, "about")), ...about, node("p", null, say(lang, "legend"))));
+  const legend = node("p", null, say(lang, "legend"));
+  shown.push(node("details", "about", node("summary", null, say(lang, "about")), ...about, legend));
   return shown;
 }
 
