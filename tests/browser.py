@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import http.server
 import json
-import socket
 import threading
 from collections.abc import Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
@@ -154,15 +153,12 @@ def site(pages: MutableMapping[str, str]) -> Iterator[int]:
     """A site of its own origin for the browser to load pages from: a plain HTTP server on a free loopback port
     serving `pages` (HTML by path, added to while it runs if need be); its port. The browser reaches it as
     http://localhost:PORT, another origin than the service's http://127.0.0.1:…"""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = int(sock.getsockname()[1])
     handler = type("Pages", (_Pages,), {"pages": pages})
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)  # the system picks a free port
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield port
+        yield int(server.server_address[1])
     finally:
         server.shutdown()
         server.server_close()

@@ -111,15 +111,24 @@ def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chr
     artefact.write_text(json.dumps(TIMINGS, indent=2) + "\n", encoding="utf-8")
 
 
-def page(site: str, api: str, path: str, attributes: str, *, lang: str = "en", head: str = "") -> str:
-    """Put a page at `path` of the site holding only the element's script and `<deck-check attributes>`; its URL."""
+def put(site: str, path: str, body: str, *, lang: str = "en", head: str = "") -> str:
+    """Put a page at `path` of the site, `head` and `body` in it; its URL."""
     PAGES[path] = (
         f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">{head}'
-        f'<script src="{api}/elements/deck-check.js"></script></head>'
-        f"<body><deck-check {attributes}></deck-check></body></html>"
+        f"</head><body>{body}</body></html>"
     )
     return f"{site}{path}"
+
+
+def script(api: str) -> str:
+    """The tag that includes the element's script from the service."""
+    return f'<script src="{api}/elements/deck-check.js"></script>'
+
+
+def page(site: str, api: str, path: str, attributes: str, *, lang: str = "en", head: str = "") -> str:
+    """Put a page at `path` of the site holding only the element's script and `<deck-check attributes>`; its URL."""
+    return put(site, path, f"<deck-check {attributes}></deck-check>", lang=lang, head=head + script(api))
 
 
 def show(driver: webdriver.Chrome, url: str, size: tuple[int, int], dark: bool = False) -> None:
@@ -503,11 +512,7 @@ def test_a_deck_set_before_the_element_is_defined_is_checked_and_a_detached_one_
 ) -> None:
     browser.console_errors(chromium)  # what the pages before logged
     # The deck property set by the page before the script that defines the element has run.
-    PAGES["/early.html"] = (
-        f'<!doctype html><html lang="en"><head><link rel="icon" href="data:,"></head><body>'
-        f'{EARLY.replace("LINK", ILLEGAL)}<script src="{api}/elements/deck-check.js"></script></body></html>'
-    )
-    show(chromium, f"{site}/early.html", LAPTOP)
+    show(chromium, put(site, "/early.html", EARLY.replace("LINK", ILLEGAL) + script(api)), LAPTOP)
     assert shown_once(chromium, "not legal")["state"] == "illegal"
     browser.read_log(chromium, "performance")
     made = chromium.execute_async_script(
@@ -575,12 +580,8 @@ def test_a_moved_element_keeps_its_verdict_and_one_in_a_component_reads_the_page
     assert chromium.execute_async_script(MOVE) == {"heard": [], "legal": True}
     assert checks_sent(chromium) == []
 
-    PAGES["/wrapped.html"] = (
-        '<!doctype html><html lang="ja"><head><link rel="icon" href="data:,">'
-        f'<script src="{api}/elements/deck-check.js"></script></head>'
-        f"<body>{WRAPPED.replace('LINK', ILLEGAL)}</body></html>"
-    )
-    show(chromium, f"{site}/wrapped.html", LAPTOP)
+    wrapped = put(site, "/wrapped.html", WRAPPED.replace("LINK", ILLEGAL), lang="ja", head=script(api))
+    show(chromium, wrapped, LAPTOP)
     summary = chromium.execute_async_script(
         """const done = arguments[arguments.length - 1];
         const element = document.querySelector("deck-panel").shadowRoot.querySelector("deck-check");
@@ -594,15 +595,13 @@ def test_a_moved_element_keeps_its_verdict_and_one_in_a_component_reads_the_page
 def test_a_deck_set_early_that_is_no_deck_is_reported_and_fired(
     chromium: webdriver.Chrome, site: str, api: str
 ) -> None:
-    PAGES["/wrong-early.html"] = (
-        '<!doctype html><html lang="en"><head><link rel="icon" href="data:,"></head><body>'
+    body = (
         '<deck-check date="2026-12-04"></deck-check><script>'
         "window.heard = [];"
         'document.addEventListener("deckcheck-error", (event) => window.heard.push(event.detail.error.name));'
         f'document.querySelector("deck-check").deck = "{ILLEGAL}";</script>'
-        f'<script src="{api}/elements/deck-check.js"></script></body></html>'
     )
-    show(chromium, f"{site}/wrong-early.html", LAPTOP)
+    show(chromium, put(site, "/wrong-early.html", body + script(api)), LAPTOP)
     shown = shown_once(chromium, "not a deck")
     assert (shown["state"], shown["summary"]) == ("failed", "The deck given is not a deck.")
     assert chromium.execute_script("return window.heard") == ["TypeError"]
@@ -613,12 +612,9 @@ def test_loaded_as_a_module_behind_a_cache_buster_it_finds_its_service(
 ) -> None:
     # A module script has no currentScript: the element finds its tag by path, a query string after it. The module is
     # fetched with CORS, which the service allows.
-    PAGES["/module.html"] = (
-        '<!doctype html><html lang="en"><head><link rel="icon" href="data:,">'
-        f'<script type="module" src="{api}/elements/deck-check.js?v=2"></script></head>'
-        f'<body><deck-check ydke="{ILLEGAL}" date="{TODAY}"></deck-check></body></html>'
-    )
+    module = f'<script type="module" src="{api}/elements/deck-check.js?v=2"></script>'
+    url = put(site, "/module.html", f'<deck-check ydke="{ILLEGAL}" date="{TODAY}"></deck-check>', head=module)
     browser.console_errors(chromium)
-    show(chromium, f"{site}/module.html", LAPTOP)
+    show(chromium, url, LAPTOP)
     assert shown_once(chromium, "not legal")["state"] == "illegal"
     assert browser.console_errors(chromium) == []
