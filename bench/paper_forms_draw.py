@@ -1,4 +1,4 @@
-"""The four layouts of bench/paper_forms.py, drawn with fpdf2 as vector PDFs whose ruled lines are real lines.
+"""The four printed layouts of bench/paper_forms.py, drawn with fpdf2 as vector PDFs whose ruled lines are real lines.
 
 1. `ocg_form`: the OCG デッキレシピ (A4): header fields in ruled boxes, then ruled `カード名 | 枚数` tables (the
    count in its own column right of the name) for モンスターカード, 魔法カード and 罠カード, in two columns
@@ -16,8 +16,11 @@
    a list under `【メインデッキ】40枚` headings (`「名前」×3`, `名前 ×3` or `・名前 3枚` lines), a sidebar of
    profile, recent posts, archive months `2024年5月 (6)` and categories, page numbers at the foot.
 
-What the player typed (field values, counts and card names) is set in the page's font, which paper_forms.py turns
-over the decks; what the form prints is set in the form's own face. Each layout gives back its PDF and the true
+Each layout also comes with its section and kind headings set white (or light grey) on a solid dark bar of a
+colour given, as many printed forms set them (the real TCG sheet's headings are white on black): the OCG and TCG
+tables' heading bars and the official-use box, the site's and the blog's headings. What the player typed (field
+values, counts and card names) is set in the page's font, which paper_forms.py turns over the decks; what the form
+prints is set in the form's own face. Each layout gives back its PDF and the true
 lines in print order. A deck too long for a layout's tables or page raises DoesNotFit.
 """
 
@@ -25,7 +28,7 @@ from __future__ import annotations
 
 import datetime as dt
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,6 +45,8 @@ POINT = 25.4 / 72  # mm a typographic point
 KINDS = ("monster", "spell", "trap")
 Entries = tuple[tuple[Card, int], ...]
 Drawn = tuple[bytes, tuple[TrueLine, ...]]
+RGB = tuple[int, int, int]
+Colour = int | RGB  # a grey from 0 (black) to 255, or red, green and blue
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +57,7 @@ class Font:
     path: Path
     lang: str
     bold: Path | None = None
+    index: int = 0  # the face's place in a font collection (.ttc)
 
 
 _FONTS = Path("/usr/share/fonts")
@@ -75,6 +81,31 @@ EN_FONTS = (
     ),
 )
 FORM_FONTS = {"ja": JA_FONTS[0], "en": EN_FONTS[0]}  # the face a form prints its own words in
+# The Debian package that installs each folder of faces the bench draws with (scripts/bench-deps installs them).
+PACKAGES = {
+    "opentype/ipafont-gothic": "fonts-ipafont-gothic",
+    "opentype/ipafont-mincho": "fonts-ipafont-mincho",
+    "opentype/ipaexfont-mincho": "fonts-ipaexfont-mincho",
+    "opentype/noto": "fonts-noto-cjk",
+    "opentype/comic-neue": "fonts-comic-neue",
+    "truetype/liberation": "fonts-liberation",
+    "truetype/dejavu": "fonts-dejavu-core",
+    "truetype/klee": "fonts-klee",
+    "truetype/kiloji": "fonts-kiloji",
+    "truetype/aoyagi-soseki": "fonts-aoyagi-soseki",
+    "truetype/fifthhorseman": "fonts-dkg-handwriting",
+    "truetype/humor-sans": "fonts-humor-sans",
+}
+
+
+def missing_fonts(fonts: Iterable[Font]) -> list[str]:
+    """What to install for each file of `fonts` that is missing, a sentence each."""
+    out = []
+    for path in sorted({p for font in fonts for p in (font.path, font.bold) if p is not None and not p.exists()}):
+        folder = path.parent.relative_to(_FONTS).as_posix() if path.is_relative_to(_FONTS) else ""
+        package = PACKAGES.get(folder, "the package that installs it")
+        out.append(f"{path} is missing: install Debian's {package} (as root: bash scripts/bench-deps)")
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,11 +164,20 @@ class DoesNotFit(Exception):
     """The deck has more lines than the layout's tables or page hold, or a name its face cannot set."""
 
 
-class Canvas:
-    """One page of fpdf2 with the page's face (`value`, what was typed) and the form's face (`form`)."""
+def rgb(colour: Colour) -> RGB:
+    """A colour as red, green and blue."""
+    return (colour, colour, colour) if isinstance(colour, int) else colour
 
-    def __init__(self, size: tuple[float, float], value: Font, form: Font, when: dt.date, title: str) -> None:
+
+class Canvas:
+    """One page of fpdf2 with the page's face (`value`, what was typed) and the form's face (`form`); its headings
+    set white on a bar of the colour `bar` where given, as many printed forms set them."""
+
+    def __init__(
+        self, size: tuple[float, float], value: Font, form: Font, when: dt.date, title: str, *, bar: RGB | None = None
+    ) -> None:
         self.width, self.height = size
+        self.bar = bar
         self.pdf = FPDF(unit="mm", format=size)
         self.pdf.set_auto_page_break(auto=False)
         self.pdf.set_creation_date(dt.datetime.combine(when, dt.time(9), dt.UTC))
@@ -160,7 +200,7 @@ class Canvas:
         bold: bool = False,
         align: str = "L",
         width: float | None = None,
-        grey: int = 0,
+        grey: Colour = 0,
     ) -> float:
         """Set `text` with its baseline at `y`, from `x` (or centred on or ending at it, by `align` C or R), shrunk
         to `width` where given; bold from a bold face, or stroked where the face has none. The size it took."""
@@ -173,12 +213,12 @@ class Canvas:
             self.pdf.set_font(role, style=style, size=size)
             wide = self.pdf.get_string_width(text)
         start = {"L": x, "C": x - wide / 2, "R": x - wide}[align]
-        self.pdf.set_text_color(grey)
+        self.pdf.set_text_color(*rgb(grey))
         if bold and not style:
             # Stroked as well as filled, within q/Q: fpdf2 sets the text mode (Tr) inside the text object, where it
             # outlasts ET, and the stroke's width it gives as the line width's figure taken in points.
             with self.pdf.local_context():
-                self.pdf.set_draw_color(grey)
+                self.pdf.set_draw_color(*rgb(grey))
                 self.pdf.set_line_width(size * 0.03)
                 self.pdf.text_mode = TextMode.FILL_STROKE
                 self.pdf.text(start, y, text)
@@ -192,19 +232,28 @@ class Canvas:
         self.pdf.set_font(role, size=size)
         return float(self.pdf.get_string_width(text))
 
-    def rule(self, x1: float, y1: float, x2: float, y2: float, *, weight: float = 0.2, grey: int = 0) -> None:
+    def rule(self, x1: float, y1: float, x2: float, y2: float, *, weight: float = 0.2, grey: Colour = 0) -> None:
         """A straight line."""
         self.pdf.set_line_width(weight)
-        self.pdf.set_draw_color(grey)
+        self.pdf.set_draw_color(*rgb(grey))
         self.pdf.line(x1, y1, x2, y2)
         self.pdf.set_draw_color(0)
 
-    def box(self, x: float, y: float, w: float, h: float, *, fill: int | None = None, weight: float = 0.25) -> None:
-        """A ruled rectangle, filled grey where `fill` is given."""
+    def box(self, x: float, y: float, w: float, h: float, *, fill: Colour | None = None, weight: float = 0.25) -> None:
+        """A ruled rectangle, filled where `fill` is given."""
         self.pdf.set_line_width(weight)
         if fill is not None:
-            self.pdf.set_fill_color(fill)
+            self.pdf.set_fill_color(*rgb(fill))
         self.pdf.rect(x, y, w, h, style="DF" if fill is not None else "D")
+
+    def on_bar(self, x: float, y: float, width: float, height: float) -> Colour:
+        """A heading's bar where the canvas sets headings on bars: the bar filled in, and the colour to set the
+        heading in (white, or a light grey on a grey bar); black where it sets them plain."""
+        if self.bar is None:
+            return 0
+        self.pdf.set_fill_color(*self.bar)
+        self.pdf.rect(x, y, width, height, style="F")
+        return 225 if len(set(self.bar)) == 1 and self.bar[0] > 0 else 255
 
     def output(self) -> bytes:
         """The PDF; DoesNotFit where a face lacks a character set in it."""
@@ -286,13 +335,14 @@ def table(
 
 
 def heading_bar(canvas: Canvas, x: float, y: float, width: float, parts: Sequence[tuple[str, str]]) -> float:
-    """A shaded heading 6 mm high: its parts in turn, each (role, text), the form's words bold, what was typed
-    plain; where it ends."""
-    canvas.box(x, y, width, 6.0, fill=215, weight=0.35)
+    """A shaded heading 6 mm high (or white on the canvas's bar): its parts in turn, each (role, text), the form's
+    words bold, what was typed plain; where it ends."""
+    canvas.box(x, y, width, 6.0, fill=canvas.bar or 215, weight=0.35)
+    ink = canvas.on_bar(x, y, width, 6.0)
     at = x + 2
     for role, text in parts:
         size = 9.0 if role == "form" else 9.5
-        canvas.text(at, y + 4.4, text, size, role=role, bold=role == "form")
+        canvas.text(at, y + 4.4, text, size, role=role, bold=role == "form", grey=ink)
         at += canvas.width_of(text, size, role) + (0.6 if role == "form" else 1.0)
     return y + 6.0
 
@@ -358,11 +408,11 @@ OCG_NOTE = (
 )
 
 
-def ocg_form(deck: FormDeck, font: Font, variant: int) -> Drawn:
+def ocg_form(deck: FormDeck, font: Font, variant: int, bar: RGB | None = None) -> Drawn:
     """The OCG デッキレシピ on A4: every other pair of variants in two columns of tables, each heading with its
     count (`モンスターカード（ 17 枚）`), the others in three, each table's foot with its count (`合計 17 枚`)."""
     player, form = deck.player, FORM_FONTS["ja"]
-    canvas = Canvas((210.0, 297.0), font, form, player.date, "デッキレシピ")
+    canvas = Canvas((210.0, 297.0), font, form, player.date, "デッキレシピ", bar=bar)
     canvas.text(105, 14, "遊戯王オフィシャルカードゲーム　デュエルモンスターズ", 8, role="form", align="C")
     canvas.text(105, 23, "デッキレシピ", 20, role="form", bold=True, align="C")
     canvas.box(166, 10, 34, 10, weight=0.3)
@@ -404,12 +454,12 @@ def ocg_form(deck: FormDeck, font: Font, variant: int) -> Drawn:
     return canvas.output(), (*main_truth(deck), *truth("extra", deck.extra), *truth("side", deck.side))
 
 
-def tcg_form(deck: FormDeck, font: Font, variant: int) -> Drawn:
+def tcg_form(deck: FormDeck, font: Font, variant: int, bar: RGB | None = None) -> Drawn:
     """The TCG Deck Registration Sheet, on Letter (an even `variant`) or A4 (an odd one)."""
     player, form = deck.player, FORM_FONTS["en"]
     size = (215.9, 279.4) if variant % 2 == 0 else (210.0, 297.0)
     row = 4.6 if variant % 2 == 0 else 5.0  # the taller A4 sheet's rows the taller
-    canvas = Canvas(size, font, form, player.date, "Deck Registration Sheet")
+    canvas = Canvas(size, font, form, player.date, "Deck Registration Sheet", bar=bar)
     width = size[0] - 20
     middle = size[0] / 2
     canvas.text(middle, 14, "Yu-Gi-Oh! TRADING CARD GAME", 8, role="form", align="C")
@@ -452,8 +502,9 @@ def tcg_form(deck: FormDeck, font: Font, variant: int) -> Drawn:
     y += 5
     official = bottom + 6 + HEADER_ROW + 15 * row - y
     canvas.box(x, y, third, official, weight=0.45)
-    canvas.box(x, y, third, 6, fill=215, weight=0.35)
-    canvas.text(x + third / 2, y + 4.3, "FOR OFFICIAL USE ONLY", 8.5, role="form", bold=True, align="C")
+    canvas.box(x, y, third, 6, fill=bar or 215, weight=0.35)
+    ink = canvas.on_bar(x, y, third, 6)
+    canvas.text(x + third / 2, y + 4.3, "FOR OFFICIAL USE ONLY", 8.5, role="form", bold=True, align="C", grey=ink)
     for n, label in enumerate(("Deck Check Round:", "Judge Initials:", "Penalty:", "Notes:")):
         canvas.text(x + 2, y + 13 + n * 9, label, 7.5, role="form")
         canvas.rule(
@@ -498,8 +549,11 @@ SITE_WORDS = {
 Item = tuple[str, str]  # what a line of a column is (h1, h2, card or gap) and its text
 
 
-def flow(canvas: Canvas, at: tuple[float, float], items: Sequence[Item], size: float, spacing: float) -> float:
-    """Lines down a column from `at`: headings larger and bold, cards plain, gaps half a line; where they end."""
+def flow(
+    canvas: Canvas, at: tuple[float, float], items: Sequence[Item], size: float, spacing: float, *, width: float
+) -> float:
+    """Lines down a column `width` wide from `at`: headings larger and bold (on the canvas's bars where it has
+    them), cards plain, gaps half a line; where they end."""
     x, y = at
     line = size * POINT * spacing
     for what, text in items:
@@ -508,7 +562,12 @@ def flow(canvas: Canvas, at: tuple[float, float], items: Sequence[Item], size: f
             continue
         scale = {"h1": 1.3, "h2": 1.08, "card": 1.0}[what]
         y += line * (1.25 if what == "h1" else 1.0) * scale
-        canvas.text(x, y, text, size * scale, bold=what != "card")
+        ink: Colour = 0
+        if what != "card" and canvas.bar is not None:
+            high = size * scale * POINT
+            wide = width if what == "h1" else min(width, canvas.width_of(text, size * scale) + 3 * high)
+            ink = canvas.on_bar(x - 1.2, y - high * 1.0, wide + 1.2, high * 1.32)
+        canvas.text(x, y, text, size * scale, bold=what != "card", grey=ink)
     return y
 
 
@@ -519,14 +578,14 @@ def height_of(items: Sequence[Item], size: float, spacing: float) -> float:
     return line * sum(units[what] for what, _ in items)
 
 
-def site_print(deck: FormDeck, font: Font, variant: int) -> Drawn:
+def site_print(deck: FormDeck, font: Font, variant: int, bar: RGB | None = None) -> Drawn:
     """A deck-builder site's page as a browser prints it on A4 (an even `variant`) or Letter (an odd one), in the
     font's language."""
     lang, player = font.lang, deck.player
     words = SITE_WORDS[lang]
     size = (210.0, 297.0) if variant % 2 == 0 else (215.9, 279.4)
     title = deck.title_ja if lang == "ja" else deck.title_en
-    canvas = Canvas(size, font, font, player.date, title)
+    canvas = Canvas(size, font, font, player.date, title, bar=bar)
     width, height = size
     printed = player.date + dt.timedelta(days=2)
     page_title = f"{title} | DeckBuilder"
@@ -564,7 +623,7 @@ def site_print(deck: FormDeck, font: Font, variant: int) -> Drawn:
         for what, text in items:
             if what == "card" and canvas.width_of(text, text_size) > column:
                 raise DoesNotFit(f"{text!r} is wider than the column")
-        flow(canvas, (x, 48), items, text_size, 1.5)
+        flow(canvas, (x, 48), items, text_size, 1.5, width=column)
     canvas.rule(14, height - 16, width - 14, height - 16, weight=0.2, grey=150)
     address = f"https://www.example-deckbuilder.com/deck/{zlib.crc32(deck.id.encode()) % 900_000 + 100_000}"
     canvas.text(8, height - 8, address, 7, grey=60)
@@ -599,11 +658,11 @@ SIDEBAR_POSTS = (
 SIDEBAR_CATEGORIES = ("デッキレシピ", "大会レポート", "開封記録", "雑記")
 
 
-def blog_page(deck: FormDeck, font: Font, variant: int) -> Drawn:
+def blog_page(deck: FormDeck, font: Font, variant: int, bar: RGB | None = None) -> Drawn:
     """A Japanese blog post printed on A4: its list's lines in the `variant`th style, every other variant with the
     main deck's kinds under their own headings."""
     player = deck.player
-    canvas = Canvas((210.0, 297.0), font, font, player.date, deck.title_ja)
+    canvas = Canvas((210.0, 297.0), font, font, player.date, deck.title_ja, bar=bar)
     date = player.date
     canvas.text(12, 19, "遊戯王 デッキ構築ノート", 16, bold=True)
     canvas.text(12, 25.5, "〜 地元のショップ大会で使ったデッキを記録しています 〜", 7.5, grey=80)
@@ -646,7 +705,7 @@ def blog_page(deck: FormDeck, font: Font, variant: int) -> Drawn:
     y = 65.0
     for n, lines in enumerate(prose):
         if n == len(paragraphs) // 2:
-            y = flow(canvas, (12, y), items, text_size, 1.35) + 4
+            y = flow(canvas, (12, y), items, text_size, 1.35, width=main_width) + 4
         for text in lines:
             y += paragraph
             canvas.text(12, y, text, text_size)
