@@ -39,7 +39,7 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -47,8 +47,9 @@ from typing import Any, NamedTuple
 import orjson
 
 from bench.paper import Failure, Page, Tally, pair, read, score, warm_up
+from bench.paper_app import dark_app, light_app
 from bench.paper_decks import form_decks
-from bench.paper_degrade import PDF_DEGRADATIONS, degrade
+from bench.paper_degrade import PDF_DEGRADATIONS, SCREEN_DEGRADATIONS, degrade
 from bench.paper_forms_draw import (
     EN_FONTS,
     JA_FONTS,
@@ -63,6 +64,7 @@ from bench.paper_forms_draw import (
     site_print,
     tcg_form,
 )
+from bench.paper_screen import SCREEN_FONTS
 from deckcheck import Data, load_data
 from deckcheck.data import CardIndex
 from deckcheck.paper.read import Reading
@@ -89,7 +91,7 @@ class Kind:
     row share a variant, and whether it is held out."""
 
     draw: Draw
-    faces: dict[str, tuple[Font, ...]]
+    faces: Mapping[str, tuple[Font, ...]]
     lang: Callable[[int], str]
     degradations: tuple[str, ...]
     pages: int = 1
@@ -109,6 +111,8 @@ KINDS: dict[str, Kind] = {
     "tcg-bars": Kind(_barred(tcg_form), BOTH, _always("en"), PDF_DEGRADATIONS, colour=True),
     "site-bars": Kind(_barred(site_print), BOTH, SITE_LANG, PDF_DEGRADATIONS, colour=True),
     "blog-bars": Kind(_barred(blog_page), BOTH, _always("ja"), PDF_DEGRADATIONS, colour=True),
+    "app-dark": Kind(dark_app, SCREEN_FONTS, lambda n: "ja" if n % 2 == 0 else "en", SCREEN_DEGRADATIONS),
+    "app-light": Kind(light_app, SCREEN_FONTS, lambda n: "en" if n % 2 == 0 else "ja", SCREEN_DEGRADATIONS),
 }
 VISIBLE = tuple(name for name, kind in KINDS.items() if not kind.held_out)
 DEGRADATIONS = tuple(dict.fromkeys(d for kind in KINDS.values() for d in kind.degradations))
