@@ -64,6 +64,7 @@ from bench.paper_forms_draw import (
     site_print,
     tcg_form,
 )
+from bench.paper_hand import HAND_FONTS, blank_form, notebook
 from bench.paper_screen import SCREEN_FONTS
 from deckcheck import Data, load_data
 from deckcheck.data import CardIndex
@@ -113,6 +114,12 @@ KINDS: dict[str, Kind] = {
     "blog-bars": Kind(_barred(blog_page), BOTH, _always("ja"), PDF_DEGRADATIONS, colour=True),
     "app-dark": Kind(dark_app, SCREEN_FONTS, lambda n: "ja" if n % 2 == 0 else "en", SCREEN_DEGRADATIONS),
     "app-light": Kind(light_app, SCREEN_FONTS, lambda n: "en" if n % 2 == 0 else "ja", SCREEN_DEGRADATIONS),
+    "notebook": Kind(
+        notebook, HAND_FONTS, lambda n: "en" if n % 3 == 1 else "ja", ("300dpi", "150dpi", "photo"), colour=True
+    ),
+    "blank-form": Kind(
+        blank_form, HAND_FONTS, lambda n: "en" if n % 3 == 2 else "ja", ("300dpi", "photo", "fax"), colour=True
+    ),
 }
 VISIBLE = tuple(name for name, kind in KINDS.items() if not kind.held_out)
 DEGRADATIONS = tuple(dict.fromkeys(d for kind in KINDS.values() for d in kind.degradations))

@@ -134,9 +134,14 @@ def _cmap(path: Path, index: int) -> frozenset[int]:
     return frozenset(font.getBestCmap())
 
 
+def glyphs(font: Font) -> frozenset[int]:
+    """The characters `font` has a glyph for."""
+    return _cmap(font.path, font.index)
+
+
 def check_covers(font: Font, texts: Sequence[str]) -> None:
     """DoesNotFit where `font` lacks a character of `texts`."""
-    held = _cmap(font.path, font.index)
+    held = glyphs(font)
     missing = {c for text in texts for c in text if not c.isspace() and ord(c) not in held}
     if missing:
         raise DoesNotFit(f"{font.name} lacks {''.join(sorted(missing))!r}")
