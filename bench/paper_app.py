@@ -12,7 +12,7 @@ a pendulum's two halves), the name (over two lines where it is long), in most va
 what the card is (`効果モンスター`, `Spell Card`), and the count at the right as a badge `×3`, a circled digit, or
 a coloured pill with `3`, by variant. At the foot the app's navigation (`ホーム デッキ 検索 設定`, the deck's tab
 lit) and the phone's gesture bar. An iPhone's list is grouped in rounded blocks on a grey ground, Android's runs
-flat with dividers; one variant in four is the app's compact list (short rows, small thumbnails, no grey line).
+flat with dividers; every other pair of variants is the app's compact list (short rows, small thumbnails, no grey line).
 Dark themes set light text on a near-black ground, light ones dark text on white or light grey. Japanese apps
 show Japanese names, English apps English names.
 """
@@ -244,7 +244,7 @@ def app_screen(deck: FormDeck, font: Font, variant: int, dark: bool) -> Drawn:
     look = Look(
         ios,
         STYLES[variant % 3],
-        variant % 4 == 3,
+        variant // 2 % 2 == 1,
         variant % 5 != 2,
         HEADS[lang][variant // 2 % 3],
         47 + 44 + 30 + 48 if ios else 28 + 64 + 30 + 48,

@@ -65,6 +65,7 @@ from bench.paper_forms_draw import (
     tcg_form,
 )
 from bench.paper_hand import HAND_FONTS, blank_form, notebook
+from bench.paper_pdf2 import PDF2_FONTS, two_pages
 from bench.paper_screen import SCREEN_FONTS
 from deckcheck import Data, load_data
 from deckcheck.data import CardIndex
@@ -89,7 +90,8 @@ def _always(lang: str) -> Callable[[int], str]:
 class Kind:
     """A kind of page: how a deck is drawn in it, the faces it is set in by language, which language the `n`th deck
     takes, the degradations it is handed in with, its pages, whether it is scanned in colour, whether two decks in a
-    row share a variant, and whether it is held out."""
+    row share a variant, whether a deck's variant is its place among the kind's decks of its language (so that no
+    variant keeps to one language), and whether it is held out."""
 
     draw: Draw
     faces: Mapping[str, tuple[Font, ...]]
@@ -98,6 +100,7 @@ class Kind:
     pages: int = 1
     colour: bool = False
     pair: int = 1
+    by_language: bool = False
     held_out: bool = False
 
 
@@ -112,27 +115,61 @@ KINDS: dict[str, Kind] = {
     "tcg-bars": Kind(_barred(tcg_form), BOTH, _always("en"), PDF_DEGRADATIONS, colour=True),
     "site-bars": Kind(_barred(site_print), BOTH, SITE_LANG, PDF_DEGRADATIONS, colour=True),
     "blog-bars": Kind(_barred(blog_page), BOTH, _always("ja"), PDF_DEGRADATIONS, colour=True),
-    "app-dark": Kind(dark_app, SCREEN_FONTS, lambda n: "ja" if n % 2 == 0 else "en", SCREEN_DEGRADATIONS),
-    "app-light": Kind(light_app, SCREEN_FONTS, lambda n: "en" if n % 2 == 0 else "ja", SCREEN_DEGRADATIONS),
+    "app-dark": Kind(
+        dark_app, SCREEN_FONTS, lambda n: "ja" if n % 2 == 0 else "en", SCREEN_DEGRADATIONS, by_language=True
+    ),
+    "app-light": Kind(
+        light_app, SCREEN_FONTS, lambda n: "en" if n % 2 == 0 else "ja", SCREEN_DEGRADATIONS, by_language=True
+    ),
     "notebook": Kind(
-        notebook, HAND_FONTS, lambda n: "en" if n % 3 == 1 else "ja", ("300dpi", "150dpi", "photo"), colour=True
+        notebook,
+        HAND_FONTS,
+        lambda n: "en" if n % 3 == 1 else "ja",
+        ("300dpi", "150dpi", "photo"),
+        colour=True,
+        by_language=True,
     ),
     "blank-form": Kind(
-        blank_form, HAND_FONTS, lambda n: "en" if n % 3 == 2 else "ja", ("300dpi", "photo", "fax"), colour=True
+        blank_form,
+        HAND_FONTS,
+        lambda n: "en" if n % 3 == 2 else "ja",
+        ("300dpi", "photo", "fax"),
+        colour=True,
+        by_language=True,
+    ),
+    "pdf2": Kind(
+        two_pages,
+        PDF2_FONTS,
+        lambda n: "ja" if n % 2 == 1 else "en",
+        ("text-pdf", "image-pdf"),
+        pages=2,
+        by_language=True,
     ),
 }
 VISIBLE = tuple(name for name, kind in KINDS.items() if not kind.held_out)
 DEGRADATIONS = tuple(dict.fromkeys(d for kind in KINDS.values() for d in kind.degradations))
 
 
+def _turn(kind: Kind, number: int) -> int:
+    """The `number`th deck's place among the kind's decks of its language."""
+    return sum(kind.lang(k) == kind.lang(number) for k in range(number))
+
+
 def face(kind: str, number: int) -> Font:
     """The face of the `number`th deck (from 0) drawn in `kind`: the faces of its language in turn, each lap
     shifted by one so that no face keeps to the decks of one era."""
     how = KINDS[kind]
-    lang = how.lang(number)
-    faces = how.faces[lang]
-    turn = sum(how.lang(k) == lang for k in range(number))  # the deck's place among the kind's decks of its language
+    faces = how.faces[how.lang(number)]
+    turn = _turn(how, number)
     return faces[(turn + turn // len(faces)) % len(faces)]
+
+
+def variant(kind: str, number: int) -> int:
+    """The `number`th deck's variant of `kind`: the deck's number, or its place among the kind's decks of its
+    language; two decks in a row alike where the kind pairs them (the OCG form: its two and three columns each come
+    in both Gothic and Mincho)."""
+    how = KINDS[kind]
+    return (_turn(how, number) if how.by_language else number) // how.pair
 
 
 class FormPage(NamedTuple):
@@ -163,22 +200,22 @@ def pages(
         drawn: dict[str, tuple[Drawn, Font, int]] = {}
         try:
             for name, kind in KINDS.items():  # every kind, so that the decks are the same whichever are asked for
-                font, variant = face(name, made), made // kind.pair
-                drawn[name] = kind.draw(deck, font, variant), font, variant
+                font, shape = face(name, made), variant(name, made)
+                drawn[name] = kind.draw(deck, font, shape), font, shape
         except DoesNotFit as why:
             if skipped is not None:
                 skipped.append(f"{deck.id}: {name}: {why}")
             continue
         for name in kinds:
             kind = KINDS[name]
-            (content, lines), font, variant = drawn[name]
+            (content, lines), font, shape = drawn[name]
             seed = SEED + 1000 * made + 10 * list(KINDS).index(name)
             wanted = [d for d in kind.degradations if d in degradations]
             dpi = 300 if kind.pages == 1 or made % 2 == 0 else 200
             for degradation, degraded in degrade(
                 content, wanted, seed, deck.player.date, pages=kind.pages, colour=kind.colour, image_dpi=dpi
             ):
-                note = f"{font.name}, variant {variant}"
+                note = f"{font.name}, variant {shape}"
                 page = Page(f"{name} {degradation}", deck.id, font.lang, lines, degraded, note)
                 yield FormPage(name, degradation, font.name, kind.pages, page)
         made += 1

@@ -187,7 +187,7 @@ EN_CARDS = ("{n}x {name}", "{name} x{n}", "{n} {name}", "{name}|{n}")
 def _written(deck: FormDeck, lang: str, variant: int) -> list[Line]:
     """The lines the player writes, in order: the deck's name, then each section's heading and cards."""
     heads = (JA_HEADS if lang == "ja" else EN_HEADS)[variant % 4]
-    style = (JA_CARDS if lang == "ja" else EN_CARDS)[variant // 4 % 4]
+    style = (JA_CARDS if lang == "ja" else EN_CARDS)[(3 * variant + 1) % 4]
     title = deck.title_ja if lang == "ja" else deck.title_en
     lines: list[Line] = [("title", title, "")]
 
@@ -254,7 +254,7 @@ def notebook(deck: FormDeck, font: Font, variant: int) -> Drawn:
                 continue
             room = right - x - (9 if count else 0)
             end = hand.write((x, y), words, text * (1.05 if what == "head" else 1.0), width=room)
-            if what == "head" and variant % 2 == 0:
+            if what == "head" and variant // 2 % 2 == 0:
                 hand.underline(x - 0.5, end + 1, y + 1.2)
             if count:
                 hand.write((right - 6 + rng.uniform(-0.8, 0.8), y), count, text)
