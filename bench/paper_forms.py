@@ -65,6 +65,14 @@ from bench.paper_forms_draw import (
     tcg_form,
 )
 from bench.paper_hand import HAND_FONTS, blank_form, notebook
+from bench.paper_held_out import (
+    CHAT_DEGRADATIONS,
+    CHAT_FONTS,
+    SHEET_DEGRADATIONS,
+    SHEET_FONTS,
+    chat_screen,
+    sheet_print,
+)
 from bench.paper_pdf2 import PDF2_FONTS, two_pages
 from bench.paper_screen import SCREEN_FONTS
 from deckcheck import Data, load_data
@@ -82,8 +90,9 @@ def _barred(draw: Callable[[FormDeck, Font, int, RGB | None], Drawn]) -> Draw:
     return lambda deck, font, variant: draw(deck, font, variant, BARS[variant % len(BARS)])
 
 
-def _always(lang: str) -> Callable[[int], str]:
-    return lambda number: lang
+def _turns(pattern: str) -> Callable[[int], str]:
+    """The language of the `n`th deck by `pattern`, a letter a deck in turn: `j` Japanese, `e` English."""
+    return lambda number: "ja" if pattern[number % len(pattern)] == "j" else "en"
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,46 +114,23 @@ class Kind:
 
 
 BOTH = {"ja": JA_FONTS, "en": EN_FONTS}
-SITE_LANG: Callable[[int], str] = lambda n: "ja" if n % 3 == 2 else "en"  # noqa: E731  every third site in Japanese
+PDF, SCREEN, HAND = PDF_DEGRADATIONS, SCREEN_DEGRADATIONS, {"colour": True, "by_language": True}
 KINDS: dict[str, Kind] = {
-    "ocg": Kind(ocg_form, BOTH, _always("ja"), PDF_DEGRADATIONS, pair=2),
-    "tcg": Kind(tcg_form, BOTH, _always("en"), PDF_DEGRADATIONS),
-    "site": Kind(site_print, BOTH, SITE_LANG, PDF_DEGRADATIONS),
-    "blog": Kind(blog_page, BOTH, _always("ja"), PDF_DEGRADATIONS),
-    "ocg-bars": Kind(_barred(ocg_form), BOTH, _always("ja"), PDF_DEGRADATIONS, pair=2, colour=True),
-    "tcg-bars": Kind(_barred(tcg_form), BOTH, _always("en"), PDF_DEGRADATIONS, colour=True),
-    "site-bars": Kind(_barred(site_print), BOTH, SITE_LANG, PDF_DEGRADATIONS, colour=True),
-    "blog-bars": Kind(_barred(blog_page), BOTH, _always("ja"), PDF_DEGRADATIONS, colour=True),
-    "app-dark": Kind(
-        dark_app, SCREEN_FONTS, lambda n: "ja" if n % 2 == 0 else "en", SCREEN_DEGRADATIONS, by_language=True
-    ),
-    "app-light": Kind(
-        light_app, SCREEN_FONTS, lambda n: "en" if n % 2 == 0 else "ja", SCREEN_DEGRADATIONS, by_language=True
-    ),
-    "notebook": Kind(
-        notebook,
-        HAND_FONTS,
-        lambda n: "en" if n % 3 == 1 else "ja",
-        ("300dpi", "150dpi", "photo"),
-        colour=True,
-        by_language=True,
-    ),
-    "blank-form": Kind(
-        blank_form,
-        HAND_FONTS,
-        lambda n: "en" if n % 3 == 2 else "ja",
-        ("300dpi", "photo", "fax"),
-        colour=True,
-        by_language=True,
-    ),
-    "pdf2": Kind(
-        two_pages,
-        PDF2_FONTS,
-        lambda n: "ja" if n % 2 == 1 else "en",
-        ("text-pdf", "image-pdf"),
-        pages=2,
-        by_language=True,
-    ),
+    "ocg": Kind(ocg_form, BOTH, _turns("j"), PDF, pair=2),
+    "tcg": Kind(tcg_form, BOTH, _turns("e"), PDF),
+    "site": Kind(site_print, BOTH, _turns("eej"), PDF),  # every third site in Japanese
+    "blog": Kind(blog_page, BOTH, _turns("j"), PDF),
+    "ocg-bars": Kind(_barred(ocg_form), BOTH, _turns("j"), PDF, pair=2, colour=True),
+    "tcg-bars": Kind(_barred(tcg_form), BOTH, _turns("e"), PDF, colour=True),
+    "site-bars": Kind(_barred(site_print), BOTH, _turns("eej"), PDF, colour=True),
+    "blog-bars": Kind(_barred(blog_page), BOTH, _turns("j"), PDF, colour=True),
+    "app-dark": Kind(dark_app, SCREEN_FONTS, _turns("je"), SCREEN, by_language=True),
+    "app-light": Kind(light_app, SCREEN_FONTS, _turns("ej"), SCREEN, by_language=True),
+    "notebook": Kind(notebook, HAND_FONTS, _turns("jej"), ("300dpi", "150dpi", "photo"), **HAND),
+    "blank-form": Kind(blank_form, HAND_FONTS, _turns("jje"), ("300dpi", "photo", "fax"), **HAND),
+    "pdf2": Kind(two_pages, PDF2_FONTS, _turns("ej"), ("text-pdf", "image-pdf"), pages=2, by_language=True),
+    "sheet": Kind(sheet_print, SHEET_FONTS, _turns("je"), SHEET_DEGRADATIONS, by_language=True, held_out=True),
+    "chat": Kind(chat_screen, CHAT_FONTS, _turns("jje"), CHAT_DEGRADATIONS, by_language=True, held_out=True),
 }
 VISIBLE = tuple(name for name, kind in KINDS.items() if not kind.held_out)
 DEGRADATIONS = tuple(dict.fromkeys(d for kind in KINDS.values() for d in kind.degradations))

@@ -72,6 +72,7 @@ ICONS = {
         )
     ),
     "more": Icon(dots=((0, -0.6, 0.14), (0, 0, 0.14), (0, 0.6, 0.14))),
+    "menu": Icon(strokes=(((-0.8, -0.55), (0.8, -0.55)), ((-0.8, 0), (0.8, 0)), ((-0.8, 0.55), (0.8, 0.55)))),
     "home": Icon(strokes=(((-1, -0.05), (0, -0.9), (1, -0.05)), ((-0.7, -0.3), (-0.7, 0.8), (0.7, 0.8), (0.7, -0.3)))),
     "cards": Icon(boxes=((-0.8, -0.6, 0.3, 0.9), (-0.3, -0.95, 0.8, 0.55))),
     "search": Icon(strokes=(((0.3, 0.3), (0.9, 0.9)),), rings=((-0.15, -0.15, 0.6),)),
@@ -162,14 +163,15 @@ class Screen:
         self.font = font
         self.theme = colours
 
-    def face(self, size: float, bold: bool = False) -> ImageFont.FreeTypeFont:
-        """The face at `size` points, bold from a bold file where it has one."""
-        path = self.font.bold if bold and self.font.bold is not None else self.font.path
-        return _truetype(path, self.font.index, round(size * SCALE))
+    def face(self, size: float, bold: bool = False, font: Font | None = None) -> ImageFont.FreeTypeFont:
+        """The face (the screen's, or `font`) at `size` points, bold from a bold file where it has one."""
+        font = font or self.font
+        path = font.bold if bold and font.bold is not None else font.path
+        return _truetype(path, font.index, round(size * SCALE))
 
-    def measure(self, text: str, size: float, bold: bool = False) -> float:
+    def measure(self, text: str, size: float, bold: bool = False, font: Font | None = None) -> float:
         """How wide `text` sets, in points."""
-        return float(self.face(size, bold).getlength(text)) / SCALE
+        return float(self.face(size, bold, font).getlength(text)) / SCALE
 
     def text(
         self,
@@ -181,20 +183,21 @@ class Screen:
         bold: bool = False,
         anchor: str = "lm",
         width: float | None = None,
+        font: Font | None = None,
     ) -> float:
-        """Set `text` at `at` (points; by Pillow's `anchor`, left and middle by default), shrunk to `width` where
-        given; how wide it set."""
-        wide = self.measure(text, size, bold)
+        """Set `text` at `at` (points; by Pillow's `anchor`, left and middle by default) in the screen's face or
+        `font`, shrunk to `width` where given; how wide it set."""
+        wide = self.measure(text, size, bold, font)
         if width is not None and wide > width:
             size *= width / wide
             wide = width
-        stroke = round(size * SCALE * 0.035) if bold and self.font.bold is None else 0
+        stroke = round(size * SCALE * 0.035) if bold and (font or self.font).bold is None else 0
         x, y = at
         self.draw.text(
             (x * SCALE, y * SCALE),
             text,
             fill=fill,
-            font=self.face(size, bold),
+            font=self.face(size, bold, font),
             anchor=anchor,
             stroke_width=stroke,
             stroke_fill=fill,
