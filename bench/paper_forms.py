@@ -49,7 +49,7 @@ import orjson
 from bench.paper import Failure, Page, Tally, pair, read, score, warm_up
 from bench.paper_app import dark_app, light_app
 from bench.paper_decks import form_decks
-from bench.paper_degrade import PDF_DEGRADATIONS, SCREEN_DEGRADATIONS, degrade
+from bench.paper_degrade import FAX_FONT, PDF_DEGRADATIONS, SCREEN_DEGRADATIONS, degrade
 from bench.paper_forms_draw import (
     EN_FONTS,
     JA_FONTS,
@@ -418,7 +418,8 @@ def main() -> None:
     hidden = [k for k in kinds if KINDS[k].held_out]
     if hidden and not args.held_out:
         parser.error(f"{', '.join(hidden)} held out: give --held-out to read them")
-    missing = missing_fonts({font for kind in KINDS.values() for faces in kind.faces.values() for font in faces})
+    faces = {font for kind in KINDS.values() for fonts in kind.faces.values() for font in fonts}
+    missing = missing_fonts({*faces, Font("DejaVu Sans Mono", FAX_FONT, "en")})
     if missing:
         parser.exit(1, "".join(f"bench.paper_forms: {why}\n" for why in missing))
     if "tesserocr" in sys.modules:

@@ -103,8 +103,9 @@ def missing_fonts(fonts: Iterable[Font]) -> list[str]:
     out = []
     for path in sorted({p for font in fonts for p in (font.path, font.bold) if p is not None and not p.exists()}):
         folder = path.parent.relative_to(_FONTS).as_posix() if path.is_relative_to(_FONTS) else ""
-        package = PACKAGES.get(folder, "the package that installs it")
-        out.append(f"{path} is missing: install Debian's {package} (as root: bash scripts/bench-deps)")
+        package = PACKAGES.get(folder)
+        how = f"install Debian's {package} (as root: bash scripts/bench-deps)" if package else "install its package"
+        out.append(f"{path} is missing: {how}")
     return out
 
 
