@@ -11,8 +11,8 @@ one so that no face keeps to the decks of one era), and each drawing degraded in
 - `ocg`, `tcg`, `site`, `blog` (bench/paper_forms_draw.py): Konami's OCG デッキレシピ, the TCG Deck Registration
   Sheet, a deck-builder site's page as a browser prints it and a Japanese blog post; `ocg-bars`, `tcg-bars`,
   `site-bars`, `blog-bars`: the same with every section and kind heading white on a dark bar (black, navy, grey or
-  red, turning over the decks), as printed forms often set them. Scanned at 300 and 150 dpi, photographed, faxed,
-  scanned to PDF, and the PDF as typed.
+  red, turning over the decks), as printed forms often set them. Scanned at 300 and 150 dpi (the forms with bars in
+  colour), photographed, faxed, scanned to PDF, and the PDF as typed.
 - `app-dark`, `app-light` (bench/paper_app.py): a phone's screenshot of a deck-building app, the whole deck in one
   long capture, Japanese and English apps in turn. As captured, and as a messenger passes it on.
 - `notebook`, `blank-form` (bench/paper_hand.py): a deck written by hand on a ruled notebook page, and into a
@@ -29,7 +29,11 @@ Every page is read in this one process on one core (Tesseract held to one thread
 line scored against the truth, section included, as bench/paper.py scores: a line is right when its card, count
 and section are; right and in the deck when it also needs no review; wrong and not flagged when it is in the deck
 but no true line. A failed read (PaperError or any other exception) counts every line missed. Seconds are given a
-page: a file's seconds divided by its pages.
+page: a file's seconds divided by its pages. The figures come as a Markdown table, a row a kind × degradation, then
+as a matrix, a row a kind and a column a degradation, each cell the lines right and in the deck (the lines wrong and
+not flagged in brackets where there are any), the last the kind's seconds a page (median / max); the held-out kinds'
+under a heading of their own. The faces are Debian's (scripts/bench-deps installs them): the bench names the package
+of any it lacks.
 """
 
 from __future__ import annotations
