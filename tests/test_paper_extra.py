@@ -20,7 +20,7 @@ from tests.served import Served, serving
 
 pytestmark = pytest.mark.server
 
-PAPER_MODULES = ("PIL", "fpdf", "zxingcpp", "tesserocr", "pypdf", "rapidocr", "onnxruntime")
+PAPER_MODULES = ("PIL", "fpdf", "zxingcpp", "tesserocr", "pypdf", "rapidocr", "onnxruntime", "cv2")
 HOOK = f"""
 import sys
 
@@ -33,7 +33,8 @@ class _WithoutPaper:
 sys.meta_path.insert(0, _WithoutPaper())
 """
 INSTALL = "pip install 'deckcheck[paper]'"
-READING = f"reading paper needs the paper extra (missing: pillow, zxing-cpp, tesserocr): {INSTALL}"
+MISSING = "pillow, zxing-cpp, rapidocr, onnxruntime, opencv-python-headless"
+READING = f"reading paper needs the paper extra (missing: {MISSING}): {INSTALL}"
 PRINTING = f"printing a registration sheet needs the paper extra (missing: fpdf2): {INSTALL}"
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(64)
 

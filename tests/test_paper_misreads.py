@@ -1,7 +1,7 @@
-"""What Tesseract's own reading of a page gets wrong, and the reader makes good (paper/second.py, paper/bands.py,
-paper/lines.py): a `1` before a name dropped or read as a letter, plain lines its layout analysis passes over, a
-heading's count misread. Two real decks of the benchmark's corpus (bench/paper_corpus.py, decks 6 and 35) whose
-sheets it misread so, each printed and rasterised as the benchmark does; and each step alone on a page drawn here."""
+"""Sheets an earlier reader (Tesseract's page reading) got wrong, read whole: a `1` before a name dropped or read as
+a letter, plain lines its layout analysis passed over. Two real decks of the benchmark's corpus
+(bench/paper_corpus.py, decks 6 and 35) whose sheets it misread so, each printed and rasterised as the benchmark
+does; the reader that finds every run of text wherever it stands reads them whole."""
 
 from __future__ import annotations
 
@@ -9,15 +9,8 @@ from collections import Counter
 from typing import Any
 
 import httpx
-import numpy as np
 import pytest
-from PIL import Image, ImageDraw, ImageFont
 
-from deckcheck.paper.bands import unread
-from deckcheck.paper.lines import _heading_like
-from deckcheck.paper.ocr import Prepared, Word
-from deckcheck.paper.second import Second
-from deckcheck.paper.sheet import FONT
 from tests.test_paper import _bytes, _png, _read, _without_qr
 
 # bench/paper_corpus.py's deck 6 (English): a Tesseract reading of its page drops 11 of its `1`s before a name.
@@ -89,87 +82,3 @@ def test_a_japanese_sheet_whose_lines_tesseract_passes_over_has_every_line_read(
     assert [t["text"] for t in read["totals"] if not t["agrees"]] == []
     names = {line["name_ja"] for line in read["lines"] if not line["needs_review"]}
     assert {"ニュート", "サイバー・ダーク・ホーン", "静寂の聖者"} <= names
-
-
-FONT_PX = 40
-
-
-def _drawn(lines: list[str], size: tuple[int, int] = (1400, 500)) -> Image.Image:
-    page = Image.new("L", size, 255)
-    draw = ImageDraw.Draw(page)
-    font = ImageFont.truetype(str(FONT), FONT_PX)
-    for row, text in enumerate(lines):
-        draw.text((60, 40 + row * 2 * FONT_PX), text, fill=0, font=font)
-    return page
-
-
-def _word_box(page: Image.Image, row: int, after: str, text: str) -> Word:
-    """The box of `text` drawn after `after` on line `row` of a page `_drawn` made, as Tesseract would give it."""
-    font = ImageFont.truetype(str(FONT), FONT_PX)
-    left = 60 + round(font.getlength(after))
-    top = 40 + row * 2 * FONT_PX
-    box = ImageDraw.Draw(page).textbbox((left, top), text, font=font)
-    return Word(text, round(box[0]), round(box[1]), round(box[2]), round(box[3]), 90.0)
-
-
-@pytest.mark.parametrize(
-    ("text", "count", "name"),
-    [("1 Card Trooper", "1 ", "Card"), ("1 ニュート", "1 ", "ニュート"), ("1 ハリケーン", "1 ", "ハリケーン")],
-)
-def test_a_one_before_a_name_is_found_among_the_pixels_and_read(text: str, count: str, name: str) -> None:
-    page = _drawn([text])
-    second = Second(Prepared(page, 1.0, 0.0), deadline=float("inf"))
-    glyph = second.glyph_before(_word_box(page, 0, count, name))
-    assert glyph is not None
-    assert second.digits(glyph, pad_right=False)[0] == "1"
-
-
-@pytest.mark.parametrize(
-    ("text", "before", "name"),
-    [
-        ("・Card Trooper", "・", "Card"),  # a bullet: too low and too short
-        ("Card Trooper", "", "Card"),  # nothing before the name
-        ("《ニュート》", "《", "ニュート"),  # a bracket against the name: no gap
-        ("1 2 Card Trooper", "1 2 ", "Card"),  # two glyphs in the room: not one count
-    ],
-)
-def test_no_count_is_found_where_none_is_shaped_as_one(text: str, before: str, name: str) -> None:
-    page = _drawn([text])
-    second = Second(Prepared(page, 1.0, 0.0), deadline=float("inf"))
-    assert second.glyph_before(_word_box(page, 0, before, name)) is None
-
-
-def test_the_lines_no_word_covers_are_found_and_nothing_else() -> None:
-    page = _drawn(["3 ブラック・マジシャン", "1 ニュート", "2 静寂の聖者", "1 強欲な壺"], (1400, 700))
-    draw = ImageDraw.Draw(page)
-    draw.rectangle((900, 60, 903, 64), fill=0)  # a speck
-    draw.line((60, 660, 1300, 660), fill=0, width=2)  # a rule
-    pixels = np.asarray(page)
-    read = [_word_box(page, 0, "", "3 ブラック・マジシャン"), _word_box(page, 3, "", "1 強欲な壺")]
-    boxes = unread(pixels, [(w.left, w.top, w.right, w.bottom) for w in read], FONT_PX)
-    expected = [_word_box(page, 1, "", "1 ニュート"), _word_box(page, 2, "", "2 静寂の聖者")]
-    assert len(boxes) == 2
-    for box, word in zip(boxes, expected, strict=True):
-        assert word.left <= box[0] < box[2] <= word.right
-        assert word.top <= box[1] < box[3] <= word.bottom
-        assert box[2] - box[0] >= 0.9 * (word.right - word.left)  # the line's ink, within its text's box
-
-
-@pytest.mark.parametrize(
-    ("text", "section"),
-    [
-        ("サイドデッキO枚", "side"),  # a count of 0 read as a letter
-        ("エクストラデッキ6@枚", "extra"),  # 枚 read with a mark before it
-        ("メインデッキ (40)", "main"),
-        ("Side Deck (9)", "side"),
-    ],
-)
-def test_a_heading_whose_count_is_misread_is_still_a_heading(text: str, section: str) -> None:
-    assert _heading_like(text) == section
-
-
-@pytest.mark.parametrize(
-    "text", ["サイドデッキ", "ブラック・マジシャン 3枚", "Hero's Rule 2", "1 Moster Monk", "3 Extra Bock", "Extra Deco"]
-)
-def test_a_line_that_is_no_heading_is_none(text: str) -> None:
-    assert _heading_like(text) is None

@@ -2,8 +2,8 @@
 photo, a scan or a PDF (`read`): its QR code first, which is exact, else its lines by OCR, each uncertain line
 marked for staff to confirm. Part of the core: it imports no web framework.
 
-Its modules need the paper extra (`pip install 'deckcheck[paper]'`: Pillow, zxing-cpp, tesserocr, fpdf2, pypdf,
-rapidocr, ONNX Runtime). This front door needs none of it: it holds the bounds the API documents and `require`,
+Its modules need the paper extra (`pip install 'deckcheck[paper]'`: Pillow, zxing-cpp, rapidocr with ONNX Runtime and
+OpenCV, tesserocr, fpdf2, pypdf). This front door needs none of it: it holds the bounds the API documents and `require`,
 which names what is missing, so that a service installed without the extra serves everything else.
 """
 
@@ -17,10 +17,17 @@ import deckcheck.errors
 
 MAX_PIXELS = 50_000_000  # a 48-megapixel phone photo; a 300 dpi A4 scan is 8.7 million
 MAX_PAGES = 2  # pages of a PDF read (a registration sheet is one); the answer names how many it has
-# What reading a printed list imports, and what printing a sheet imports, each module by the package that installs it.
-# pypdf reads form fields in a process of its own, and rapidocr on ONNX Runtime is a second reader used when
-# installed: without them a read is poorer, never refused.
-READING = {"PIL": "pillow", "zxingcpp": "zxing-cpp", "tesserocr": "tesserocr"}
+# What reading a printed list imports, and what printing a sheet imports, each module by the package that installs it:
+# the PP-OCR models that rapidocr carries, run on ONNX Runtime, with OpenCV (which rapidocr brings). pypdf reads form
+# fields in a process of its own, and tesserocr is the second reader of a count: without them a read is poorer, never
+# refused.
+READING = {
+    "PIL": "pillow",
+    "zxingcpp": "zxing-cpp",
+    "rapidocr": "rapidocr",
+    "onnxruntime": "onnxruntime",
+    "cv2": "opencv-python-headless",
+}
 PRINTING = {"fpdf": "fpdf2"}
 EXTRA = "pip install 'deckcheck[paper]'"
 

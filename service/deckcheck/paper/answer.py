@@ -67,6 +67,9 @@ def reading_json(reading: Reading, lang: str) -> dict[str, Any]:
     return {
         "source": reading.source,
         "complete": reading.complete,
+        "incomplete": [
+            {"reason": reason, "message": say("paper", f"incomplete.{reason}", lang)} for reason in reading.incomplete
+        ],
         "needs_review": reading.needs_review,
         "pages": [{"page": n, "width": w, "height": h} for n, (w, h) in enumerate(reading.pages, 1)],
         "pages_in_file": reading.total_pages,

@@ -12,21 +12,20 @@ import unicodedata
 from deckcheck.data import MAX_COPIES
 from deckcheck.data.names import loose_key
 
-# Labels of the OCG deck recipe, the TCG deck list and a site's print-out, as their loose keys begin.
-_LABELS = tuple(
-    loose_key(label)
-    for label in (
-        "フリガナ", "氏名", "名前", "カード名", "枚数", "合計", "大会名", "日付", "開催日", "コナミID", "ユーザーID",
-        "CARD GAME ID", "プレイヤー", "デッキ名", "デッキレシピ", "公認大会", "記入", "ジャッジ", "ショップ",
-        "Qty", "Quantity", "Card Name", "First Name", "Last Name", "Player Name", "Event Name", "Event Date",
-        "Country of Residence", "For Official Use", "Official Use", "Judge Initials", "Total", "Main Deck Total",
-        "Deck Name", "Deck List", "Decklist", "Registration", "Printed", "Created", "Updated", "Deck Check Round",
-        "Penalty", "Judge", "Notes", "Signature", "署名", "備考", "受付番号",
-    )
+# Labels of the OCG deck recipe, the TCG deck list, a site's print-out, a shop's form and an app, as printed.
+LABELS = (
+    "フリガナ", "氏名", "名前", "カード名", "枚数", "合計", "大会名", "日付", "開催日", "コナミID", "ユーザーID",
+    "CARD GAME ID", "プレイヤー", "デッキ名", "デッキレシピ", "公認大会", "記入", "ジャッジ", "ショップ",
+    "Qty", "Quantity", "Card Name", "First Name", "Last Name", "Player Name", "Event Name", "Event Date",
+    "Country of Residence", "For Official Use", "Official Use", "Judge Initials", "Total", "Main Deck Total",
+    "Deck Name", "Deck List", "Decklist", "Registration", "Printed", "Created", "Updated", "Deck Check Round",
+    "Penalty", "Judge", "Notes", "Signature", "署名", "備考", "受付番号",
 )  # fmt: skip
+_LABELS = tuple(loose_key(label) for label in LABELS)
 _URL = re.compile(r"https?:|www\.|\.(com|net|org|jp|io|gg)(/|\b)", re.IGNORECASE)
 _DATE = re.compile(
     r"(19|20)\d\d\s*[/.\-]\s*\d{1,2}|\d{4}\s*年\s*\d{1,2}|\d{1,2}\s*月\s*\d{1,2}\s*日|"
+    r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{1,2}:\d{2}\s*(?:am|pm)?\b|(?:午前|午後)\s*\d{1,2}:\d{2}|"
     r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(19|20)\d\d",
     re.IGNORECASE,
 )
@@ -74,8 +73,13 @@ def _never_a_card(folded: str, count: int | None) -> bool:
     copyright, a sentence (no card's name holds 。), a label whose field is empty (`Penalty:`: none ends so), or a
     scrap of prose or a speck with no count (`天`, `た`)."""
     marks = _URL.search(folded) or _DATE.search(folded) or _PAGE.match(folded) or folded.startswith(_NOTE)
-    sentence = "。" in folded or folded.endswith((":", "：", "_"))
+    sentence = "。" in folded or folded.rstrip(".,・'` ").endswith((":", "：", "_"))  # a speck after the colon
     return not folded or bool(marks) or sentence or (count is None and len(loose_key(folded)) <= SCRAP)
+
+
+def label(text: str) -> bool:
+    """Whether a run is a form's label (`カード名`, `Qty`, `Card Name`), but for a fifth of its letters."""
+    return _label(loose_key(unicodedata.normalize("NFKC", text)))
 
 
 def _label(key: str) -> bool:

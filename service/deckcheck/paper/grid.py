@@ -1,13 +1,12 @@
-"""The ruled tables of a form: the official OCG deck recipe (カード名 | 枚数) and the TCG deck list (Qty | Card Name)
-print each card on a row of a grid, its count in a column of its own, away from the name.
+"""The ruled tables of a page, for the answer's `cells` (the desk draws them over the page, so that staff see
+which lines were a form's rows): the official OCG deck recipe (カード名 | 枚数), the TCG deck list
+(Qty | Card Name), a shop's blank form, a spreadsheet print-out.
 
 The rules are the page's long straight runs of ink: a horizontal one at least RULE_WIDTH of the page's width long, a
 vertical one at least RULE_HEIGHT of its height, each found a few pixels either side so that a photographed page's
 slightly sloping rule stays one run. Two horizontal rules that overlap, with no other between, bound a row band where
-at least two vertical rules cross the whole band; the vertical rules crossing it cut the band into cells. A cell is
-narrow (a count's column) when it is less than NARROW row heights wide, else wide (a name's). In one band, a wide
-cell and the narrow cell beside it are one line of the deck: the narrow one on the side where the band's first cell
-is narrow (`Qty | Card Name`), else after it (`カード名 | 枚数`). Words are given to the cell that holds their middle.
+at least one vertical rule crosses the whole band; the vertical rules crossing it cut the band into cells. The page is
+looked at with its longer side WORKING_PIXELS long, the size the rules' widths below were measured at.
 """
 
 from __future__ import annotations
@@ -18,10 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from deckcheck.paper.bands import runs
-
 CONTRAST = 48  # grey levels a rule is darker than the paper beside it (a hairline scaled down is a light grey)
-FILL = 190  # a form's grey fill is lighter than this; text is darker
 CROSSING = 4  # pixels from a thin line's pixels a crossing's dark pixels are
 REACH = 7  # pixels either side in which that paper is looked for: a rule is at most twice as thick
 RULE_WIDTH = 0.05  # of the page's width: a rule over a count's column alone is longer than any letter's stroke
@@ -29,7 +25,7 @@ RULE_HEIGHT = 0.03  # of the page's height: a vertical rule crosses at least two
 THICKEST = 40  # rows of one rule at most: its own width and the slope of a photo's rule across a table
 SLOPE = 2  # pixels either side a rule's run may wander (a photo's rules slope a little once set upright)
 ROW = (0.006, 0.05)  # a row band's height, of the page's height, at least and at most (2 mm to 15 mm on A4)
-NARROW = 3.0  # a cell less than this many row heights wide is a count's column
+WORKING_PIXELS = 2400  # the longer side of the page as its rules are looked for
 OVERLAP = 0.5  # two horizontal rules bound one band when they overlap by this share of the shorter
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom
@@ -45,41 +41,55 @@ class Rule:
 
 
 @dataclass(frozen=True, slots=True)
-class Cell:
-    """One cell of a table, the band (row) it is in, and whether it is a count's narrow column."""
-
-    box: Box
-    band: int
-    narrow: bool
-    top: int  # where its table begins: the upper rule of the first of the bands set one under another down to it
-
-    def holds(self, left: int, top: int, right: int, bottom: int) -> bool:
-        """Whether a word's middle is inside the cell."""
-        x, y = (left + right) / 2, (top + bottom) / 2
-        return self.box[0] <= x < self.box[2] and self.box[1] <= y < self.box[3]
-
-
-@dataclass(frozen=True, slots=True)
 class Grid:
-    """The page's rules, and the cells they make: in each band, left to right."""
+    """The page's rules, and the boxes of the cells they make: in each band, left to right."""
 
     horizontal: tuple[Rule, ...]
     vertical: tuple[Rule, ...]
-    cells: tuple[Cell, ...]
+    cells: tuple[Box, ...]
 
-    def pairs(self) -> list[tuple[Cell, Cell | None]]:
-        """Each wide cell with the narrow cell that holds its count, where one stands beside it on its side."""
-        found: list[tuple[Cell, Cell | None]] = []
-        for band in sorted({cell.band for cell in self.cells}):
-            row = [cell for cell in self.cells if cell.band == band]
-            before = row[0].narrow  # `Qty | Card Name`: the count before the name
-            for at, cell in enumerate(row):
-                if cell.narrow:
-                    continue
-                beside = at - 1 if before else at + 1
-                count = row[beside] if 0 <= beside < len(row) and row[beside].narrow else None
-                found.append((cell, count))
-        return found
+
+def cells(page: NDArray[np.uint8]) -> list[Box]:
+    """The boxes (left, top, width, height, in the page's pixels) of the cells of the grey page's ruled tables."""
+    import cv2  # noqa: PLC0415 - OpenCV comes with rapidocr, in the paper extra
+
+    height, width = page.shape
+    scale = min(1.0, WORKING_PIXELS / max(height, width))
+    size = (max(1, round(width * scale)), max(1, round(height * scale)))  # a strip 20,000 by 3 keeps a row
+    small = np.asarray(cv2.resize(page, size, interpolation=cv2.INTER_AREA), np.uint8) if scale < 1 else page
+    return [
+        (round(left / scale), round(top / scale), round((right - left) / scale), round((bottom - top) / scale))
+        for left, top, right, bottom in find(small).cells
+    ]
+
+
+def tables(cells: list[Box]) -> list[Box]:
+    """The tables the cells (left, top, width, height) make: cells that touch, joined, as one box each."""
+    made: list[list[int]] = []
+    for left, top, width, height in sorted(cells, key=lambda cell: (cell[1], cell[0])):
+        box = [left, top, left + width, top + height]
+        touching = [t for t in made if _touch(t, box)]
+        for table in touching:
+            made.remove(table)
+            box = [min(box[0], table[0]), min(box[1], table[1]), max(box[2], table[2]), max(box[3], table[3])]
+        made.append(box)
+    return [(left, top, right - left, bottom - top) for left, top, right, bottom in made]
+
+
+def _touch(one: list[int], other: list[int]) -> bool:
+    """Whether two boxes (left, top, right, bottom) overlap or meet, within a few pixels."""
+    gap = 2 * SLOPE + 2
+    return (
+        one[0] <= other[2] + gap and other[0] <= one[2] + gap and one[1] <= other[3] + gap and other[1] <= one[3] + gap
+    )
+
+
+def runs(indices: NDArray[np.intp], gap: float) -> list[tuple[int, int]]:
+    """Runs of sorted `indices` (rows or columns that hold ink) apart by more than `gap`, as (first, last + 1)."""
+    if not len(indices):
+        return []
+    parts = np.split(indices, np.flatnonzero(np.diff(indices) > gap) + 1)
+    return [(int(part[0]), int(part[-1]) + 1) for part in parts]
 
 
 def _long_runs(ink: NDArray[np.bool_], length: int) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]]:
@@ -102,15 +112,11 @@ def _thick(ink: NDArray[np.bool_]) -> NDArray[np.bool_]:
     return out
 
 
-def _rules(
-    found: tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]], length: int
-) -> tuple[list[Rule], NDArray[np.bool_]]:
-    """The rules the long runs make, and which runs they are made of: runs on rows close together, no more than
-    THICKEST rows in all (a band of ink thicker than that, a page of noise or a dark fill, is no rule), are one rule,
-    cut where it leaves a gap."""
+def _rules(found: tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]], length: int) -> list[Rule]:
+    """The rules the long runs make: runs on rows close together, no more than THICKEST rows in all (a band of ink
+    thicker than that, a page of noise or a dark fill, is no rule), are one rule, cut where it leaves a gap."""
     rows, starts, ends = found
     rules = []
-    kept = np.zeros(len(rows), dtype=np.bool_)
     for top, bottom in runs(np.unique(rows), SLOPE + 1):
         if bottom - top > THICKEST:
             continue
@@ -122,8 +128,7 @@ def _rules(
         for part_start, part_end in zip(np.split(first, cuts), np.split(reach, cuts), strict=True):
             if int(part_end[-1]) - int(part_start[0]) >= length:
                 rules.append(Rule((top + bottom) // 2, int(part_start[0]), int(part_end[-1])))
-                kept |= inside & (starts >= part_start[0]) & (ends <= part_end[-1])
-    return rules, kept
+    return rules
 
 
 def _window_max(pixels: NDArray[np.uint8], reach: int, axis: int) -> NDArray[np.uint8]:
@@ -162,34 +167,22 @@ def _lines(pixels: NDArray[np.uint8]) -> NDArray[np.bool_]:
     return thin | (beside & (pixels < 255 - CONTRAST))
 
 
-def find(pixels: NDArray[np.uint8]) -> tuple[Grid, NDArray[np.uint8]]:
-    """The rules and cells of a grey page, and the page with its rules and a form's grey fills painted white:
-    Tesseract reads a cell's words better without the box around them."""
+def find(pixels: NDArray[np.uint8]) -> Grid:
+    """The rules and cells of a grey page."""
     height, width = pixels.shape
     across, down = round(RULE_WIDTH * width), round(RULE_HEIGHT * height)
     thin = _lines(pixels)  # either way, so that a rule runs on through the rules crossing it
-    flat, upright = thin, np.ascontiguousarray(thin.T)
-    along, standing = _long_runs(_thick(flat), across), _long_runs(_thick(upright), down)
-    (horizontal, flat_kept), (vertical, upright_kept) = _rules(along, across), _rules(standing, down)
-    grid = Grid(tuple(horizontal), tuple(vertical), tuple(_cells(horizontal, vertical, height)))
-    if not horizontal and not vertical:
-        return grid, pixels
-    erased = pixels.copy()
-    if grid.cells:  # a form: its grey fills (a heading's band) as white as the paper, which Tesseract passes over
-        erased[erased > FILL] = 255
-    for row, start, end in zip(*(part[flat_kept] for part in along), strict=True):
-        erased[row, start:end][flat[row, start:end]] = 255
-    for column, start, end in zip(*(part[upright_kept] for part in standing), strict=True):
-        erased[start:end, column][upright[column, start:end]] = 255
-    return grid, erased
+    along, standing = _long_runs(_thick(thin), across), _long_runs(_thick(np.ascontiguousarray(thin.T)), down)
+    horizontal, vertical = _rules(along, across), _rules(standing, down)
+    return Grid(tuple(horizontal), tuple(vertical), tuple(_cells(horizontal, vertical, height)))
 
 
-def _cells(horizontal: list[Rule], vertical: list[Rule], height: int) -> list[Cell]:
+def _cells(horizontal: list[Rule], vertical: list[Rule], height: int) -> list[Box]:
+    """The cells of the bands two horizontal rules bound, as (left, top, right, bottom)."""
     low, high = ROW[0] * height, ROW[1] * height
     tolerance = 2 * SLOPE + 2
-    cells: list[Cell] = []
+    cells: list[Box] = []
     ordered = sorted(horizontal, key=lambda rule: rule.at)
-    tops: dict[int, int] = {}  # a band's lower rule (by index) -> the top of its table
     for number, upper in enumerate(ordered):
         under = next((at for at in range(number + 1, len(ordered)) if _overlap(upper, ordered[at]) >= OVERLAP), None)
         if under is None or not low <= ordered[under].at - upper.at <= high:
@@ -209,13 +202,7 @@ def _cells(horizontal: list[Rule], vertical: list[Rule], height: int) -> list[Ce
         # A table's outer rule lost (in a photo's shadow): the ends of its rules above and below stand for it.
         edges = [left, *edges] if edges[0] - left > 2 * tolerance else edges
         edges = [*edges, right] if edges[-1] < right - 2 * tolerance else edges
-        if len(edges) < 2:
-            continue
-        top = tops.get(number, upper.at)
-        tops[under] = top
-        row = lower.at - upper.at
-        for x0, x1 in itertools.pairwise(edges):
-            cells.append(Cell((x0, upper.at, x1, lower.at), number, x1 - x0 < NARROW * row, top))
+        cells += [(x0, upper.at, x1, lower.at) for x0, x1 in itertools.pairwise(edges)]
     return cells
 
 

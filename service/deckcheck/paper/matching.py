@@ -20,10 +20,11 @@ from deckcheck.data.names import loose_key, normalize_name
 
 LOW_CONFIDENCE = 55.0  # a word Tesseract is less sure of is read unsurely
 HIGH_CONFIDENCE = 80.0  # a name matched by its look (step 3) stands without a margin only above this
-# Shapes OCR takes for each other, folded to one for step 3 (after the loose key's own folds).
+# Shapes OCR takes for each other, folded to one for step 3 (after the loose key's own folds): エ, 工 and a
+# full-width Ｉ with serifs are one.
 _LOOKALIKES = str.maketrans(
-    "力口二工夕卜八ァィゥェォャュョッヮヵヶ〇",
-    "カロニエタトハアイウエオヤユヨツワカケo",
+    "力口二工夕卜八ァィゥェォャュョッヮヵヶ〇エ",
+    "カロニiタトハアイウiオヤユヨツワカケoi",
     "一ー－―‐",
 )
 
@@ -32,7 +33,8 @@ def _spaceless(name: str) -> str:
     return normalize_name(name).replace(" ", "")
 
 
-def _look(name: str) -> str:
+def look_key(name: str) -> str:
+    """A name's loose key with the shapes OCR takes for each other folded to one."""
     return loose_key(name).translate(_LOOKALIKES)
 
 
@@ -40,7 +42,7 @@ def _look(name: str) -> str:
 def _keys(cards: CardIndex, kind: str) -> dict[str, Card | None]:
     """Every card name by its spaceless form (kind "spaceless") or by its look ("look"); None where two cards share
     the key."""
-    key = _spaceless if kind == "spaceless" else _look
+    key = _spaceless if kind == "spaceless" else look_key
     found: dict[str, Card | None] = {}
     for name, card in cards.by_name.items():
         k = key(name)
@@ -68,6 +70,15 @@ def margin(cards: CardIndex, name: str, card: Card) -> int:
     return len(name)
 
 
+def exact_card(name: str, cards: CardIndex) -> Card | None:
+    """The one card `name` names by steps 1 to 3: exactly, but for spaces, or by its look; None for none."""
+    return (
+        cards.find_name(name)
+        or _keys(cards, "spaceless").get(_spaceless(name))
+        or _keys(cards, "look").get(look_key(name))
+    )
+
+
 def match(
     name: str, cards: CardIndex, unsure: int, unsure_look: int
 ) -> tuple[Card | None, tuple[str, ...], tuple[Card, ...], float]:
@@ -78,7 +89,7 @@ def match(
     card = cards.find_name(name) or _keys(cards, "spaceless").get(_spaceless(name))
     if card is not None:
         return card, () if not unsure or margin(cards, name, card) > unsure else ("low_confidence",), (), 100.0
-    card = _keys(cards, "look").get(_look(name))
+    card = _keys(cards, "look").get(look_key(name))
     if card is not None:
         sure = not unsure_look or margin(cards, name, card) > unsure_look + 1
         return card, () if sure else ("read_loosely",), (), 100.0

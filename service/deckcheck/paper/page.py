@@ -1,6 +1,12 @@
-"""A page's lines read together: headings, card lines (paper/lines.py), each in the section of the heading over it
-(paper/sections.py), the page's furniture passed over (paper/furniture.py), and the totals it prints apart from its
-headings given to the heading, or the section, they count.
+"""A page's entries placed in the deck: each card line in the section of the heading over it (paper/sections.py),
+the totals a page prints apart from its headings given to the heading, or the section, they count, and every line
+whose section rests on a doubt marked `section_unclear`.
+
+A section is doubtful under a heading once the heading's lines are broken off: by a table's header row or a printed
+total below some of them (a new table whose own heading was not read), by a run that looks like a heading but reads
+as none (`サノド (14)`), or by a card that belongs in another section (an Extra Deck monster under the main deck's
+heading: its heading lost); every line of that heading after the break is unclear. A kind's heading (`モンスター`,
+`Spell Cards`) heads part of the section over it, the main deck where none is.
 
 The card lines are given heading by heading, the headings in the order of the deck's sections (main, extra, side)
 and in reading order within one, so that a heading's lines, and a section's, follow one another (paper/totals.py
@@ -8,33 +14,33 @@ counts them so)."""
 
 from __future__ import annotations
 
-import dataclasses
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from deckcheck.data import MAX_COPIES, CardIndex
+from deckcheck.data import Card
 from deckcheck.data.names import loose_key
 from deckcheck.formats.text import HEADINGS
 from deckcheck.model import SECTIONS, Section
-from deckcheck.paper.furniture import furniture, total_line
-from deckcheck.paper.lines import (
-    COUNT_NOISE,
-    SHEET_KEYS,
-    Ignored,
-    ReadLine,
-    card_line,
-    count_word,
-    recounted,
-    said_of,
-    second_reading,
-)
-from deckcheck.paper.ocr import TextLine
-from deckcheck.paper.second import Second
+from deckcheck.paper.cardline import Entry
+from deckcheck.paper.entries import HeadingRun, PageRows
+from deckcheck.paper.lines import Ignored, ReadLine
+from deckcheck.paper.rows import Run
 from deckcheck.paper.sections import place
 from deckcheck.paper.totals import of_kind
 
 Box = tuple[int, int, int, int]
-COUNT_SURE = 93.0  # a count read with less confidence is read again by the second reader
+BLOCK = 12  # heights of a heading under it in which a column beside it begins a run, for it to bound the heading
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """How a page is laid out: where its columns begin, with the tops of the runs that begin them (paper/rows.py),
+    its ruled tables (paper/grid.py), and its width, all in its pixels."""
+
+    columns: Sequence[tuple[float, tuple[float, ...]]]
+    tables: Sequence[Box]
+    width: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,96 +49,172 @@ class PageRead:
 
     lines: list[ReadLine]
     ignored: list[Ignored]
-    # Box, text, section, card lines read before it on the page, and the count a total printed apart gives it.
+    # Box, text, section, card lines read before it on the page, and the count it carries or a total gives it.
     headings: list[tuple[Box, str, Section, int, int | None]]
     section: Section | None
 
 
-def read_lines(
-    lines: list[TextLine],
-    page: int,
-    cards: CardIndex,
-    section: Section | None,
-    second: Second,
-    *,
-    tables: dict[int, int] | None = None,
-) -> PageRead:
-    """The page's lines read; `section` is the section the page begins in (None before any heading), and the one it
-    ends in is the next page's to begin in; `tables` gives, for the lines that are a ruled table's rows (by index),
-    where their table begins. Lines above the page's highest heading are its header, whatever the order they are
-    read in (a sheet's fields beside its title). An uncertain card line is read a second time."""
-    said_lines = []
-    for line in lines:
-        again = recounted(line, cards, second)
-        said_lines.append((again, *said_of(again, cards)))
-    heads = [(line.box, said) for line, _text, said in said_lines if isinstance(said, str)]
-    header = min((box[1] for box, _said in heads), default=0)
-    named = [loose_key(text.rstrip(COUNT_NOISE)) for _line, text, said in said_lines if isinstance(said, str)]
-    under: dict[int | None, list[ReadLine]] = {}
-    ignored: list[Ignored] = []
-    heading_lines: list[tuple[Box, str, Section]] = []
-    printed: dict[int, int] = {}
-    whole: dict[Section, tuple[Box, str, int]] = {}  # a section's total printed with no heading of its name
-    for number, (line, text, said) in enumerate(said_lines):
-        if isinstance(said, str):
-            section = said
-            heading_lines.append((line.box, text, said))
-            continue
-        placed = place(line.box, heads, section, (tables or {}).get(number))
-        total = total_line(text)
-        if total is not None:  # `Total Monster Cards: 17`: the count of the heading it names, or of the one over it
-            key, of_section = loose_key(total[0]), _section_named(total[0])
-            at = next((at for at, name in enumerate(named) if key and key in name), None)
-            if at is None and of_section is not None:
-                whole.setdefault(of_section, (line.box, text, total[1]))
-            elif (at := placed.heading if at is None else at) is not None:
-                printed.setdefault(at, total[1])
-            ignored.append(Ignored(page, line.box, text))
-            continue
-        key = loose_key(text)
-        card = len(line.words) > 1 and said is not None and cards.find_name(said[1]) is not None  # `3 ７`
-        digits = key.isdigit() and not card  # a page's number, `7` among them
-        if said is None or not key or digits or key.startswith(SHEET_KEYS):
-            ignored.append(Ignored(page, line.box, text))
-            continue
-        read, score = card_line(line, said, text, cards)
-        above = line.box[1] < header or (placed.heading is None and section is None)
-        counted = read.count is not None and 1 <= read.count <= MAX_COPIES  # a card's line, its heading misread
-        if above and score < 100 and not counted:  # the header: title, fields, player's name
-            ignored.append(Ignored(page, line.box, text))
-            continue
-        if "unknown_card" in read.reasons and furniture(text, score, read.count):
-            ignored.append(Ignored(page, line.box, text))
-            continue
-        if read.needs_review:
-            read = second_reading(line, read, cards, second)
-        elif not _count_holds(line, read, cards, second):
-            read = dataclasses.replace(read, reasons=("count_unclear",))
-        unclear = placed.unclear or _elsewhere(read, placed.section)
-        reasons = (*read.reasons, "section_unclear") if unclear else read.reasons
-        under.setdefault(placed.heading, []).append(
-            dataclasses.replace(read, page=page, section=placed.section, reasons=reasons)
-        )
-    ordered, headings = _by_heading(under, heading_lines, printed, whole)
-    return PageRead(ordered, ignored, headings, section)
+def box_of(runs: Sequence[Run]) -> Box:
+    """The upright box that holds the runs, in the page's pixels."""
+    boxes = [run.quad.box for run in runs]
+    left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    return left, top, max(b[0] + b[2] for b in boxes) - left, max(b[1] + b[3] for b in boxes) - top
 
 
-def _count_holds(line: TextLine, read: ReadLine, cards: CardIndex, second: Second) -> bool:
-    """Whether a sure line's count stands: read with confidence COUNT_SURE or more, or read alike by the second
-    reader (a faxed `1x` read as `3x` with confidence 84)."""
-    if read.count is None:
-        return True
-    word = count_word(line, read.count)
-    return word is None or word.confidence >= COUNT_SURE or second.count_agrees(word, read.count, cards)
+def place_page(read: PageRows, page: int, shape: Shape, flow: Section | None) -> PageRead:
+    """The page's entries in their sections; `flow` is the section the page begins in (None before any heading). A
+    line in a ruled table takes only a heading over its table, within sections.ABOVE_TABLE of its heights, or none:
+    a table whose heading was lost never takes another table's."""
+    headings = read.headings
+    sections = _heading_sections(headings)
+    boxes = [(_reach(h, headings, shape), sections[n]) for n, h in enumerate(headings)]
+    top = min((h.run.quad.box[1] for h in headings), default=None)
+    header = [e for e in read.entries if flow is None and top is not None and _above(e, top)]
+    ordered = sorted(
+        (e for e in read.entries if e not in header), key=lambda e: (e.runs[0].quad.centre[1], e.runs[0].quad.centre[0])
+    )
+    under: dict[int | None, list[tuple[Entry, Section, bool]]] = {}
+    for entry in ordered:
+        box = box_of(entry.runs)
+        placed = place(box, boxes, flow, _table_top(box, shape.tables))
+        section = entry.section_cell or placed.section
+        unclear = (placed.unclear and entry.section_cell is None) or _broken(entry, placed.heading, read, headings, box)
+        under.setdefault(placed.heading, []).append((entry, section, unclear))
+    lines_under: dict[int | None, list[ReadLine]] = {}
+    # With no heading read on the page or before it, a card that belongs in no main deck shows that some were lost.
+    headless = flow is None and not headings
+    headless = headless and any(e.section_cell is None and _elsewhere(_known(e), "main") for e in read.entries)
+    for heading, placed_lines in under.items():
+        lost = headless
+        for entry, section, unclear in placed_lines:
+            celled = entry.section_cell is not None  # a column of sections says it: no heading's doubt reaches it
+            wrong = not celled and _elsewhere(_known(entry), section)
+            lost = lost or (wrong and heading is not None)
+            reasons = entry.reasons
+            if unclear or wrong or (lost and not celled):
+                reasons = (*reasons, "section_unclear")
+            lines_under.setdefault(heading, []).append(_line(entry, page, section, reasons))
+    printed, whole = _totals(read, headings, boxes, flow)
+    ignored = [Ignored(page, run.quad.box, run.text) for run in (*read.ignored, *(r for e in header for r in e.runs))]
+    ignored += [Ignored(page, run.quad.box, run.text) for run, _label, _count in read.totals]
+    lines, made = _by_heading(lines_under, headings, sections, printed, whole)
+    last = _last_section(headings, sections, flow)
+    return PageRead(lines, ignored, made, last)
 
 
-def _elsewhere(read: ReadLine, section: Section) -> bool:
-    """Whether the card read belongs in another section than the one the heading over it opens: an Extra Deck
-    monster under a main deck's heading or a main deck's card under the Extra Deck's (TR 1 エクストラデッキ): most
-    often a heading misread, whose lines then stand under the heading before it."""
-    if read.card is None or section == "side":
+def _table_top(box: Box, tables: Sequence[Box]) -> int | None:
+    """The top of the ruled table a line's middle stands in, None for none."""
+    x, y = box[0] + box[2] / 2, box[1] + box[3] / 2
+    inside = [t for t in tables if t[0] <= x <= t[0] + t[2] and t[1] <= y <= t[1] + t[3]]
+    return min(inside, key=lambda t: t[2] * t[3])[1] if inside else None
+
+
+def _reach(heading: HeadingRun, headings: Sequence[HeadingRun], shape: Shape) -> Box:
+    """The width a heading stands over: from a little left of it to the next heading on its row or the start of
+    the next column that runs beside what is under it, else to the page's edge (a heading set left of an indented
+    list heads it; two tables or two columns side by side each have their own), or as far as the bar it is set on
+    runs (a form's main deck over two tables), or the table under it spans."""
+    left, top, own, high = heading.run.quad.box
+    under = [t for t in shape.tables if t[0] - high <= left <= t[0] + t[2] and -high <= t[1] - (top + high) <= 3 * high]
+    if under:
+        table = min(under, key=lambda t: t[1])
+        return table[0], top, table[2], high
+    columns, width = shape.columns, shape.width
+    middle = top + high / 2
+    beside = [
+        h.run.quad.box[0]
+        for h in headings
+        if h is not heading and h.run.quad.box[0] > left + own / 2 and abs(h.run.quad.centre[1] - middle) <= high / 2
+    ]
+    below = [start for start, tops in columns if start > left + own and any(0 < t - top < BLOCK * high for t in tops)]
+    right = min([*beside, *below, width])
+    if heading.run.bar is not None:  # a heading on a bar heads what the bar spans
+        right = max(right, min([*beside, heading.run.bar[1]]))
+    start = max(0, left - high)
+    return start, top, max(own, round(right - start)), high
+
+
+def _above(entry: Entry, top: int) -> bool:
+    """Whether an entry that names no card for sure stands above the page's first heading: the page's header (an
+    event's name, a title), not a card's line."""
+    return "unknown_card" in entry.reasons and entry.runs[0].quad.box[1] + entry.runs[0].quad.box[3] <= top
+
+
+def _heading_sections(headings: Sequence[HeadingRun]) -> list[Section]:
+    """Each heading's section: a section's heading its own; a kind's that of the section heading over it, the main
+    deck where none is."""
+    opens = [(h.run.quad.box, h.section) for h in headings if not h.of_kind]
+    out = []
+    for heading in headings:
+        if not heading.of_kind:
+            out.append(heading.section)
+            continue
+        placed = place(heading.run.quad.box, opens, None, None)
+        out.append(placed.section if placed.heading is not None else "main")
+    return out
+
+
+def _broken(entry: Entry, heading: int | None, read: PageRows, headings: Sequence[HeadingRun], box: Box) -> bool:
+    """Whether the entry's section rests on a doubt: between its heading and it stands a table's header row or a
+    total below some of that heading's lines, or a run that looks like a heading misread."""
+    top = box[1]
+    over = headings[heading].run.quad.box if heading is not None else None
+    start = over[1] + over[3] if over is not None else -1.0
+    lines_above = [
+        e.runs[0].quad.centre[1]
+        for e in read.entries
+        if start < e.runs[0].quad.centre[1] < top and _overlaps(e.runs[0].quad.box, box)
+    ]
+    if not lines_above:
         return False
-    return (section == "extra") == (read.card.extra_deck_type == "none")
+    first = min(lines_above)
+    return any(_between(run, max(start, first), top, box) for run in read.breaks)
+
+
+def _between(run: Run, start: float, end: float, box: Box) -> bool:
+    middle = run.quad.centre[1]
+    return start < middle < end and _overlaps(run.quad.box, box)
+
+
+def _overlaps(one: Box, other: Box) -> bool:
+    return min(one[0] + one[2], other[0] + other[2]) > max(one[0], other[0])
+
+
+def _known(entry: Entry) -> Card | None:
+    """The entry's card, where its name was read as that card's (not a search's guess)."""
+    return None if "unknown_card" in entry.reasons else entry.card
+
+
+def _elsewhere(card: Card | None, section: Section) -> bool:
+    """Whether the card belongs in another section than `section`: an Extra Deck monster in the main deck, a main
+    deck's card in the Extra Deck (TR 1 エクストラデッキ); the side deck holds either."""
+    if card is None or section == "side":
+        return False
+    return (section == "extra") == (card.extra_deck_type == "none")
+
+
+def _line(entry: Entry, page: int, section: Section, reasons: tuple[str, ...]) -> ReadLine:
+    box = box_of(entry.runs)
+    confidence = round(entry.confidence, 1)
+    return ReadLine(page, box, entry.text, confidence, section, entry.count, entry.card, reasons, entry.suggestions)
+
+
+def _totals(
+    read: PageRows, headings: Sequence[HeadingRun], boxes: list[tuple[Box, Section]], flow: Section | None
+) -> tuple[dict[int, int], dict[Section, tuple[Box, str, int]]]:
+    """The totals printed apart: by the heading they count (the one they name, else the one over them), or for a
+    whole section they name with no heading of its name."""
+    named = [loose_key(h.run.text.rstrip(" ()[]:|枚0123456789")) for h in headings]
+    printed: dict[int, int] = {}
+    whole: dict[Section, tuple[Box, str, int]] = {}
+    for run, label, count in read.totals:
+        key, of_section = loose_key(label), _section_named(label)
+        at = next((at for at, name in enumerate(named) if key and key in name), None)
+        if at is None and of_section is not None:
+            whole.setdefault(of_section, (run.quad.box, run.text, count))
+        elif (at := place(run.quad.box, boxes, flow, None).heading if at is None else at) is not None:
+            printed.setdefault(at, count)
+    return printed, whole
 
 
 def _section_named(label: str) -> Section | None:
@@ -141,22 +223,31 @@ def _section_named(label: str) -> Section | None:
     return None if section is None or of_kind(label) else section
 
 
+def _last_section(headings: Sequence[HeadingRun], sections: list[Section], flow: Section | None) -> Section | None:
+    """The section the page ends in: its lowest heading's, else the one it began in."""
+    if not headings:
+        return flow
+    lowest = max(range(len(headings)), key=lambda n: (headings[n].run.quad.centre[1], headings[n].run.quad.centre[0]))
+    return sections[lowest]
+
+
 def _by_heading(
     under: dict[int | None, list[ReadLine]],
-    heading_lines: list[tuple[Box, str, Section]],
+    headings: Sequence[HeadingRun],
+    sections: list[Section],
     printed: dict[int, int],
     whole: dict[Section, tuple[Box, str, int]],
 ) -> tuple[list[ReadLine], list[tuple[Box, str, Section, int, int | None]]]:
     """The lines heading by heading, sections in the deck's order, and each heading with the lines before it; a
     section's total printed apart stands first in its section as a heading of its own."""
     ordered = list(under.get(None, []))
-    headings: list[tuple[Box, str, Section, int, int | None]] = []
+    made: list[tuple[Box, str, Section, int, int | None]] = []
     for section in SECTIONS:
         if section in whole:
             box, text, count = whole[section]
-            headings.append((box, text, section, len(ordered), count))
-        for at, (box, text, opens) in enumerate(heading_lines):
-            if opens == section:
-                headings.append((box, text, opens, len(ordered), printed.get(at)))
+            made.append((box, text, section, len(ordered), count))
+        for at, heading in enumerate(headings):
+            if sections[at] == section:
+                made.append((heading.run.quad.box, heading.text, section, len(ordered), printed.get(at, heading.count)))
                 ordered += under.get(at, [])
-    return ordered, headings
+    return ordered, made

@@ -1,9 +1,11 @@
-"""A deck read from paper: a photo, a scan or a PDF of a registration sheet or of any printed list.
+"""A deck read from paper: a photo, a scan, a screenshot or a PDF of a registration sheet or of any list.
 
 A QR code of a ydke:// link, where one is on a page (zxing-cpp), is read first and is exact: the deck is the link's.
-Else every page's printed lines are read by OCR (paper/ocr.py) and each is matched as paper/lines.py says; the deck
-holds only the lines read for sure, and every other line waits for staff to confirm it. The whole read runs within
-one deadline, its pages and pixels bounded (paper/pages.py).
+Else every page's runs of text are found and read wherever they stand (paper/runs.py: a PDF's text layer, exactly,
+or the text detector and recognizer), put in rows (paper/rows.py), read as cards, counts, headings and furniture
+(paper/entries.py) and placed in their sections (paper/page.py), a section carrying on from one page to the next;
+the deck holds only the lines read for sure, card, count and section, and every other line waits for staff to
+confirm it. The whole read runs within one deadline, its pages and pixels bounded (paper/pages.py).
 """
 
 from __future__ import annotations
@@ -18,25 +20,24 @@ import numpy as np
 from PIL import Image
 
 from deckcheck.data import CardIndex
-from deckcheck.errors import PaperTimedOut, PaperUnavailable, PaperUnreadable
+from deckcheck.errors import PaperUnreadable
 from deckcheck.formats.common import DeckFormatError
 from deckcheck.formats.ydke import YDKE_PREFIX, ydke_copies
 from deckcheck.model import SECTIONS, Deck, Entry, Section
-from deckcheck.paper import ocr
-from deckcheck.paper.cells import assemble
-from deckcheck.paper.grid import Grid, find
+from deckcheck.paper import grid
+from deckcheck.paper.entries import read_rows
 from deckcheck.paper.layer import text_words
 from deckcheck.paper.lines import Ignored, ReadLine
-from deckcheck.paper.ocr import Prepared, Word
-from deckcheck.paper.page import read_lines
+from deckcheck.paper.page import Shape, place_page
 from deckcheck.paper.pages import read_pages
-from deckcheck.paper.second import Second
-from deckcheck.paper.totals import Heading, Total, printed_total, totals
+from deckcheck.paper.rows import column_starts, rows
+from deckcheck.paper.runs import ocr_runs, text_runs
+from deckcheck.paper.totals import Heading, Total, totals
 
 Box = tuple[int, int, int, int]
-# Lines of text one page may hold: a sheet of the largest deck a sheet prints has some 130 with its header, a dense
-# list in small type a few hundred; a page of more is no deck list, and its second readings would outlast any budget.
-MAX_LINES = 400
+# Runs of text one page may hold: a form of the largest deck has some 250 with its labels and counts' cells, a dense
+# list in small type a few hundred; a page of more is no deck list, and reading it would outlast any budget.
+MAX_RUNS = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,9 +58,20 @@ class Reading:
 
     @property
     def complete(self) -> bool:
-        """Whether the deck is the whole deck: some line was read, none needs review, and every total printed agrees
-        (a page of noise or prose, with nothing read, is no deck read whole)."""
-        return bool(self.lines) and self.needs_review == 0 and all(total.agrees for total in self.totals)
+        """Whether the deck is the whole deck: nothing makes it `incomplete`."""
+        return not self.incomplete
+
+    @property
+    def incomplete(self) -> tuple[str, ...]:
+        """Why the deck may not be the whole deck: nothing_read (a page of noise or prose), lines_to_review,
+        totals_disagree (a line lost altogether, or a heading missed), pages_not_read (a PDF's past MAX_PAGES)."""
+        why = {
+            "nothing_read": not self.lines,
+            "lines_to_review": self.needs_review > 0,
+            "totals_disagree": not all(total.agrees for total in self.totals),
+            "pages_not_read": self.source != "qr" and self.total_pages > len(self.pages),
+        }
+        return tuple(reason for reason, holds in why.items() if holds)
 
     @property
     def needs_review(self) -> int:
@@ -97,52 +109,24 @@ def read_paper(content: bytes, cards: CardIndex, seconds: float) -> Reading:
     for number, image in enumerate(pages.images, 1):
         words = texts[number - 1] if number <= len(texts) else []
         sources.add("text" if words else "ocr")
-        prepared, grid, second, page_words = _words(image, words, deadline)
-        assembled = assemble(page_words, grid, prepared, second)
-        cells += [(number, prepared.to_page(*cell.box)) for cell in grid.cells]
-        if len(assembled.lines) > MAX_LINES:
-            message = f"page {number} holds {len(assembled.lines)} lines of text; a deck list has at most {MAX_LINES}"
+        runs = text_runs(words, number) if words else ocr_runs(image, number, cards, deadline)
+        ruled = grid.cells(np.asarray(image.convert("L")))
+        cells += [(number, box) for box in ruled]
+        if len(runs) > MAX_RUNS:
+            message = f"page {number} holds {len(runs)} runs of text; a deck list has at most {MAX_RUNS}"
             raise PaperUnreadable("too_many_lines", message)
-        page = read_lines(assembled.lines, number, cards, section, second, tables=assembled.tables)
+        shape = Shape(column_starts(runs, image.width), grid.tables(ruled), image.width)
+        page = place_page(read_rows(rows(runs), cards), number, shape, section)
         headings += [
-            Heading(number, box, text, printed_total(text) or apart, len(read) + n, opens)
-            for box, text, opens, n, apart in page.headings
+            Heading(number, box, text, count, len(read) + n, opens) for box, text, opens, n, count in page.headings
         ]
         read += page.lines
-        ignored += page.ignored + [Ignored(number, line.box, line.text) for line in assembled.stray]
+        ignored += page.ignored
         section = page.section
     counted = totals(headings, read)
     source: Literal["text", "ocr"] = "text" if sources == {"text"} else "ocr"
     lines = _over(read, counted)
     return Reading(source, sizes, pages.total, lines, tuple(ignored), totals=counted, cells=tuple(cells))
-
-
-def _words(image: Image.Image, words: list[Word], deadline: float) -> tuple[Prepared, Grid, Second, list[Word]]:
-    """A page made ready, its grid, its second readings and its words: those of its text layer where it has one
-    (exact: no second reading is made), else those OCR reads on it with its rules painted out."""
-    if words:
-        scale = ocr.WORKING_PIXELS / max(image.size)
-        size = (round(image.width * scale), round(image.height * scale))
-        prepared = ocr.Prepared(image.resize(size, Image.Resampling.BOX), scale, 0.0)
-        grid, _erased = find(np.asarray(prepared.image))
-        moved = [Word(w.text, *_scaled((w.left, w.top, w.right, w.bottom), scale), w.confidence) for w in words]
-        return prepared, grid, Second(prepared, deadline=0.0), moved
-    if not ocr.available():
-        raise PaperUnavailable("ocr_unavailable", f"Tesseract's language data ({ocr.LANGUAGES}) are not installed")
-    prepared = ocr.prepare(image)
-    grid, erased = find(np.asarray(prepared.image))
-    prepared = dataclasses.replace(prepared, image=Image.fromarray(erased))
-    left = deadline - time.monotonic()
-    if left <= 0:
-        raise PaperTimedOut("read_timeout", "the time to read this file ran out")
-    second = Second(prepared, deadline)
-    found = ocr.words(prepared, int(left * 1000))
-    return prepared, grid, second, found + second.dropped(found)
-
-
-def _scaled(box: tuple[int, int, int, int], scale: float) -> tuple[int, int, int, int]:
-    left, top, right, bottom = (round(v * scale) for v in box)
-    return left, top, right, bottom
 
 
 def _sure(lines: list[ReadLine], total: Total) -> int:
@@ -153,8 +137,17 @@ def _sure(lines: list[ReadLine], total: Total) -> int:
 def _over(lines: list[ReadLine], counted: tuple[Total, ...]) -> tuple[ReadLine, ...]:
     """The lines, those under a heading whose count the lines read for sure pass marked for review: lines of
     another section read under it where its own heading was lost (`【サイドデッキ】` misread, the side deck counted as
-    extra). A line to review already, such as a count misread (13 for 1), passes no count for the others."""
-    over = {i for total in counted if _sure(lines, total) > (total.heading.printed or 0) for i in range(*total.lines)}
+    extra). A line to review already, such as a count misread (13 for 1), passes no count for the others. A kind's
+    heading passed (`罠 8` misread, the traps counted as spells) casts no doubt where its section's total agrees:
+    no line of another section is among them."""
+    whole = {total.heading.section for total in counted if not total.heading.of_kind and total.agrees}
+    over = {
+        i
+        for total in counted
+        if _sure(lines, total) > (total.heading.printed or 0)
+        and not (total.heading.of_kind and total.heading.section in whole)  # its section's own total holds
+        for i in range(*total.lines)
+    }
     return tuple(
         dataclasses.replace(line, reasons=(*line.reasons, "over_total")) if i in over else line
         for i, line in enumerate(lines)

@@ -18,6 +18,7 @@ from deckcheck.model import Section
 
 Box = tuple[int, int, int, int]  # left, top, width, height in the page's pixels
 ABOVE_TABLE = 3.0  # a table's heading stands at most this many line heights over its top rule
+SHARED = 0.5  # of a line's width, at least, that a heading over it shares
 AS_NEAR = 0.75  # two headings within this many of the line's heights of each other are as near
 
 
@@ -42,7 +43,8 @@ def place(box: Box, headings: Sequence[tuple[Box, Section]], flow: Section | Non
     over = [
         (middle - (h_top + h_height), number)
         for number, ((h_left, h_top, h_width, h_height), _section) in enumerate(headings)
-        if highest <= h_top + h_height / 2 < middle and min(left + width, h_left + h_width) > max(left, h_left)
+        if highest <= h_top + h_height / 2 < middle
+        and min(left + width, h_left + h_width) - max(left, h_left) >= SHARED * width
     ]
     if not over:
         unclear = table is not None or (flow is None and bool(headings))

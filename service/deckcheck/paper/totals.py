@@ -65,13 +65,14 @@ def printed_total(text: str) -> int | None:
 
 def totals(headings: list[Heading], lines: list[ReadLine]) -> tuple[Total, ...]:
     """Each heading that prints a count, with the copies read under it: a kind's up to the next heading, a section's
-    over the headings of its own section's kinds that follow it (`メインデッキ` over `モンスターカード`, never the TCG
-    form's `Side Deck` over the `Spell Cards` read after it) up to the next heading of another."""
+    over every heading of its own section that follows it (`メインデッキ` over `モンスターカード`, an app's tab
+    `メイン 40` over the list's `メインデッキ 40枚`; never the TCG form's `Side Deck` over the `Spell Cards` read
+    after it) up to the next heading of another section."""
     made = []
     for number, heading in enumerate(headings):
         if heading.printed is None:
             continue
-        later = [h for h in headings[number + 1 :] if heading.of_kind or not h.of_kind or h.section != heading.section]
+        later = [h for h in headings[number + 1 :] if heading.of_kind or h.section != heading.section]
         end = later[0].before if later else len(lines)
         read = sum(line.count or 0 for line in lines[heading.before : end])
         made.append(Total(heading, read, (heading.before, end)))

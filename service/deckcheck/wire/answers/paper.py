@@ -87,7 +87,7 @@ class PaperQr(WireModel):
 
 
 class PaperCell(WireModel):
-    """One cell of a ruled table on a form (the OCG deck recipe, the TCG deck list), as the reader found it."""
+    """One cell of a ruled table on a page (the OCG deck recipe, the TCG deck list, a spreadsheet), as found."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"page": 1, "box": [130, 980, 1010, 62]}]})
 
@@ -140,6 +140,29 @@ class PaperTotal(WireModel):
     )
 
 
+IncompleteReason = Literal["nothing_read", "lines_to_review", "totals_disagree", "pages_not_read"]
+
+
+_INCOMPLETE: dict[str, Any] = {
+    "reason": "lines_to_review",
+    "message": "Some lines need review: they are not in the deck until confirmed.",
+}
+
+
+class PaperIncomplete(WireModel):
+    """One reason the deck read may not be the whole deck."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [_INCOMPLETE]})
+
+    reason: IncompleteReason = Field(
+        description="nothing_read: no card line was read; lines_to_review: some line needs review; totals_disagree: "
+        "a count printed on the page differs from the cards read under it; pages_not_read: the PDF has pages past "
+        "those read.",
+        examples=["lines_to_review"],
+    )
+    message: str = Field(description="The reason in words, in the language asked.", examples=[_INCOMPLETE["message"]])
+
+
 class ReadResponse(WireModel):
     """A deck read from paper: exact from a QR code, or line by line by OCR with every uncertain line to review."""
 
@@ -149,6 +172,7 @@ class ReadResponse(WireModel):
                 {
                     "source": "ocr",
                     "complete": True,
+                    "incomplete": [],
                     "needs_review": 0,
                     "pages": [{"page": 1, "width": 2481, "height": 3508}],
                     "pages_in_file": 1,
@@ -171,8 +195,12 @@ class ReadResponse(WireModel):
         examples=["qr"],
     )
     complete: bool = Field(
-        description=("Some line was read, none needs review and every printed total agrees: `deck` is the whole deck."),
+        description="Some line was read, none needs review, every printed total agrees and every page was read: "
+        "`deck` is the whole deck; else `incomplete` says why not.",
         examples=[True],
+    )
+    incomplete: list[PaperIncomplete] = Field(
+        description="Why `deck` may not be the whole deck: empty when `complete`.", examples=[[]]
     )
     needs_review: int = Field(description="How many lines need review.", examples=[0])
     pages: list[PaperPage] = Field(
@@ -201,7 +229,7 @@ class ReadResponse(WireModel):
     )
     ydke: str | None = Field(description="The QR code's ydke:// link, for a QR read.", examples=[None])
     cells: list[PaperCell] = Field(
-        description="The cells of the ruled tables found on the pages: a line in a table is its row's name with the "
-        "count in the narrow cell beside it.",
+        description="The cells of the ruled tables found on the pages (a form's, a spreadsheet's), for showing "
+        "over the page: a line in a table is its row's name with the count beside it in the row.",
         examples=[[]],
     )
