@@ -34,7 +34,7 @@ from tests import browser
 from tests.browser import ARTEFACTS, console_errors, foreign, screenshot, sent_requests
 from tests.decks import EVENT, EXTRA, MAIN_40, SIDE
 from tests.forms import SERIF, Table, form_pdf
-from tests.test_desk import SET_VALUE, SHOWN, WAIT, Desk, convert
+from tests.test_desk import POT_OF_GREED, SET_VALUE, SHOWN, WAIT, Desk, convert
 from tests.test_desk_laptop import RULE_CODE
 
 pytestmark = pytest.mark.browser
@@ -218,10 +218,15 @@ def shown_lines(desk: Desk) -> list[dict[str, Any]]:
 
 def printed_at(sheet: Sheet, box: dict[str, float]) -> PrintedLine | None:
     """The card line of the sheet under the centre of a box drawn over the picture (in percent of the page)."""
-    width, height = sheet.size
+    return line_under(sheet.size, sheet.lines, box)
+
+
+def line_under(size: tuple[int, int], lines: list[PrintedLine], box: dict[str, float]) -> PrintedLine | None:
+    """The card line of a page `size` pixels large under the centre of a box drawn over it (in percent)."""
+    width, height = size
     x = (box["left"] + box["width"] / 2) * width / 100
     y = (box["top"] + box["height"] / 2) * height / 100
-    return next((line for line in sheet.lines if line.holds(x, y)), None)
+    return next((line for line in lines if line.holds(x, y)), None)
 
 
 def line_button(desk: Desk, index: int, act: str, name: str | None = None) -> None:
@@ -532,6 +537,65 @@ def test_a_line_the_reader_lost_is_said_and_the_deck_waits_until_staff_add_it_or
     assert warned == 0
     assert ready
     assert (shown.state, shown.heading) == ("legal", "合法")
+    assert totals(body) == {"main": 40, "extra": 2, "side": 8}
+    assert console_errors(desk.driver) == []
+
+
+POT = "強欲な壺"  # the forbidden card (Pot of Greed) the illegal deck's sheet lists
+UNCOUNTED = "ブラッド・ヴォルス"  # the card whose count is painted out: read for sure, its count to give
+
+
+@pytest.fixture(scope="module")
+def pot_sheet(base_url: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[PrintedLine]]:
+    """The registration sheet of the legal deck with Pot of Greed for a Magical Dimension, printed by the service and
+    rasterised, its QR code covered and the count of UNCOUNTED's line painted out, with its card lines."""
+    folder = tmp_path_factory.mktemp("pot-sheet")
+    fields = {"main": POT_OF_GREED, "extra": EXTRA, "side": SIDE, "to": "sheet", "names": "ja"}
+    answer = httpx.post(f"{base_url}/v1/decks/convert", json=fields, timeout=60)
+    assert answer.status_code == 200, answer.text
+    pdf = folder / "sheet.pdf"
+    pdf.write_bytes(answer.content)
+    subprocess.run(["pdftoppm", "-r", str(DPI), "-png", "-singlefile", str(pdf), str(folder / "sheet")], check=True)
+    lines = printed_lines(pdf)
+    page = Image.open(folder / "sheet.png").convert("RGB")
+    draw = ImageDraw.Draw(page)
+    draw.rectangle((page.width - QR_CORNER, 0, page.width, QR_CORNER), fill="white")
+    (line,) = [line for line in lines if line.name == UNCOUNTED]
+    draw.rectangle((line.left - 6, line.top - 6, line.name_left - 8, line.bottom + 6), fill="white")
+    path = folder / "uncounted.png"
+    page.save(path)
+    return path, lines
+
+
+def test_a_line_read_for_sure_offers_its_own_card_and_the_verdict_marks_the_line_of_the_card_it_names(
+    desk: Desk, pot_sheet: tuple[Path, list[PrintedLine]]
+) -> None:
+    path, printed = pot_sheet
+    assert read_file(desk, path) == "review"
+    lines = shown_lines(desk)
+    with Image.open(path) as picture:
+        size = picture.size
+    found = {line["index"]: line_under(size, printed, line["box"]) for line in lines if line["box"]}
+    (uncounted,) = [line for line in lines if getattr(found.get(line["index"]), "name", None) == UNCOUNTED]
+    name_field = f'li[data-index="{uncounted["index"]}"] input[data-field="name"]'
+    prefilled = desk.driver.find_element(By.CSS_SELECTOR, name_field).get_attribute("value")
+    shot(desk, "h-1-count-to-give")
+    for line in [line for line in lines if line["state"] == "review"]:
+        correct(desk, line, found.get(line["index"]))
+    sent_requests(desk.driver)
+    desk.driver.find_element(By.ID, "paper-check").click()
+    shown = desk.verdict()
+    shot(desk, "h-2-pot-of-greed-marked")
+    body = checked(desk)
+
+    # The line's card was read for sure: it is the name given and the first offered; only its count is to give.
+    assert (uncounted["state"], uncounted["count"]) == ("review", "?")
+    assert prefilled == UNCOUNTED
+    assert uncounted["suggestions"][:1] == [UNCOUNTED]
+    assert (shown.state, shown.codes) == ("illegal", ["forbidden_card"])
+    # The deck went by passcode: its lines are marked from the entries the violation names.
+    assert shown.offending == [(line.number, line.text) for line in shown.lines if line.text == f"1 {POT}"]
+    assert len(shown.offending) == 1
     assert totals(body) == {"main": 40, "extra": 2, "side": 8}
     assert console_errors(desk.driver) == []
 

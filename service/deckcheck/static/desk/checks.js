@@ -69,9 +69,11 @@ export async function checkSubmission(from, kind = null) {
   });
 }
 
-/** The check of a submitted deck (its request fields and the text shown for it). The event's settings win over a
- * JSON request's own date, list, language or protectors: the desk judges its event. */
-const submitted = (deck) => ({kind: "submission", body: {...deck.fields, ...eventFields()}, source: deck.source});
+/** The check of a submitted deck (its request fields, the text shown for it and, for a deck read from paper, the line
+ * of that text each entry is). The event's settings win over a JSON request's own date, list, language or
+ * protectors: the desk judges its event. */
+const submitted = (deck) =>
+  ({kind: "submission", body: {...deck.fields, ...eventFields()}, source: deck.source, entryLines: deck.lines});
 
 /** Compare the deck in #roster-presented with its Deck Roster Sheet: the list in #roster-registered, or `sheet`
  * (a deck's request fields and text) read from the paper itself. */

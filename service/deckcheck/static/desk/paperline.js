@@ -18,8 +18,9 @@ export const toReview = (row) => doubtful(row.line) || row.section !== row.line.
 /** A line whose card the reader could not tell: its card is only the best of the names it offers, never filled in
  * as if read, so that staff choose among them (or type the card) with the sheet in hand. */
 export const guessed = (line) => line.passcode !== null && (line.reasons ?? []).includes("unknown_card");
-/** The cards offered for a line to review: a guessed line's best guess first, then the others. */
-const offeredFor = (line) => [...(guessed(line) ? [line] : []), ...(line.suggestions ?? [])];
+/** The cards offered for a line to review: the card it was read as (a guessed line's best guess) first, then the
+ * others; the name field starts with the first of them, or with none for a guess (review.js). */
+const offeredFor = (line) => [...(line.passcode !== null ? [line] : []), ...(line.suggestions ?? [])];
 /** The group a row is listed in: its section, or UNKNOWN until staff choose one. */
 export const groupOf = (row) => row.section ?? UNKNOWN;
 /** A card's name in the page's language, else in the other. */

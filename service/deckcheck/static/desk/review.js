@@ -177,9 +177,11 @@ function redrawLine(i) {
 }
 
 /** The deck as confirmed: each line kept, by its card where the reader or a suggestion names one, else by the name
- * typed; and the text shown for it on the verdict, section by section. */
+ * typed; the text shown for it on the verdict, section by section; and the line of that text each entry is (by
+ * section, as the request lists them), so that the verdict marks the lines a violation names by its entries. */
 function confirmedDeck() {
   const fields = {main: [], extra: [], side: []};
+  const lines = {main: [], extra: [], side: []};
   const text = [];
   for (const section of SECTIONS) {
     const kept = rows.filter((row) => row.section === section && !row.removed);
@@ -193,9 +195,10 @@ function confirmedDeck() {
       const copies = Number(count);
       fields[section].push(card ? {passcode: card.passcode, count: copies} : {name: typed, count: copies});
       text.push(`${copies} ${card ? nameOf(card) : typed}`);
+      lines[section].push(text.length);
     }
   }
-  return {fields, source: text.join("\n")};
+  return {fields, source: text.join("\n"), lines};
 }
 
 /** Move line `i` to `section` (to be confirmed there; a line read for sure, moved back, is as read), the lists drawn

@@ -125,8 +125,9 @@ export function render(check) {
   $("error").hidden = true;
   showNotes(report.ruleset.notes);
   showLoose(report.read_loosely ?? []);
-  $("violations").replaceChildren(...report.violations.map(violationItem));
-  fillSources(check.source, report.violations.flatMap((v) => v.lines), check.rosterSource,
+  const lines = (v) => (v.lines.length || !check.entryLines ? v.lines : entryLines(v, check.entryLines));
+  $("violations").replaceChildren(...report.violations.map((v) => violationItem(v, lines(v))));
+  fillSources(check.source, report.violations.flatMap(lines), check.rosterSource,
     report.violations.flatMap((v) => v.roster_lines));
   say([t(state), $("verdict-penalty").textContent, $("verdict-player").textContent].join(lang === "ja" ? "。" : ". "));
 }
@@ -146,7 +147,12 @@ function showLoose(reads) {
   $("loose-box").hidden = !reads.length;
 }
 
-function violationItem(v) {
+/** The lines of a deck read from paper that a violation names by its entries (`loc`: section and index), where the
+ * deck went to the service by passcode and the answer has no lines of its own. */
+const entryLines = (v, byEntry) =>
+  [...new Set(v.loc.map(([section, index]) => byEntry[section]?.[index]).filter(Boolean))].sort((a, b) => a - b);
+
+function violationItem(v, lines) {
   const item = element("li", "violation");
   item.dataset.code = v.code;
   const facts = element("dl", "facts");
@@ -154,7 +160,7 @@ function violationItem(v) {
   penalty.append(element("span", "penalty", penaltyWords(v.penalty, v.penalty_applies_to)));
   if (v.penalty_ref) penalty.append(" ", element("span", "penalty-ref", v.penalty_ref));
   facts.append(element("dt", "", t("rule")), element("dd", "rule", v.rule), element("dt", "", t("penalty")), penalty);
-  const where = [...v.lines.map((n) => t("lines", n)), ...v.roster_lines.map((n) => t("roster_lines", n))];
+  const where = [...lines.map((n) => t("lines", n)), ...v.roster_lines.map((n) => t("roster_lines", n))];
   if (where.length) facts.append(element("dt", "", t("where")), element("dd", "where", where.join(", ")));
   // The reason, the penalty and what to do first; a roster's details (the cards in question) after them.
   item.append(element("p", "message", v.message), facts, element("p", "remedy", v.remedy));
