@@ -3,7 +3,7 @@ recognizer that rapidocr carries in its wheel: `python -m scripts.quantize_recog
 
 The model is brought to ONNX opset 17 (the one it ships in, 11, has no per-channel quantized convolution), its shapes
 inferred, and quantized statically (ONNX Runtime's QDQ format: weights signed 8-bit per channel, activations unsigned
-8-bit), each activation's range calibrated on runs of text as the reader cuts them (paper/recognise.py `cut`) from
+8-bit), each activation's range calibrated on runs of text as the reader cuts them (paper/crop.py `cut`) from
 pages bench/paper_forms.py draws: `--decks` decks in every kind the benchmark shows (never the held-out ones), each in
 every degradation, at most CROPS_A_PAGE runs of a page. It reads about 1.8 times as fast as the model it comes from;
 docs/benchmarks.md gives the figures. The file and the record of how it was made (rec-int8.json: the source model's
@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import orjson
 
-from deckcheck.paper import detect, models, recognise
+from deckcheck.paper import crop, detect, models, recognise
 from deckcheck.paper.pages import read_pages
 
 WEIGHTS = Path(__file__).resolve().parent.parent / "service" / "deckcheck" / "paper" / "weights"
@@ -46,7 +46,7 @@ def crops(decks: int) -> Iterator[tuple[str, np.ndarray]]:
             grey = detect.even(np.asarray(image.convert("L")))
             found = detect.find(grey, time.monotonic() + 120)
             for quad in found[:: max(1, len(found) // CROPS_A_PAGE)]:
-                yield f"{drawn.page.deck} {drawn.kind} {drawn.degradation}", recognise.cut(grey, quad)
+                yield f"{drawn.page.deck} {drawn.kind} {drawn.degradation}", crop.cut(grey, quad)
 
 
 def main() -> None:

@@ -31,8 +31,10 @@ WINDOW = 1536  # rows of the scaled page looked at together (a multiple of 32)
 OVERLAP = 128  # rows two windows share, more than a line's height
 THRESHOLD = 0.3  # a pixel likelier than this to be text is text
 BOX_SCORE = 0.5  # a region's mean likelihood, at least
+STRONG = 0.6  # a pixel likelier than this is text even in a region too faint as a whole
 UNCLIP = 1.6  # the region grown by its area times this over its perimeter, all round
 BAR_CONTRAST, BAR_LIKE = 15, 12  # grey levels a bar differs from the paper by, at least, and its columns from its own
+UNDER_PAPER = 0.5  # of the paper's light: ground darker than this is not paper, and is not evened to paper
 EVEN_ENOUGH = 24  # grey levels across a page's background below which its light is left as it is
 MOST_BOXES = 1500  # regions kept from one window: a page of more is noise
 
@@ -93,7 +95,10 @@ def even(page: NDArray[np.uint8]) -> NDArray[np.uint8]:
     if int(background.max()) - int(background.min()) < EVEN_ENOUGH:
         return page
     light = cv2.resize(background, (width, height), interpolation=cv2.INTER_LINEAR).astype(np.uint16)
-    return np.minimum(page.astype(np.uint16) * 255 // np.maximum(light, 1), 255).astype(np.uint8)
+    # What the page lies on (a table, a lap) is darker than any shadow across the paper: it stays dark, its grain
+    # not stretched into specks a glyph could be taken from.
+    floor = max(1, round(UNDER_PAPER * float(np.percentile(background, 90))))
+    return np.minimum(page.astype(np.uint16) * 255 // np.maximum(light, floor), 255).astype(np.uint8)
 
 
 def bar(page: NDArray[np.uint8], quad: Quad) -> tuple[int, int] | None:
@@ -171,11 +176,13 @@ def _likelihood(window: NDArray[np.uint8]) -> NDArray[np.float32]:
     return out
 
 
-def _regions(likely: NDArray[np.float32]) -> list[NDArray[np.float64]]:
-    """The turned rectangles of the regions of text, grown by UNCLIP, each as its four corners in order."""
+def _regions(likely: NDArray[np.float32], threshold: float = THRESHOLD) -> list[NDArray[np.float64]]:
+    """The turned rectangles of the regions of text, grown by UNCLIP, each as its four corners in order. A region
+    too faint as a whole (a name joined to the dot leaders after it, which the detector finds faintly) is looked at
+    again for the parts of it that are likelier than STRONG: the name, the count at the leaders' end."""
     import cv2  # noqa: PLC0415
 
-    mask = cv2.dilate((likely > THRESHOLD).astype(np.uint8), np.ones((2, 2), np.uint8))
+    mask = cv2.dilate((likely > threshold).astype(np.uint8), np.ones((2, 2), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     regions = []
     for contour in contours[:MOST_BOXES]:
@@ -184,6 +191,13 @@ def _regions(likely: NDArray[np.float32]) -> list[NDArray[np.float64]]:
             continue
         corners = _ordered(np.asarray(cv2.boxPoints(((cx, cy), (w, h), turn)), np.float32))
         if _score(likely, corners) < BOX_SCORE:
+            if threshold < STRONG:
+                x, y, wide, high = cv2.boundingRect(contour)
+                inside = np.zeros_like(likely)
+                part = np.zeros((high, wide), np.uint8)
+                cv2.drawContours(part, [contour - (x, y)], -1, 1, thickness=-1)
+                inside[y : y + high, x : x + wide] = likely[y : y + high, x : x + wide] * part
+                regions += _regions(inside, STRONG)
             continue
         grow = w * h * UNCLIP / (2 * (w + h))
         grown = _ordered(np.asarray(cv2.boxPoints(((cx, cy), (w + 2 * grow, h + 2 * grow), turn)), np.float32))

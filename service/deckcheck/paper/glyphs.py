@@ -28,8 +28,9 @@ RULE = 2.5  # a straight stroke this many line heights long is a rule, not a gly
 MOST = 300  # glyphs kept from a page, at most
 
 
-def lone(page: NDArray[np.uint8], found: list[Quad]) -> list[Quad]:
-    """The runs of one or a few glyphs on a grey page that no quad of `found` covers."""
+def lone(page: NDArray[np.uint8], found: list[Quad], ground: NDArray[np.uint8] | None = None) -> list[Quad]:
+    """The runs of one or a few glyphs on a grey page that no quad of `found` covers; `ground` is the page as it
+    was before its light was evened (paper/detect.py), where the paper's edge against what it lies on still shows."""
     import cv2  # noqa: PLC0415 - OpenCV comes with rapidocr, in the paper extra
 
     if not found:
@@ -41,16 +42,14 @@ def lone(page: NDArray[np.uint8], found: list[Quad]) -> list[Quad]:
     high = line * scale
     window = min(255, 2 * round(2 * high) + 1)
     around = cv2.medianBlur(small, window)
+    before = page if ground is None else ground
+    shrunk = np.asarray(cv2.resize(before, size, interpolation=cv2.INTER_AREA), np.uint8) if scale < 1 else before
+    grounds = np.asarray(cv2.medianBlur(shrunk, window), np.uint8)
     signed = small.astype(np.int16) - around.astype(np.int16)
     runs: list[Quad] = []
     for ink in (signed < -CONTRAST, signed > CONTRAST):
         mask = _without_rules(ink.astype(np.uint8), round(RULE * high))
-        for quad in found:  # what the detector found is read already, a little room around it too
-            left, top, width, tall = quad.box
-            pad = tall * 0.15
-            x0, y0 = max(0, round((left - pad) * scale)), max(0, round((top - pad) * scale))
-            mask[y0 : round((top + tall + pad) * scale) + 1, x0 : round((left + width + pad) * scale) + 1] = 0
-        runs += _glyph_runs(mask, high, 1 / scale)
+        runs += _glyph_runs(mask, grounds, [_scaled(quad, scale) for quad in found], high, 1 / scale)
     runs.sort(key=lambda quad: (quad.box[1], quad.box[0]))
     return runs[:MOST]
 
@@ -67,16 +66,43 @@ def _without_rules(ink: NDArray[np.uint8], length: int) -> NDArray[np.uint8]:
     return out
 
 
-def _glyph_runs(mask: NDArray[np.uint8], high: float, back: float) -> list[Quad]:
-    """The components of `mask` shaped as glyphs `high` pixels tall, joined into runs, as quads scaled by `back`."""
+def _scaled(quad: Quad, scale: float) -> tuple[int, int, int, int]:
+    """A found quad's box at `scale`, a little room around it: left, top, right, bottom."""
+    left, top, width, tall = quad.box
+    pad = tall * 0.15
+    return (
+        max(0, round((left - pad) * scale)),
+        max(0, round((top - pad) * scale)),
+        round((left + width + pad) * scale) + 1,
+        round((top + tall + pad) * scale) + 1,
+    )
+
+
+def _glyph_runs(
+    mask: NDArray[np.uint8],
+    around: NDArray[np.uint8],
+    found: list[tuple[int, int, int, int]],
+    high: float,
+    back: float,
+) -> list[Quad]:
+    """The components of `mask` shaped as glyphs `high` pixels tall, joined into runs, as quads scaled by `back`.
+    A component any of the `found` boxes reaches into is read already (the ring round a circled digit the detector
+    found goes with it), one whose box holds another's is a ring or a frame round it, and one whose surroundings
+    (`around`) differ from side to side stands on an edge (a photographed page's against the table), not a glyph."""
     import cv2  # noqa: PLC0415
 
-    count, _labels, stats, _centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    boxes = [
-        (int(x), int(y), int(x + w), int(y + h))
-        for x, y, w, h, _area in stats[1:count]
-        if TALL[0] * high <= h <= TALL[1] * high and w <= WIDE * high
+    count, labels, stats, _centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    read = {int(label) for x0, y0, x1, y1 in found for label in np.unique(labels[y0:y1, x0:x1])}
+    every = [(int(x), int(y), int(x + w), int(y + h)) for x, y, w, h, _area in stats[1:count]]
+    shaped = [
+        box
+        for label, box in enumerate(every, 1)
+        if label not in read
+        and TALL[0] * high <= box[3] - box[1] <= TALL[1] * high
+        and box[2] - box[0] <= WIDE * high
+        and _one_ground(around, box, high)
     ]
+    boxes = [box for box in shaped if not any(other != box and _holds(box, other) for other in shaped)]
     boxes.sort()
     runs: list[list[int]] = []
     for left, top, right, bottom in boxes[: 4 * MOST]:
@@ -94,3 +120,19 @@ def _glyph_runs(mask: NDArray[np.uint8], high: float, back: float) -> list[Quad]
         for left, top, right, bottom in runs
         if right - left <= 3 * WIDE * high
     ]
+
+
+def _holds(outer: tuple[int, int, int, int], inner: tuple[int, int, int, int]) -> bool:
+    """Whether box `outer` holds box `inner` whole."""
+    return outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2] and inner[3] <= outer[3]
+
+
+def _one_ground(around: NDArray[np.uint8], box: tuple[int, int, int, int], high: float) -> bool:
+    """Whether the ground a line's height out from a glyph's box, on each side of it, is one: within CONTRAST grey
+    levels all round."""
+    left, top, right, bottom = box
+    x, y, reach = (left + right) // 2, (top + bottom) // 2, round(high)
+    rows, columns = around.shape
+    points = [(y, left - reach), (y, right + reach), (top - reach, x), (bottom + reach, x)]
+    levels = [int(around[min(max(r, 0), rows - 1), min(max(c, 0), columns - 1)]) for r, c in points]
+    return max(levels) - min(levels) < CONTRAST

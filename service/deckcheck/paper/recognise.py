@@ -1,12 +1,11 @@
-"""A run of text read: cut from the page as the detector found it (turned upright, light text on dark made dark on
-light, its light evened along it, its contrast stretched, the rules along its edges taken out, cut to its line of
-text), then read by the PP-OCR recognizer (paper/models.py), which says how sure it is of each character, what it
-took next likeliest for it and where it saw it.
+"""A run of text read, as paper/crop.py cuts it from the page, by the PP-OCR recognizer (paper/models.py), which
+says how sure it is of each character, what it took next likeliest for it and where it saw it.
 
 The PP-OCR recognizer's dictionary holds Chinese forms a card's name never has (增 for 増, 肃 for 粛); its output
 is held to the characters that card names, counts and list marks are written in, by giving every other character
-no probability before the CTC decoding. Its lines are batched by width, each batch padded only to its widest line:
-rapidocr's own batching pads every line to 320 pixels, which makes a count's cell cost as much as a name.
+no probability before the CTC decoding. Its lines are batched by the width they are padded to, on a ladder of
+widths, so that a line reads the same whatever it is read with: rapidocr's own batching pads every line to 320
+pixels, which makes a count's cell cost as much as a name, and its readings change with their neighbours.
 """
 
 from __future__ import annotations
@@ -26,7 +25,6 @@ from deckcheck.data import CardIndex
 from deckcheck.data.memo import kept_with
 from deckcheck.formats.text import HEADINGS
 from deckcheck.paper import models
-from deckcheck.paper.detect import Quad
 from deckcheck.paper.furniture import LABELS
 from deckcheck.paper.words import SHEET_WORDS
 
@@ -36,10 +34,7 @@ FLOOR = math.log(1e-5)  # the log likelihood of a class not among them
 ALTERNATIVE = 0.02  # a class likelier than this where a character was read is kept as what it may be instead
 HEIGHT = 48  # pixels high the recognizer reads a line at
 BATCH = 8  # lines the recognizer reads at once
-PAD = 0.12  # of a run's height added all round before it is cut out
-FILL = 0.7  # of a crop's height its text fills: it reads text set smaller less well, and text set larger more slowly
-TIGHT = 0.15  # of the text's height kept around it once the crop is cut to its ink
-RULE_FILL = 0.7  # of a crop's row (or column) that is ink, at least, where a rule runs along it
+BUCKET = 1.15  # each width lines are padded to is this much wider than the one before
 # Counts, list marks, headings' brackets and what chat and screen furniture is written in, beside card names.
 MARKS = "0123456789 xX×*・-－ー《》「」『』【】()（）[]枚:：,.'&!?\"“”/#%+@~〜～|■□◆◇●○★☆✨♪※＊©"
 
@@ -65,6 +60,14 @@ class Read:
     def confidence(self) -> float:
         """The least sure character's sureness (100 for an empty reading, which claims nothing)."""
         return min(self.sureness, default=100.0)
+
+    def rivalled(self, start: int, end: int) -> bool:
+        """Whether a digit from `start` to `end` was read with another digit next likeliest for it (a handwritten
+        `3` the recognizer took, less likely, for a `2`)."""
+        return any(
+            self.text[at].isdigit() and any(char.isdigit() for char in self.others[at])
+            for at in range(start, min(end, len(self.text), len(self.others)))
+        )
 
     def unsure(self, below: float, part: str | None = None) -> int:
         """How many characters (of `part` of the text, where it stands in it) were read with less than `below`."""
@@ -126,103 +129,6 @@ class Lattice:
         return float(np.logaddexp(alpha[-1], alpha[-2]))
 
 
-def cut(page: NDArray[np.uint8], quad: Quad) -> NDArray[np.uint8]:
-    """The run of text `quad` cut from the grey page, upright, a little room around it, dark text on light."""
-    import cv2  # noqa: PLC0415 - OpenCV comes with rapidocr, in the paper extra
-
-    pad = PAD * quad.height
-    angle = quad.angle
-    along, across = (math.cos(angle), math.sin(angle)), (-math.sin(angle), math.cos(angle))
-    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = quad.points
-    grown = np.array(
-        [
-            (x0 - pad * along[0] - pad * across[0], y0 - pad * along[1] - pad * across[1]),
-            (x1 + pad * along[0] - pad * across[0], y1 + pad * along[1] - pad * across[1]),
-            (x2 + pad * along[0] + pad * across[0], y2 + pad * along[1] + pad * across[1]),
-            (x3 - pad * along[0] + pad * across[0], y3 - pad * along[1] + pad * across[1]),
-        ],
-        dtype=np.float32,
-    )
-    width = max(2, round(quad.width + 2 * pad))
-    height = max(2, round(quad.height + 2 * pad))
-    target = np.array([(0, 0), (width, 0), (width, height), (0, height)], dtype=np.float32)
-    turn = cv2.getPerspectiveTransform(grown, target)
-    upright = cv2.warpPerspective(page, turn, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return _tight(_dark_on_light(np.asarray(upright, np.uint8)))
-
-
-def _dark_on_light(crop: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """The crop dark text on light, its light evened along it: turned over where its text is light on dark (where
-    the middle half of its rows, in which the text stands, is more dark than light; the page around a heading's bar
-    may not be), then each column divided by the paper's level there (a shadow's edge across a long line), and the
-    contrast stretched over the whole range."""
-    import cv2  # noqa: PLC0415
-
-    low, high = np.percentile(crop, (2, 98))
-    if high - low < 8:
-        return np.full_like(crop, 255)
-    rows = crop.shape[0]
-    middle = crop[rows // 4 : max(rows // 4 + 1, 3 * rows // 4)]
-    light = float((middle > (low + high) / 2).mean())
-    pixels = (255 - crop if light < 0.5 else crop).astype(np.float32)
-    level = np.percentile(pixels, 90, axis=0).astype(np.float32).reshape(1, -1)
-    paper = np.asarray(cv2.blur(level, (max(1, 2 * rows + 1), 1)), np.float32).ravel()
-    evened = pixels * (255.0 / np.maximum(paper, 1.0))
-    low, high = np.percentile(evened, (2, 98))
-    stretched = (evened - low) * (255.0 / max(high - low, 1.0))
-    out: NDArray[np.uint8] = np.clip(stretched, 0, 255).astype(np.uint8)
-    return out
-
-
-def _tight(crop: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """The crop without what stands along its edges (a cell's rules, the page around a heading's bar: rows or
-    columns nearly all ink, painted white), cut to the band of text through its middle (a neighbouring line's
-    glyphs that reach into it, past a blank row, left out) with TIGHT of the text's height around it, and framed so
-    that its text fills FILL of its height: the recognizer reads a line filled so best, and a narrower one faster."""
-    ink = crop < 128
-    height, width = ink.shape
-    rules = ink.mean(axis=1) > RULE_FILL
-    ink[rules] = False
-    upright_rules = _thin(ink.mean(axis=0) > RULE_FILL, max(2, height // 6))
-    ink[:, upright_rules] = False
-    profile = ink.sum(axis=1)
-    inked = np.flatnonzero(profile >= 2)
-    columns = np.flatnonzero(ink.any(axis=0))
-    if not len(inked) or not len(columns):
-        return crop
-    first, last = _band(profile, height // 2) if profile[height // 2] >= 2 else (inked[0], inked[-1])
-    tall = last - first + 1
-    room = max(2, round(TIGHT * tall))
-    top, bottom = max(0, first - room), min(height, last + 1 + room)
-    left, right = max(0, columns[0] - room), min(width, columns[-1] + 1 + room)
-    out = crop.copy()
-    out[rules] = 255
-    out[:, upright_rules] = 255
-    cut = out[top:bottom, left:right]
-    frame = max(0, round(tall / FILL) - cut.shape[0])
-    return np.pad(cut, ((frame // 2, frame - frame // 2), (0, 0)), constant_values=255)
-
-
-def _thin(full: NDArray[np.bool_], widest: int) -> NDArray[np.bool_]:
-    """The runs of `full` columns at most `widest` wide: a cell's rule is thin; a wide dark stretch is none."""
-    out = np.zeros_like(full)
-    edges = np.flatnonzero(np.diff(np.concatenate(([0], full.astype(np.int8), [0]))))
-    for start, end in zip(edges[::2], edges[1::2], strict=True):
-        if end - start <= widest:
-            out[start:end] = True
-    return out
-
-
-def _band(profile: NDArray[np.intp], middle: int) -> tuple[int, int]:
-    """The rows of ink through `middle`, up to the first row of no ink either way."""
-    first = last = middle
-    while first > 0 and profile[first - 1] >= 2:
-        first -= 1
-    while last < len(profile) - 1 and profile[last + 1] >= 2:
-        last += 1
-    return first, last
-
-
 # The words of the pages lists are printed on, beside card names: a form's labels and headings, and the sheet's own.
 FORM_WORDS = (*LABELS, *HEADINGS, *(word for lang in SHEET_WORDS.values() for word in lang.labels()))
 
@@ -259,11 +165,11 @@ def _allowed(cards: CardIndex) -> _Classes:
 
 def batch(crops: Sequence[NDArray[np.uint8]]) -> NDArray[np.float32]:
     """Grey crops as one input of the recognizer: each HEIGHT high, as wide as its shape makes it, padded to the
-    widest (a multiple of 8), its three channels alike and scaled to -1 to 1."""
+    widest one's rung of the ladder of widths (_bucket), its three channels alike and scaled to -1 to 1."""
     import cv2  # noqa: PLC0415
 
     widths = [_width(crop) for crop in crops]
-    widest = max(16, -(-max(widths) // 8) * 8)
+    widest = max(_bucket(width) for width in widths)
     pixels = np.zeros((len(crops), 3, HEIGHT, widest), dtype=np.float32)
     for row, (crop, width) in enumerate(zip(crops, widths, strict=True)):
         line = cv2.resize(crop, (width, HEIGHT), interpolation=cv2.INTER_AREA)
@@ -275,23 +181,37 @@ def _width(crop: NDArray[np.uint8]) -> int:
     return max(1, round(HEIGHT * int(crop.shape[1]) / max(1, int(crop.shape[0]))))
 
 
+def _bucket(width: int) -> int:
+    """The width a line `width` pixels wide is padded to: the first of a ladder of widths (16, then each a BUCKET
+    wider, a multiple of 8) it fits in. A line is read padded the same whatever it is read with: the recognizer's
+    reading of it changes with its padding."""
+    rung = 16
+    while rung < width:
+        rung = -(-round(rung * BUCKET) // 8) * 8
+    return rung
+
+
 def ppocr(
     crops: Sequence[NDArray[np.uint8]], cards: CardIndex, deadline: float, model: str = models.QUANTIZED
 ) -> list[Read]:
     """Each crop read by the recognizer `model` (models.QUANTIZED or models.RECOGNIZER), held to the characters of
     `cards`' names, a list's marks and a form's words; past `deadline` (time.monotonic()) the crops left are read as
-    nothing. The crops are read in batches of BATCH of about one width."""
+    nothing. The crops are read in batches of BATCH of one padded width (_bucket)."""
     if not crops:
         return []
     session = models.session(model)
     name = session.get_inputs()[0].name
     allowed = _allowed(cards)
-    order = sorted(range(len(crops)), key=lambda at: _width(crops[at]))
+    buckets: dict[int, list[int]] = {}
+    for at in range(len(crops)):
+        buckets.setdefault(_bucket(_width(crops[at])), []).append(at)
+    batches = [
+        same[start : start + BATCH] for _rung, same in sorted(buckets.items()) for start in range(0, len(same), BATCH)
+    ]
     out: list[Read] = [Read("", (), "ppocr")] * len(crops)
-    for start in range(0, len(order), BATCH):
+    for chosen in batches:
         if time.monotonic() > deadline:
             break
-        chosen = order[start : start + BATCH]
         pixels = batch([crops[at] for at in chosen])
         likely = session.run(None, {name: pixels})[0][:, :, allowed.outputs]
         for row, at in enumerate(chosen):
