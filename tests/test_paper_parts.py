@@ -2,9 +2,11 @@
 holds (paper/parse.py), runs put in rows and columns (paper/rows.py), rows read as cards, counts, headings and
 furniture (paper/entries.py), the section over a line (paper/sections.py), the page's furniture
 (paper/furniture.py), the glyphs the detector passes over (paper/glyphs.py), and a run cut from the page dark on
-light (paper/recognise.py); and the whole over any runs, which never raises."""
+light (paper/crop.py); and the whole over any runs, which never raises."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pytest
@@ -14,14 +16,16 @@ from PIL import Image, ImageDraw, ImageFont
 
 from deckcheck import Data
 from deckcheck.model import SECTIONS, Section
-from deckcheck.paper import parse
+from deckcheck.paper import parse, skew
+from deckcheck.paper.crop import cut
 from deckcheck.paper.detect import Quad, upright
 from deckcheck.paper.entries import read_rows
 from deckcheck.paper.furniture import furniture, total_line
 from deckcheck.paper.glyphs import lone
 from deckcheck.paper.matching import exact_card
 from deckcheck.paper.page import Shape, place_page
-from deckcheck.paper.recognise import Read, cut
+from deckcheck.paper.read import read_page
+from deckcheck.paper.recognise import Read
 from deckcheck.paper.rows import Run, rows
 from deckcheck.paper.sections import Box, place
 from deckcheck.paper.sheet import FONT
@@ -109,13 +113,21 @@ def test_a_card_run_is_read_around_its_name(
     assert (said.count, found.passcode, said.numbered) == (count, passcode, numbered)
 
 
+# The last three: the end of dot leaders, as the recognizer reads them, before a count.
 _COUNTS = [("3", 3), ("×3", 3), ("x3", 3), ("3x", 3), ("3枚", 3), ("(3)", 3), ("③", 3), ("３", 3), ("12.", None),
-           ("No.12", None), ("Qty", None)]  # fmt: skip
+           ("No.12", None), ("Qty", None), ("..3", 3), ("OO  OO● 3", 3),
+           ("DOOOOCOOOOOOOOCOOOOOOOOO .1", 1)]  # fmt: skip
 
 
 @pytest.mark.parametrize(("text", "count"), _COUNTS)
 def test_a_count_alone_is_one_in_any_form_and_a_list_number_is_none(text: str, count: int | None) -> None:
     assert parse.count_alone(text) == count
+
+
+def test_dot_leaders_read_apart_from_their_name_and_count_are_no_card(data: Data) -> None:
+    runs = [_run("Main Deck (5)", 60, 100), _run('Maxx "C" ...', 60, 200), _run("OOOOOOOO●OOOO", 500, 205)]
+    runs += [_run("..3", 1500, 200), _run("Pot of Greed", 60, 260), _run("●  OO O   OO  ● 2", 500, 262)]
+    assert _read(data, runs) == [("main", 23434538, 3, False), ("main", 55144522, 2, False)]
 
 
 def test_runs_on_one_row_join_across_a_slope_and_a_speck_between_rows_joins_none() -> None:
@@ -130,6 +142,13 @@ def test_runs_on_one_row_join_across_a_slope_and_a_speck_between_rows_joins_none
     runs.append(Run(1, speck, Read("・", (50.0,), "ppocr")))
     made = rows(runs)
     assert [[run.text for run in row] for row in made if len(row) > 1] == [["Name", "3"]] * 4
+
+
+def test_a_count_goes_to_the_row_it_stands_on_though_a_row_read_before_could_take_it() -> None:
+    # A TCG form's `Side Deck Total | 0` box stands a little above the Extra Deck table's first row.
+    runs = [_run("Side Deck Total", 1661, 2141), _run("0", 2257, 2139), _run("2", 922, 2167)]
+    runs.append(_run("Fusionist", 998, 2167))
+    assert [[run.text for run in row] for row in rows(runs)] == [["Side Deck Total", "0"], ["2", "Fusionist"]]
 
 
 def test_a_count_in_a_cell_far_from_its_name_is_its_count_on_the_side_the_page_prints_them(data: Data) -> None:
@@ -179,6 +198,26 @@ def test_a_name_an_app_wraps_onto_two_lines_is_one_card(data: Data) -> None:
     assert _read(data, runs) == [("main", 89023486, 3, False)]
 
 
+def test_a_wrapped_name_whose_first_line_names_a_card_of_its_own_is_the_longer_card(data: Data) -> None:
+    runs = [_run("Extra Deck (1)", 60, 100), _run("Hot Red Dragon Archfiend", 200, 200)]
+    runs += [_run("King Calamity", 200, 255), _run("1", 950, 228)]
+    assert _read(data, runs) == [("extra", 62242678, 1, False)]
+    two = [_run("Main Deck (6)", 60, 100), _run("Dark Magician", 200, 200), _run("3", 950, 200)]
+    two += [_run("Pot of Greed", 200, 255), _run("3", 950, 255)]  # two cards' lines, the second one of its own
+    assert _read(data, two) == [("main", 46986414, 3, False), ("main", 55144522, 3, False)]
+
+
+def test_a_count_after_dot_leaders_is_as_sure_as_its_digits(data: Data) -> None:
+    runs = [_run("Main Deck (3)", 60, 100), _run('Maxx "C" ' + "." * 80 + " 3", 60, 200)]
+    assert _read(data, runs) == [("main", 23434538, 3, False)]
+
+
+def test_what_stands_over_the_first_heading_with_no_count_is_the_pages_header(data: Data) -> None:
+    runs = [_run("山", 800, 20), _run("Tenpai Dragon", 200, 20), _run("Main Deck (3)", 60, 100)]
+    runs += [_run('Maxx "C"', 200, 200), _run("×3", 950, 200)]
+    assert _read(data, runs) == [("main", 23434538, 3, False)]
+
+
 def test_a_bar_of_words_is_furniture_though_one_word_is_a_heading(data: Data) -> None:
     runs = [_run("Main Deck (1)", 60, 100), _run("3 Pot of Greed", 60, 200)]
     runs += [_run(word, 100 + 250 * n, 2000) for n, word in enumerate(("Home", "Decks", "Search", "Settings"))]
@@ -215,6 +254,58 @@ def test_a_table_after_a_total_with_its_heading_lost_is_unclear(data: Data) -> N
     assert _read(data, runs) == [("main", 46986414, 3, False), ("main", 55144522, 2, True)]
 
 
+def _in_tables(data: Data, runs: list[Run], tables: list[Box]) -> dict[str, tuple[str, bool]]:
+    """The section of each card's line the runs make on a page with these ruled tables, and whether it is unclear."""
+    page = place_page(read_rows(rows(runs), data.cards), 1, Shape([], tables, 2000), None)
+    return {line.card.name_en: (line.section, "section_unclear" in line.reasons) for line in page.lines if line.card}
+
+
+def test_a_tables_lines_take_its_heading_however_far_over_it_but_never_one_over_another_table(data: Data) -> None:
+    side = [_run("Side Deck", 100, 100), _run("Qty", 100, 160), _run("2", 100, 220), _run("Mystic Tomato", 200, 220)]
+    side += [_run("1", 100, 400), _run("Giant Rat", 200, 400), _run("1", 100, 460), _run("Pot of Greed", 200, 460)]
+    # The table's first rules were lost (a fax): it is found from the row at 380 down, five lines under its heading;
+    # below a rule lost again, its last row is a piece of its own.
+    found = _in_tables(data, side, [(80, 380, 800, 60), (80, 452, 800, 60)])
+    assert found == dict.fromkeys(("Mystic Tomato", "Giant Rat", "Pot of Greed"), ("side", False))
+    # A table whose heading was lost, under another table: never the heading over that one.
+    lost = [_run("Spell Cards", 100, 100), _run("1", 100, 160), _run("Pot of Greed", 200, 160)]
+    lost += [_run("2", 100, 400), _run("Mystic Tomato", 200, 400)]
+    found = _in_tables(data, lost, [(80, 150, 800, 60), (80, 390, 800, 60)])
+    assert found == {"Pot of Greed": ("main", False), "Mystic Tomato": ("main", True)}
+
+
+def test_a_page_photographed_turned_is_laid_out_upright_and_its_boxes_given_where_they_stand(data: Data) -> None:
+    turn = -0.09  # radians: the page's right side 5° higher, as a phone held so
+    placed = [("Side Deck", 100, 100), ("2", 100, 160), ("Mystic Tomato", 180, 160), ("Extra Deck", 1000, 100)]
+    extra = ("Stardust Dragon", "Goyo Guardian", "Black Rose Dragon", "Ancient Fairy Dragon", "Dark Strike Fighter",
+             "Red Dragon Archfiend", "Thought Ruler Archfiend", "Colossal Fighter", "Arcanite Magician",
+             "Brionac, Dragon of the Ice Barrier", "Black-Winged Dragon")  # fmt: skip
+    placed += [("1", 1000, 160 + 60 * n) for n in range(len(extra))]
+    placed += [(name, 1080, 160 + 60 * n) for n, name in enumerate(extra)]
+    cos, sin = math.cos(turn), math.sin(turn)
+    runs = []
+    for text, left, top in placed:
+        right = left + 30 * len(text)
+        corners = ((left, top), (right, top), (right, top + HIGH), (left, top + HIGH))
+        turned = tuple((1000 + (x - 1000) * cos - (y - 1000) * sin, 1000 + (x - 1000) * sin + (y - 1000) * cos)
+                       for x, y in corners)  # fmt: skip
+        runs.append(Run(1, Quad(turned), Read(text, (99.0,) * len(text), "ppocr")))
+    turned_up = skew.turn_for(runs, (2000, 2000))
+    assert turned_up is not None
+    assert all(abs(turned_up.run(run).quad.angle) < 1e-9 for run in runs)  # level once turned
+    page, _cells = read_page(Image.new("RGB", (2000, 2000), "white"), 1, runs, data.cards, None)
+    sections = {line.card.name_en: line.section for line in page.lines if line.card}
+    assert sections == {"Mystic Tomato": "side"} | dict.fromkeys(extra, "extra")
+    # The line's box is where it stands in the picture: it holds its runs as they were found there.
+    tomato = next(line for line in page.lines if line.card and line.card.name_en == "Mystic Tomato")
+    assert tomato.box is not None
+    left, top, width, high = tomato.box
+    for run in runs[1:3]:
+        x, y = run.quad.centre
+        assert left <= x <= left + width
+        assert top <= y <= top + high
+
+
 def test_a_page_with_no_heading_read_and_an_extra_deck_monster_in_it_is_unclear_throughout(data: Data) -> None:
     runs = [_run("3 Pot of Greed", 100, 100), _run("1 Stardust Dragon", 100, 160), _run("2 Mystic Tomato", 100, 220)]
     assert [review for *_rest, review in _read(data, runs)] == [True, True, True]
@@ -226,6 +317,9 @@ def test_a_page_with_no_heading_read_and_an_extra_deck_monster_in_it_is_unclear_
     [
         "https://www.example-deckbuilder.com/deck/12345",
         "2024年5月 (6)",
+        "< 前へ 1 2 3 4 5 … 12 次へ >",
+        "« Prev 1 2 3 Next »",
+        "2024 遊戯王デッキ構築ノート",  # a copyright whose © was lost
         "Printed on May 3, 2026",
         "5/14/24, 10:31 PM",
         "9:41",
@@ -301,6 +395,27 @@ def test_a_lone_digit_the_detector_passes_over_is_found_in_its_cell_and_no_rule_
         left, top, width, high = quad.box
         assert left < 168 < left + width  # the `1`'s middle
         assert top < 140 + 80 * row < top + high
+
+
+@pytest.mark.parametrize("dark", [False, True])
+def test_a_circled_digit_is_one_glyph_cut_without_its_ring(dark: bool) -> None:
+    paper, ink = (20, 230) if dark else (255, 0)
+    page = Image.new("L", (1600, 300), paper)
+    draw = ImageDraw.Draw(page)
+    font = ImageFont.truetype(FONT, 36)
+    draw.text((100, 110), "強欲で金満な壺", fill=ink, font=font)
+    draw.ellipse((1400, 95, 1470, 165), outline=ink, width=4)
+    draw.text((1424, 110), "1", fill=ink, font=font)
+    pixels = np.asarray(page)
+    found = lone(pixels, [upright(95, 105, 360, 155)])
+    assert len(found) == 1  # the digit, not the ring's two halves
+    left, top, width, high = found[0].box
+    assert left < 1435 < left + width
+    assert top < 130 < top + high
+    assert lone(pixels, [upright(95, 105, 360, 155), found[0]]) == []  # found, the ring is no glyph of its own
+    crop = cut(pixels, found[0])
+    ink_columns = np.flatnonzero((crop < 128).any(axis=0))
+    assert ink_columns[-1] - ink_columns[0] < 0.5 * crop.shape[0]  # the `1` alone: the ring painted out
 
 
 @pytest.mark.parametrize("dark", [False, True])

@@ -134,7 +134,7 @@ def _parts(row: Sequence[Run], page: _Page, out: PageRows) -> tuple[Row, list[tu
             headings.append((at, found))
         elif (alone := parse.count_alone(run.text)) is not None:
             parts.counts[at] = alone
-        elif any(char.isalpha() for char in run.text):
+        elif any(char.isalpha() for char in run.text) and not parse.leaders(run.text):
             parts.cards_at.append(at)
         else:
             out.ignored.append(run)

@@ -30,6 +30,10 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 _PAGE = re.compile(r"^(page|p\.|ページ)?\s*\d{1,3}\s*(of|/|／)\s*\d{1,3}$|^[-‐–—]\s*\d{1,3}\s*[-‐–—]$", re.IGNORECASE)
+# A page's links to its neighbours (`< 前へ 1 2 3 … 12 次へ >`, `« Prev 1 2 Next »`), and a year it begins with (a
+# copyright whose © was lost, `2024 遊戯王デッキ構築ノート`): no card's name begins with a year.
+_PAGING = re.compile(r"(前へ|前のページ|prev|previous|«|‹).*\d.*(次へ|次のページ|next|»|›)", re.IGNORECASE)
+_YEAR = re.compile(r"^(19|20)\d\d(?!\d)")
 _NOTE = ("※", "*", "＊", "注", "Note", "NOTE", "©", "(c)", "(C)", "Copyright", "copyright")
 # A printed total: `Total Monster Cards: 17`, `Main Deck Total: 40`, `合計 17枚`, `モンスター 合計（17枚）`.
 _TOTAL = re.compile(
@@ -69,10 +73,17 @@ def furniture(text: str, score: float, count: int | None) -> bool:
 
 
 def _never_a_card(folded: str, count: int | None) -> bool:
-    """Whether a line is no card's whatever it is near: a web address, a date, a page's number, a note or a
-    copyright, a sentence (no card's name holds 。), a label whose field is empty (`Penalty:`: none ends so), or a
-    scrap of prose or a speck with no count (`天`, `た`)."""
-    marks = _URL.search(folded) or _DATE.search(folded) or _PAGE.match(folded) or folded.startswith(_NOTE)
+    """Whether a line is no card's whatever it is near: a web address, a date, a page's number or its links to the
+    others, a note or a copyright, a sentence (no card's name holds 。), a label whose field is empty (`Penalty:`:
+    none ends so), or a scrap of prose or a speck with no count (`天`, `た`)."""
+    found = (
+        _URL.search(folded),
+        _DATE.search(folded),
+        _PAGE.match(folded),
+        _PAGING.search(folded),
+        _YEAR.match(folded),
+    )
+    marks = any(found) or folded.startswith(_NOTE)
     sentence = "。" in folded or folded.rstrip(".,・'` ").endswith((":", "：", "_"))  # a speck after the colon
     return not folded or bool(marks) or sentence or (count is None and len(loose_key(folded)) <= SCRAP)
 

@@ -26,6 +26,7 @@ THICKEST = 40  # rows of one rule at most: its own width and the slope of a phot
 SLOPE = 2  # pixels either side a rule's run may wander (a photo's rules slope a little once set upright)
 ROW = (0.006, 0.05)  # a row band's height, of the page's height, at least and at most (2 mm to 15 mm on A4)
 WORKING_PIXELS = 2400  # the longer side of the page as its rules are looked for
+COLUMN_APART = 0.02  # of a table's width: two cells whose left edges stand further apart are in two columns
 OVERLAP = 0.5  # two horizontal rules bound one band when they overlap by this share of the shorter
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom
@@ -65,15 +66,60 @@ def cells(page: NDArray[np.uint8]) -> list[Box]:
 
 def tables(cells: list[Box]) -> list[Box]:
     """The tables the cells (left, top, width, height) make: cells that touch, joined, as one box each."""
-    made: list[list[int]] = []
-    for left, top, width, height in sorted(cells, key=lambda cell: (cell[1], cell[0])):
-        box = [left, top, left + width, top + height]
-        touching = [t for t in made if _touch(t, box)]
-        for table in touching:
+    return [box for box, _members in _tables(cells)]
+
+
+def between(cells: list[Box], texts: list[Box]) -> list[Box]:
+    """The cells of the tables whose rules run between the page's runs of text (`texts`, boxes as the cells'), not
+    through them, with something written in two of its columns at least (a count's and a name's): a table more of
+    whose runs cross its cells' edges than stand in a cell is made of the strokes of letters (a photographed page's
+    lines of text, their strokes in line down the page); one written in one column alone is a notebook's ruled page
+    with its margin, or a form's fields; and no line is a row of one with nothing written in it."""
+    kept: list[Box] = []
+    for (left, top, width, height), members in _tables(cells):
+        crossing = 0
+        columns: list[int] = []  # the left edges of the cells a run of text stands in
+        for text in texts:
+            x, y = text[0] + text[2] / 2, text[1] + text[3] / 2
+            if not (left <= x <= left + width and top <= y <= top + height):
+                continue
+            room = text[3] / 3
+            holder = next(
+                (
+                    c for c in members
+                    if c[0] - room <= text[0] and text[0] + text[2] <= c[0] + c[2] + room
+                    and c[1] - room <= text[1] and text[1] + text[3] <= c[1] + c[3] + room
+                ),
+                None,
+            )  # fmt: skip
+            if holder is None:
+                crossing += 1
+            else:
+                columns.append(holder[0])
+        written = sorted(set(columns))
+        apart = sum(b - a > COLUMN_APART * width for a, b in itertools.pairwise(written))
+        if len(columns) >= crossing and apart:
+            kept += members
+    return kept
+
+
+def _tables(cells: list[Box]) -> list[tuple[Box, list[Box]]]:
+    """The tables the cells make, each as its box and its cells: cells that touch, joined."""
+    made: list[tuple[list[int], list[Box]]] = []
+    for cell in sorted(cells, key=lambda cell: (cell[1], cell[0])):
+        left, top, width, height = cell
+        box, members = [left, top, left + width, top + height], [cell]
+        for table in [t for t in made if _touch(t[0], box)]:
             made.remove(table)
-            box = [min(box[0], table[0]), min(box[1], table[1]), max(box[2], table[2]), max(box[3], table[3])]
-        made.append(box)
-    return [(left, top, right - left, bottom - top) for left, top, right, bottom in made]
+            box = [
+                min(box[0], table[0][0]),
+                min(box[1], table[0][1]),
+                max(box[2], table[0][2]),
+                max(box[3], table[0][3]),
+            ]
+            members += table[1]
+        made.append((box, members))
+    return [((left, top, right - left, bottom - top), members) for (left, top, right, bottom), members in made]
 
 
 def _touch(one: list[int], other: list[int]) -> bool:

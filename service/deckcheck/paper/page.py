@@ -26,11 +26,12 @@ from deckcheck.paper.cardline import Entry
 from deckcheck.paper.entries import HeadingRun, PageRows
 from deckcheck.paper.lines import Ignored, ReadLine
 from deckcheck.paper.rows import Run
-from deckcheck.paper.sections import place
+from deckcheck.paper.sections import SHARED, place
 from deckcheck.paper.totals import of_kind
 
 Box = tuple[int, int, int, int]
 BLOCK = 12  # heights of a heading under it in which a column beside it begins a run, for it to bound the heading
+GAP = 1.5  # line heights, at most, between two pieces of one table (a rule between them not found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +64,7 @@ def box_of(runs: Sequence[Run]) -> Box:
 
 def place_page(read: PageRows, page: int, shape: Shape, flow: Section | None) -> PageRead:
     """The page's entries in their sections; `flow` is the section the page begins in (None before any heading). A
-    line in a ruled table takes only a heading over its table, within sections.ABOVE_TABLE of its heights, or none:
+    line in a ruled table takes only a heading over its table, below any other table over it, or none:
     a table whose heading was lost never takes another table's."""
     headings = read.headings
     sections = _heading_sections(headings)
@@ -76,7 +77,7 @@ def place_page(read: PageRows, page: int, shape: Shape, flow: Section | None) ->
     under: dict[int | None, list[tuple[Entry, Section, bool]]] = {}
     for entry in ordered:
         box = box_of(entry.runs)
-        placed = place(box, boxes, flow, _table_top(box, shape.tables))
+        placed = place(box, boxes, flow, _ceiling(box, shape.tables))
         section = entry.section_cell or placed.section
         unclear = (placed.unclear and entry.section_cell is None) or _broken(entry, placed.heading, read, headings, box)
         under.setdefault(placed.heading, []).append((entry, section, unclear))
@@ -102,11 +103,27 @@ def place_page(read: PageRows, page: int, shape: Shape, flow: Section | None) ->
     return PageRead(lines, ignored, made, last)
 
 
-def _table_top(box: Box, tables: Sequence[Box]) -> int | None:
-    """The top of the ruled table a line's middle stands in, None for none."""
+def _ceiling(box: Box, tables: Sequence[Box]) -> int | None:
+    """For a line whose middle stands in a ruled table, how high the table's heading may stand: below the foot of
+    the nearest other table over it that shares its width (0 where none is), a table less than GAP of the line's
+    heights over it being a piece of its own, parted from it by a rule that was not found; None for a line in no
+    table."""
     x, y = box[0] + box[2] / 2, box[1] + box[3] / 2
     inside = [t for t in tables if t[0] <= x <= t[0] + t[2] and t[1] <= y <= t[1] + t[3]]
-    return min(inside, key=lambda t: t[2] * t[3])[1] if inside else None
+    if not inside:
+        return None
+    own = min(inside, key=lambda t: t[2] * t[3])
+    above = [t for t in tables if t is not own and _shared(t, own) >= SHARED * min(t[2], own[2])]
+    top = own[1]
+    for table in sorted(above, key=lambda t: -(t[1] + t[3])):  # a piece of its own (a rule lost between) goes with it
+        if table[1] < top and top - (table[1] + table[3]) <= GAP * box[3]:
+            top = min(top, table[1])
+    return max((t[1] + t[3] for t in above if t[1] + t[3] <= top), default=0)
+
+
+def _shared(one: Box, other: Box) -> int:
+    """How much of their width two boxes share."""
+    return min(one[0] + one[2], other[0] + other[2]) - max(one[0], other[0])
 
 
 def _reach(heading: HeadingRun, headings: Sequence[HeadingRun], shape: Shape) -> Box:
@@ -135,9 +152,10 @@ def _reach(heading: HeadingRun, headings: Sequence[HeadingRun], shape: Shape) ->
 
 
 def _above(entry: Entry, top: int) -> bool:
-    """Whether an entry that names no card for sure stands above the page's first heading: the page's header (an
-    event's name, a title), not a card's line."""
-    return "unknown_card" in entry.reasons and entry.runs[0].quad.box[1] + entry.runs[0].quad.box[3] <= top
+    """Whether an entry that names no card for sure, or has no count, stands above the page's first heading: the
+    page's header (an event's name, a deck's title, an app's icon read as `山`), not a card's line."""
+    doubtful = "unknown_card" in entry.reasons or entry.count is None
+    return doubtful and entry.runs[0].quad.box[1] + entry.runs[0].quad.box[3] <= top
 
 
 def _heading_sections(headings: Sequence[HeadingRun]) -> list[Section]:

@@ -44,6 +44,10 @@ _BARE = re.compile(r"(?<=\S)\s(\d{1,2})$")
 _GLUED = re.compile(r"(?<=[^\x00-\x7f])(\d{1,2})$")  # against a Japanese name or its 》: `灰流うらら③`, `《…》3`
 _AROUND = {"「": "」", "『": "』", "《": "》", "【": "】", "〈": "〉", "<": ">", "[": "]", "〔": "〕"}
 _BULLETS = "・-*■□◆◇●○▪•▼▽▲△★☆◎♦♢>→➤✓✔"
+_LEADERS_BEFORE = re.compile(r"^(?:[.．・･·‥…_\-]\s?)+(?=\d)")  # the end of dot leaders before a count: `..3`
+# Dot leaders as the recognizer reads them where they stand apart from the name: dots, or the O, o, ○ and ● it takes
+# small dots for (a C or a D among them), three at least, a count after them or none.
+_READ_LEADERS = re.compile(r"^(?:[.．・･·‥…_\-oOＯ○●◦°CD]\s*){3,}(?=[.．・\s]*\d{1,2}\s*$|$)")
 _COUNT_ONLY = re.compile(r"^[x×✕✖*]?\s?(\d{1,2})\s?(?:[x×✕✖*]|枚|cards?)?$|^[(\[]\s?[x×]?\s?(\d{1,2})\s?枚?[)\]]$")
 
 # Headings: a word of formats/text.py's, or one of these, with marks around it and a count before or after it.
@@ -150,11 +154,26 @@ def heading(text: str) -> Heading | None:
 
 
 def count_alone(text: str) -> int | None:
-    """The count a run that holds nothing else says: `3`, `×3`, `x3`, `3x`, `3枚`, `(3)`, `③`; None otherwise."""
-    found = _COUNT_ONLY.match(folded(text).casefold())
+    """The count a run that holds nothing else says: `3`, `×3`, `x3`, `3x`, `3枚`, `(3)`, `③`, `..3` (the end of dot
+    leaders); None otherwise."""
+    plain = folded(text)
+    plain = _READ_LEADERS.sub("", plain) if _leader_glyphs(plain) else plain
+    found = _COUNT_ONLY.match(_LEADERS_BEFORE.sub("", plain.casefold()).strip())
     if found is None:
         return None
     return int(found[1] or found[2])
+
+
+def leaders(text: str) -> bool:
+    """Whether a run is dot leaders alone, as the recognizer reads them (`OOOO●OO`, `.....`)."""
+    plain = folded(text)
+    return _leader_glyphs(plain) and _READ_LEADERS.sub("", plain).strip() == ""
+
+
+def _leader_glyphs(plain: str) -> bool:
+    """Whether most of a text's characters before any count are dots or what the recognizer takes dots for."""
+    marks = plain.rstrip("0123456789 .").replace(" ", "")
+    return len(marks) >= 3 and sum(char in ".．・･·‥…_-oOＯ○●◦°" for char in marks) >= 0.75 * len(marks)
 
 
 def list_number(text: str) -> int | None:
@@ -194,25 +213,50 @@ def _readings(plain: str) -> Iterator[CardText]:
     if leading is not None and _AFTER.search(plain.casefold()) is not None:  # `8 増殖するG」x1`: 「 read as 8
         starts.append((leading.end(), int(next(group for group in leading.groups() if group))))
     for begin, number in starts:
-        body = plain[begin:]
-        led = _LEADERS.sub(" ", body).strip()
-        start = plain.find(led[:1], begin) if led != body and led else begin
-        body = led
-        yield from _around(body, start, None, None, number)
+        body, places = _unled(plain, begin)
+        if not body:
+            continue
+        yield from _around(body, places[0], None, None, number)
         casefolded = body.casefold()
         before = _BEFORE.match(casefolded)
         if before is not None:
             count = int(next(group for group in before.groups() if group))
-            yield from _around(body[before.end() :], start + before.end(), count, (start, start + before.end()), number)
+            name_at = places[before.end()] if before.end() < len(places) else places[-1] + 1
+            yield from _around(body[before.end() :], name_at, count, _span(places, 0, before.end()), number)
         after = _AFTER.search(body if "X" in body else casefolded)
         if after is not None and after.start() > 0:
             count = int(next(group for group in after.groups() if group))
-            yield from _around(body[: after.start()], start, count, (start + after.start(), start + len(body)), number)
+            yield from _around(body[: after.start()], places[0], count, _span(places, after.start(), len(body)), number)
         bare = _BARE.search(body) or _GLUED.search(body)
         if bare is not None:
-            yield from _around(
-                body[: bare.start()], start, int(bare[1]), (start + bare.start(), start + len(body)), number
-            )
+            counted = _span(places, bare.start(), len(body))
+            yield from _around(body[: bare.start()], places[0], int(bare[1]), counted, number)
+
+
+def _span(places: list[int], first: int, end: int) -> tuple[int, int]:
+    """Where the characters `first` to `end` of a text `_unled` gave stand in the text it was made from."""
+    return places[first], places[end - 1] + 1
+
+
+def _unled(plain: str, begin: int) -> tuple[str, list[int]]:
+    """`plain` from `begin` with its dot leaders taken out (a space for each) and trimmed, and where each of its
+    characters stands in `plain`: a count after leaders is where it was read."""
+    chars: list[str] = []
+    places: list[int] = []
+    last = begin
+    for found in _LEADERS.finditer(plain, begin):
+        chars += plain[last : found.start()]
+        places += range(last, found.start())
+        chars.append(" ")
+        places.append(found.start())
+        last = found.end()
+    chars += plain[last:]
+    places += range(last, len(plain))
+    while chars and chars[0].isspace():
+        del chars[0], places[0]
+    while chars and chars[-1].isspace():
+        del chars[-1], places[-1]
+    return "".join(chars), places
 
 
 def _around(name: str, at: int, count: int | None, count_at: tuple[int, int] | None, number: int | None

@@ -24,13 +24,13 @@ from deckcheck.errors import PaperUnreadable
 from deckcheck.formats.common import DeckFormatError
 from deckcheck.formats.ydke import YDKE_PREFIX, ydke_copies
 from deckcheck.model import SECTIONS, Deck, Entry, Section
-from deckcheck.paper import grid
+from deckcheck.paper import grid, skew
 from deckcheck.paper.entries import read_rows
 from deckcheck.paper.layer import text_words
 from deckcheck.paper.lines import Ignored, ReadLine
-from deckcheck.paper.page import Shape, place_page
+from deckcheck.paper.page import PageRead, Shape, place_page
 from deckcheck.paper.pages import read_pages
-from deckcheck.paper.rows import column_starts, rows
+from deckcheck.paper.rows import Run, column_starts, rows
 from deckcheck.paper.runs import ocr_runs, text_runs
 from deckcheck.paper.totals import Heading, Total, totals
 
@@ -110,13 +110,11 @@ def read_paper(content: bytes, cards: CardIndex, seconds: float) -> Reading:
         words = texts[number - 1] if number <= len(texts) else []
         sources.add("text" if words else "ocr")
         runs = text_runs(words, number) if words else ocr_runs(image, number, cards, deadline)
-        ruled = grid.cells(np.asarray(image.convert("L")))
-        cells += [(number, box) for box in ruled]
         if len(runs) > MAX_RUNS:
             message = f"page {number} holds {len(runs)} runs of text; a deck list has at most {MAX_RUNS}"
             raise PaperUnreadable("too_many_lines", message)
-        shape = Shape(column_starts(runs, image.width), grid.tables(ruled), image.width)
-        page = place_page(read_rows(rows(runs), cards), number, shape, section)
+        page, ruled = read_page(image, number, runs, cards, section)
+        cells += [(number, box) for box in ruled]
         headings += [
             Heading(number, box, text, count, len(read) + n, opens) for box, text, opens, n, count in page.headings
         ]
@@ -127,6 +125,26 @@ def read_paper(content: bytes, cards: CardIndex, seconds: float) -> Reading:
     source: Literal["text", "ocr"] = "text" if sources == {"text"} else "ocr"
     lines = _over(read, counted)
     return Reading(source, sizes, pages.total, lines, tuple(ignored), totals=counted, cells=tuple(cells))
+
+
+def read_page(
+    image: Image.Image, number: int, runs: list[Run], cards: CardIndex, section: Section | None
+) -> tuple[PageRead, list[Box]]:
+    """A page's runs read into its lines, in its sections, and the cells of its ruled tables: laid out upright
+    (paper/skew.py), the boxes then back where they stand in the picture."""
+    grey = np.asarray(image.convert("L"))
+    turn = skew.turn_for(runs, image.size)
+    if turn is not None:
+        runs, grey = [turn.run(run) for run in runs], turn.picture(grey)
+    ruled = grid.between(grid.cells(grey), [run.quad.box for run in runs])
+    shape = Shape(column_starts(runs, image.width), grid.tables(ruled), image.width)
+    page = place_page(read_rows(rows(runs), cards), number, shape, section)
+    if turn is None:
+        return page, ruled
+    lines = [dataclasses.replace(line, box=line.box and turn.back(line.box)) for line in page.lines]
+    ignored = [dataclasses.replace(line, box=turn.back(line.box)) for line in page.ignored]
+    headings = [(turn.back(box), text, opens, before, count) for box, text, opens, before, count in page.headings]
+    return PageRead(lines, ignored, headings, page.section), [turn.back(box) for box in ruled]
 
 
 def _sure(lines: list[ReadLine], total: Total) -> int:

@@ -17,7 +17,7 @@ import itertools
 import math
 import re
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from deckcheck.data.names import loose_key
@@ -104,9 +104,32 @@ def rows(runs: Sequence[Run]) -> list[list[Run]]:
             made.append([at])
         else:
             made[best[1]].append(at)
+    heights = [run.quad.height for run in runs]
+    _settle(made, down, heights, lambda one, other: off(one, other) / min(heights[one], heights[other]))
     along = [x * cos + y * sin for x, y in zip(xs, ys, strict=True)]
     made.sort(key=lambda members: statistics.median(down[n] for n in members))
     return [[runs[n] for n in sorted(members, key=lambda n: along[n])] for members in made]
+
+
+def _settle(made: list[list[int]], down: list[float], high: list[float], apart: Callable[[int, int], float]) -> None:
+    """Move each run that joined a row before the row it stands on best was begun (a count between two rows' lines,
+    taken by the row read first) to that row, where every member there takes it, and drop the rows left empty.
+    `down` is where each run stands down the page, `high` how high it is."""
+    for members in made:
+        for at in list(members):
+            if len(members) < 2:
+                break
+            here = statistics.mean(apart(other, at) for other in members if other != at)
+            better = [
+                (statistics.mean(offs), number)
+                for number, row in enumerate(made)
+                if row is not members and row and abs(down[row[0]] - down[at]) <= 2 * high[at]
+                and max(offs := [apart(other, at) for other in row]) <= ROW
+            ]  # fmt: skip
+            if better and min(better)[0] < here:
+                members.remove(at)
+                made[min(better)[1]].append(at)
+    made[:] = [members for members in made if members]
 
 
 def column_starts(runs: Sequence[Run], width: float) -> list[tuple[float, tuple[float, ...]]]:

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from deckcheck.model import Section
 
 Box = tuple[int, int, int, int]  # left, top, width, height in the page's pixels
-ABOVE_TABLE = 3.0  # a table's heading stands at most this many line heights over its top rule
 SHARED = 0.5  # of a line's width, at least, that a heading over it shares
 AS_NEAR = 0.75  # two headings within this many of the line's heights of each other are as near
 
@@ -34,12 +33,12 @@ class Placed:
 
 def place(box: Box, headings: Sequence[tuple[Box, Section]], flow: Section | None, table: int | None) -> Placed:
     """The section of the line at `box` under the page's `headings`; `flow` is the section the lines read before it
-    are in (None before any heading), `table` where the ruled table the line is a row of begins (None for a line in
-    no table): a table's heading stands over it or in its first rows, within ABOVE_TABLE of the line's heights, never
-    over another table above it."""
+    are in (None before any heading), `table` how high the heading of the ruled table the line is a row of may stand
+    (None for a line in no table): a table's heading stands over it or in its first rows, never over another table
+    above it (page.py)."""
     left, top, width, height = box
     middle = top + height / 2
-    highest = -1.0 if table is None else table - ABOVE_TABLE * height
+    highest = -1.0 if table is None else float(table)
     over = [
         (middle - (h_top + h_height), number)
         for number, ((h_left, h_top, h_width, h_height), _section) in enumerate(headings)

@@ -25,14 +25,15 @@ HEADER_WORDS = frozenset(
 
 
 def unwrapped(rows: Sequence[Sequence[Run]], names: Callable[[str], bool]) -> list[list[Run]]:
-    """The rows with a card's name that an app wraps onto a second line joined again: a run that names no card,
-    and the run that begins the row under it (or the one after, where a count centred on both lines stands between
-    them), as high and its left edge in line, that together `names` one."""
+    """The rows with a card's name that an app wraps onto a second line joined again: a run, and the run that
+    begins the row under it (or the one after, where a count centred on both lines stands between them), as high
+    and its left edge in line, that name no card apart and together `names` one. The first may name a card of its
+    own (`Hot Red Dragon Archfiend` over `King Calamity`); the second may not (two cards' lines)."""
     out = [list(row) for row in rows]
     for number in range(len(out) - 1):
         for at, run in enumerate(out[number]):
             nexts = [n for n in (number + 1, number + 2) if n < len(out) and out[n] and _wraps(run, out[n][0])]
-            if not nexts or names(run.text):
+            if not nexts or names(out[nexts[0]][0].text):
                 continue
             joined = _join(run, out[nexts[0]][0])
             if names(joined.text):
