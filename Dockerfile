@@ -20,12 +20,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
-# Paper at the desk: Tesseract's Japanese and English language data for reading printed lists, and poppler's
-# pdftoppm for reading PDFs (POST /v1/decks/read). Not pinned: the base image follows Debian stable, whose packages
+# Paper at the desk: Tesseract's English language data, which reads a count's digits again, and poppler's pdftoppm
+# and pdftotext for reading PDFs (POST /v1/decks/read). Not pinned: the base image follows Debian stable, whose packages
 # change only for security fixes, and a pinned version disappears from the archive when one lands.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends tesseract-ocr-jpn tesseract-ocr-eng poppler-utils \
+    && apt-get install -y --no-install-recommends tesseract-ocr-eng poppler-utils \
     && rm -rf /var/lib/apt/lists/*
 RUN useradd --create-home --uid 10001 deckcheck
 # Mounted, not copied: the wheel leaves no layer behind once installed.
