@@ -43,6 +43,7 @@ _AFTER = re.compile(
 _BARE = re.compile(r"(?<=\S)\s(\d{1,2})$")
 _GLUED = re.compile(r"(?<=[^\x00-\x7f])(\d{1,2})$")  # against a Japanese name or its 》: `灰流うらら③`, `《…》3`
 _AROUND = {"「": "」", "『": "』", "《": "》", "【": "】", "〈": "〉", "<": ">", "[": "]", "〔": "〕"}
+_LEADER_DOTS = ".．・･·"
 _BULLETS = "・-*■□◆◇●○▪•▼▽▲△★☆◎♦♢>→➤✓✔"
 _LEADERS_BEFORE = re.compile(r"^(?:[.．・･·‥…_\-]\s?)+(?=\d)")  # the end of dot leaders before a count: `..3`
 # Dot leaders as the recognizer reads them where they stand apart from the name: dots, or the O, o, ○ and ● it takes
@@ -185,13 +186,15 @@ def list_number(text: str) -> int | None:
 
 def card_text(text: str, cards: CardIndex) -> CardText | None:
     """The card `text` names with the copies printed beside it; the readings whose name names a card exactly are
-    taken first (the whole run, then a count of at most 3 before one of more), then the first that names one loosely,
-    then the first with a count; None for a text with no letter."""
+    taken first (the whole run, then a count of at most 3 before one of more, then a name as printed before one
+    alike only in its look), then the first that names one loosely, then the first with a count; None for a text
+    with no letter."""
     plain = folded(text)
     if not any(char.isalpha() for char in plain):
         return None
     readings = list(_readings(plain))
     exact = [r for r in readings if exact_card(r.name, cards) is not None]
+    exact.sort(key=lambda r: cards.find_name(r.name) is None)  # a name as printed before one alike only in its look
     if exact:  # the whole run first (`Harpie Lady 3` is a card): its count, if any, stands apart in the row
         return min(exact, key=lambda r: (r.count is not None and r.count > 3, r.count is None and r is not readings[0]))
     loose = [r for r in readings if cards.find_loose(r.name) is not None]
@@ -261,7 +264,7 @@ def _unled(plain: str, begin: int) -> tuple[str, list[int]]:
 
 def _around(name: str, at: int, count: int | None, count_at: tuple[int, int] | None, number: int | None
             ) -> Iterator[CardText]:  # fmt: skip
-    """The name as it is, then without its brackets (`「Name」`) or a bullet before it (`・Name`)."""
+    """The name as it is, then without its brackets (`「Name」`), a bullet before it (`・Name`) or dots after it."""
     name = name.strip()
     if not name:
         return
@@ -275,3 +278,6 @@ def _around(name: str, at: int, count: int | None, count_at: tuple[int, int] | N
         yield CardText(name[:-1].strip(), count, at, count_at, number)
     if name[0] in _BULLETS and len(name) > 1:
         yield from _around(name[1:], at + 1, count, count_at, number)
+    joined = name.rstrip(_LEADER_DOTS)  # the first dot of the leaders read onto the name: `ドラゴン・ ...3枚`
+    if joined and joined != name:
+        yield from _around(joined, at, count, count_at, number)
