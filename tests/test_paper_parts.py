@@ -448,3 +448,19 @@ def test_any_runs_anywhere_read_without_raising(
             assert line.card is not None
             assert line.count is not None
             assert 1 <= line.count <= 3
+
+
+def test_a_row_number_read_with_its_name_is_never_a_count_and_a_column_of_kinds_read_as_lines_is_no_card(
+    data: Data,
+) -> None:
+    """A spreadsheet whose `No.` cell the detector joined to the name (`1 ブラック・マジシャン`) and whose `枚数`
+    cell it joined to the type (`1 融合`): the numbers counting up are flagged, never counts, and `融合` is no card."""
+    names = ("ブラック・マジシャン", "強欲な壺", "死者蘇生", "ブラック・マジシャン・ガール", "ハーピィ・レディ")
+    kinds = ("モンスター", "魔法", "魔法", "モンスター", "融合")
+    runs: list[Run] = []
+    for row, (name, kind) in enumerate(zip(names, kinds, strict=True)):
+        runs += [_run(f"{row + 1} {name}", 100, 100 + 60 * row, 700), _run(f"1 {kind}", 900, 100 + 60 * row, 300)]
+    runs.append(_run("1 融合", 900, 100 + 60 * len(names), 300))
+    lines = _read(data, runs)
+    assert [(count, review) for _section, _card, count, review in lines] == [(n, True) for n in range(1, 6)]
+    assert 24094653 not in [card for _section, card, _count, _review in lines]  # 融合, Polymerization

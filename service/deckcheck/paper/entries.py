@@ -2,7 +2,9 @@
 page's furniture.
 
 Runs in a column of row numbers are never counts, and runs in a column of kinds or sections are never cards (a
-spreadsheet's `融合` beside a Fusion Monster); a section word in such a column says its row's section. A row with
+spreadsheet's `融合` beside a Fusion Monster); a section word in such a column says its row's section. Where the
+detector joined such cells to their neighbours (`12 Name`, `1 融合`), numbers that count up before names are flagged
+and lines that name only a kind are furniture. A row with
 no card whose runs are headings is a heading (several side by side: a form's tables, an app's tabs); `Main Deck` with
 its count in a run beside it is one heading. A run (or a run and the count after it) that reads as a printed total
 (`Total Monster Cards: 17`) counts the heading it names or the one over it. What is neither is furniture, passed
@@ -12,8 +14,10 @@ onto two lines is one, the line under a name, a bar of words and a table's heade
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from deckcheck.data import CardIndex
 from deckcheck.model import Section
@@ -21,7 +25,10 @@ from deckcheck.paper import cardline, parse, shapes
 from deckcheck.paper.cardline import Entry, Row
 from deckcheck.paper.furniture import total_line
 from deckcheck.paper.matching import exact_card
-from deckcheck.paper.rows import Run, numbering, typed
+from deckcheck.paper.rows import COUNTED, Run, names_a_type, numbering, typed
+
+TYPES_READ = 3  # runs naming only a kind or a section, at least, for them to be a column of kinds read as lines
+_LEADING_COUNT = re.compile(r"^\s*\d{1,2}\s*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +88,43 @@ def read_rows(rows: Sequence[Sequence[Run]], cards: CardIndex) -> PageRows:
         else:
             _read_row(row, page, out)
     out.ignored.extend(run for run in alone if not cardline.give_count(run, page.side, out.entries, cards))
+    out.entries = _numbers_in_names(_kinds_read_as_cards(out, rows))
     return out
+
+
+def _kinds_read_as_cards(out: PageRows, rows: Sequence[Sequence[Run]]) -> list[Entry]:
+    """The entries but those read from one run of a count and a word that names only a kind or a section, where
+    TYPES_READ of the page's runs name only one, a count before them or none (a spreadsheet's column of kinds read
+    with the count beside it, `1 融合`: never the card 融合, whose name in a cell of its own stays a card); their
+    runs are furniture."""
+    typed_runs = sum(names_a_type(_LEADING_COUNT.sub("", parse.folded(run.text))) for row in rows for run in row)
+    if typed_runs < TYPES_READ:
+        return out.entries
+    kinds = [entry for entry in out.entries if names_a_type(entry.name) and entry.count_run is None and _leads(entry)]
+    out.ignored.extend(run for entry in kinds for run in entry.runs)
+    return [entry for entry in out.entries if entry not in kinds]
+
+
+def _numbers_in_names(entries: list[Entry]) -> list[Entry]:
+    """The entries, those whose count was read before the name in the name's own run flagged where those numbers go
+    up by one down the page most of the way and pass 3: a row's number read with its name is never its count."""
+    led = [entry for entry in entries if entry.count is not None and entry.count_run is None and _leads(entry)]
+    values = [entry.count for entry in led if entry.count is not None]
+    steps = list(itertools.pairwise(values))
+    if len(values) < 3 or max(values) <= 3 or sum(b == a + 1 for a, b in steps) < COUNTED * len(steps):
+        return entries
+    numbered = {id(entry) for entry in led}
+    return [
+        replace(entry, reasons=tuple(dict.fromkeys((*entry.reasons, "count_unclear"))))
+        if id(entry) in numbered
+        else entry
+        for entry in entries
+    ]
+
+
+def _leads(entry: Entry) -> bool:
+    """Whether an entry's count stands first in its name's run (`12 Name`)."""
+    return parse.folded(entry.name_run.text).lstrip().startswith(str(entry.count))
 
 
 def _read_row(row: Sequence[Run], page: _Page, out: PageRows) -> None:
