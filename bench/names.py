@@ -36,7 +36,7 @@ from deckcheck.rules import resolve_entry
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "names_corpus.tsv"
 # The dashes players type for one another, and the long vowel mark: ー, －, -, ‐, ‑, ‒, –, —, ―, −, ｰ.
-DASHES = "\u30fc\uff0d\u002d\u2010\u2011\u2012\u2013\u2014\u2015\u2212\uff70"
+DASHES = "\u30fc\uff0d\u002d\u2010\u2011\u2012\u2013\u2014\u2015\u2212\uff70\uff5e\u301c~"
 _PRINTED_DASHES = frozenset("ー－-")  # those the card names print
 _SLIPS = ("drop", "double", "swap", "replace")
 

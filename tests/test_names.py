@@ -456,3 +456,25 @@ def test_the_readings_are_data_checked_and_versioned(tmp_path: Path, data: Data)
     changed = load_data(tmp_path)
     assert changed.digest != digest
     assert changed.cards.search.suggestions("うらうら")[0].card.passcode == ASH_BLOSSOM
+
+
+@pytest.mark.parametrize("wave", ["～", "〜", "~"])
+def test_a_wave_dash_typed_for_the_long_vowel_reads_as_it(client: httpx.Client, data: Data, wave: str) -> None:
+    """`クリボ～ン` is Kuribohrn, never Kuribon: a deck of it is judged as one of `クリボーン` (not yet printed on
+    2015-01-01), and a roster that writes it so matches the deck; a name that prints ～ around its subtitle is read
+    exactly."""
+    typed = f"クリボ{wave}ン"
+    parsed = client.post("/v1/decks/parse", json={"text": typed}).json()
+    assert [entry["canonical"] for entry in parsed["main"]] == [KURIBOHRN]
+    assert parsed["read_loosely"] == [_loose(data, ["main", 0], 1, unicodedata.normalize("NFKC", typed), "クリボーン")]
+
+    def codes(text: str) -> list[str]:
+        answer = client.post("/v1/validate", json={"text": text, "date": "2015-01-01"})
+        return [violation["code"] for violation in answer.json()["violations"]]
+
+    assert codes(f"3 {typed}") == codes("3 クリボーン") != codes("3 クリボン")
+    deck = "\n".join(["3 クリボーン", *(f"3 {name}" for name in ("ブラック・マジシャン", "強欲な壺"))])
+    answer = client.post("/v1/validate", json={"text": deck, "roster": {"text": deck.replace("クリボーン", typed)}})
+    assert "roster_mismatch" not in [violation["code"] for violation in answer.json()["violations"]]
+    subtitle = "エルフェンノーツ～狂奏のラプソディア～"
+    assert client.post("/v1/decks/parse", json={"text": subtitle}).json()["read_loosely"] == []

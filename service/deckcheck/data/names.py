@@ -7,9 +7,11 @@ import itertools
 import re
 import unicodedata
 
-# Dashes and hyphens that people type interchangeably in card names (NFKC makes － and ﹣ the ASCII -). Matched
-# exactly they stay apart from the katakana long vowel mark ー, a letter (クリボー); read loosely they are one with it.
-_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
+# Dashes and hyphens that people type interchangeably in card names (NFKC makes － and ﹣ the ASCII -), and the wave
+# dashes typed for ー (`クリボ～ン`; NFKC makes ～ the ASCII ~, 〜 it keeps), which a few names print around a
+# subtitle (`エルフェンノーツ～狂奏のラプソディア～`). Matched exactly they stay apart from the katakana long vowel
+# mark ー, a letter (クリボー); read loosely they are one with it.
+_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d~\u301c"
 # Middle dots: the Japanese ・ (and its half-width ･, which NFKC already folds) against the Latin ·.
 _DOTS = "\u00b7\u2027\u2219\u22c5\u30fb\uff65"
 _DASH = re.compile(f"[{_DASHES}]")
