@@ -82,6 +82,7 @@ def test_sdist_holds_the_sources_and_the_data(installed: Installed) -> None:
     assert {
         "pyproject.toml",
         "README.md",
+        "LICENSE",
         "cards/cards.csv",
         "cards/printings.json",
         "provenance/imports.ndjson",
@@ -112,6 +113,14 @@ def test_wheel_carries_the_data(installed: Installed) -> None:
     assert sorted(bundled) == lists
     assert len(lists) == 133  # 86 OCG and 47 TCG lists
     assert not [n for n in names if n.startswith(("tests/", "scripts/", "bench/", "service/"))]
+
+
+def test_the_wheel_says_it_is_mit_licensed_and_carries_the_licence(installed: Installed) -> None:
+    with zipfile.ZipFile(installed.wheel) as wheel:
+        (metadata,) = [n for n in wheel.namelist() if n.endswith(".dist-info/METADATA")]
+        (licence,) = [n for n in wheel.namelist() if n.endswith(".dist-info/licenses/LICENSE")]
+        assert "License-Expression: MIT" in wheel.read(metadata).decode().splitlines()
+        assert wheel.read(licence) == (ROOT / "LICENSE").read_bytes()
 
 
 def test_a_fresh_install_judges_december_2026_by_the_october_list(installed: Installed) -> None:
