@@ -17,7 +17,7 @@ from typing import IO, Any
 import orjson
 
 from deckcheck.cli.banlist import print_changes
-from deckcheck.cli.output import EXIT_ERROR, EXIT_OK, table, words
+from deckcheck.cli.output import EXIT_ERROR, EXIT_FAILED, EXIT_OK, table, words
 from deckcheck.cli.watch import await_services, reload_services
 from deckcheck.config import Settings
 from deckcheck.data import Data, DataSource, make_banlist
@@ -112,8 +112,7 @@ def run_data(args: argparse.Namespace, argv: list[str], settings: Settings, stdo
             where = source if args.dir is None else DataSource(source.root, args.dir, source.cadence)
             return _status(args, where, stdout)
         if args.action == "reload":
-            reload_services(folder, args.wait, args.lang, stdout)
-            return EXIT_OK
+            return EXIT_OK if reload_services(folder, args.wait, args.lang, stdout) else EXIT_FAILED
         target = _target(source, folder)
         # One writer at a time, the plan read from the folder it changes; a dry run writes nothing and waits for no one.
         with nullcontext() if getattr(args, "dry_run", False) else writing(folder, args.lock_wait, argv):

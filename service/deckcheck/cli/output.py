@@ -18,7 +18,8 @@ from deckcheck.rules import PENALTIES
 from deckcheck.sentences import SENTENCES, say
 
 # The exit status of every command: 0 done (and every deck legal), 1 some deck illegal, 2 a usage or input error,
-# 3 a recheck that could not be carried to its end (on Dask, a partition every worker that ran it died running).
+# 3 a command that could not be carried to its end (a recheck on Dask whose partition every worker that ran it died
+# running, a reload no service took).
 EXIT_OK, EXIT_ILLEGAL, EXIT_ERROR, EXIT_FAILED = 0, 1, 2, 3
 # The exit status of a command whose output pipe was closed early: what a shell reports for a process SIGPIPE ended
 # (128 + 13), as it does for cat, grep or git in `… | head -1`, and apart from this command's 0, 1 and 2.

@@ -7,6 +7,7 @@ import os
 import signal
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 from typing import IO
 
@@ -80,11 +81,20 @@ def await_services(
 
 
 def reload_services(folder: Path, seconds: float, lang: str, out: IO[str]) -> bool:
-    """Send SIGHUP to each service watching `folder` (to the supervisor of workers, once), and wait until each has
-    loaded the data again; whether all did."""
-    before = watchers(folder)
-    for pid in sorted({watcher.signal_pid for watcher in before}):
-        os.kill(pid, signal.SIGHUP)
+    """Send SIGHUP to each service watching `folder` (to the supervisor of workers, once, and only while it is the
+    process its record names), and wait until each has loaded the data again; whether all did (False where none
+    watches it)."""
+    before: list[Watcher] = []
+    signalled: set[int] = set()
+    for watcher in watchers(folder):
+        if watcher.signal_pid not in signalled and watcher.signallable():
+            with suppress(ProcessLookupError):  # it ended since: the wait below says it is gone
+                os.kill(watcher.signal_pid, signal.SIGHUP)
+            signalled.add(watcher.signal_pid)
+        if watcher.signal_pid in signalled:
+            before.append(watcher)
+        else:  # a worker whose supervisor is gone: a signal to its pid could reach another process
+            print(words(lang, "data_service_gone", service=watcher.describe()), file=out)
     return await_services(
         before,
         folder,

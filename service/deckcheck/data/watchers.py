@@ -2,7 +2,11 @@
 keeps a small record of itself in the user's state folder (platformdirs) — its folder, the data version it serves and
 how its last reload went — written at start and after every reload, removed when it stops. `deckcheck data` reads
 them to wait until the services watching the folder it changed serve the change, and to signal those services (by
-the folder they watch, never by a process name, which on a shared host may be somebody else's server)."""
+the folder they watch, never by a process name, which on a shared host may be somebody else's server).
+
+A record outlives a process killed with SIGKILL, and its pid may be taken by another: a process is the one a record
+names only when its start time (/proc/PID/stat) and the machine's boot are the ones recorded. Records are read as
+data files are: regular files only, bounded in size, every field of its type, pids in range."""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ import logging
 import multiprocessing
 import os
 import socket
+import stat
 from contextlib import suppress
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -20,6 +25,9 @@ import platformdirs
 
 LOG = logging.getLogger("deckcheck.data")
 _APP = "deckcheck"
+_RECORD_BYTES = 16 * 1024  # a record is a few hundred bytes; a larger file is no record
+_PID_MAX = 4_194_304  # Linux's highest pid_max
+_PROC = Path("/proc")
 
 
 def default_updates_dir() -> Path:
@@ -58,6 +66,17 @@ class Watcher:
     reload_outcome: str  # "started", "ok" or "failed"
     reload_problem: str | None
     reloaded: str  # when the data were last loaded, or a reload last failed
+    started: int | None = None  # the process's start, in clock ticks after boot (/proc/PID/stat), where known
+    signal_started: int | None = None  # the same of the process a reload signal goes to
+    boot: str | None = None  # the boot the two started in (/proc/sys/kernel/random/boot_id)
+
+    def alive(self) -> bool:
+        """Whether the process of the record still runs: the same pid, started when it did, in the same boot."""
+        return _is(self.pid, self.started, self.boot)
+
+    def signallable(self) -> bool:
+        """Whether the process a reload signal goes to is still the one the record names."""
+        return _is(self.signal_pid, self.signal_started, self.boot)
 
     def describe(self) -> str:
         """The process as an operator finds it: its pid, and the supervisor's when it is a worker."""
@@ -71,10 +90,11 @@ class Registration:
     def __init__(self, updates_dir: Path, data_dir: Path, poll_seconds: float, version: str) -> None:
         pid = os.getpid()
         parent = multiprocessing.parent_process()  # uvicorn's supervisor spawns its workers
+        signal_pid = parent.pid if parent is not None and parent.pid is not None else pid
         self.path = registry_dir() / f"{socket.gethostname()}-{pid}.json"
         self.watcher = Watcher(
             pid=pid,
-            signal_pid=parent.pid if parent is not None and parent.pid is not None else pid,
+            signal_pid=signal_pid,
             host=socket.gethostname(),
             updates_dir=str(updates_dir.resolve()),
             data_dir=str(data_dir.resolve()),
@@ -83,6 +103,9 @@ class Registration:
             reload_outcome="started",
             reload_problem=None,
             reloaded=now(),
+            started=_started(pid),
+            signal_started=_started(signal_pid),
+            boot=_boot(),
         )
         self._failed = False
 
@@ -114,13 +137,10 @@ def watchers(folder: Path) -> list[Watcher]:
     target = str(folder.resolve())
     host = socket.gethostname()
     for path in sorted(registry_dir().glob("*.json")):
-        try:
-            watcher = Watcher(**json.loads(path.read_text(encoding="utf-8")))
-        except (OSError, ValueError, TypeError):
-            continue  # being written, or not a record
-        if watcher.host != host:
-            continue
-        if not _alive(watcher.pid):
+        watcher = _record(path)
+        if watcher is None or watcher.host != host:
+            continue  # being written, not a record, or another host's
+        if not watcher.alive():
             with suppress(OSError):
                 path.unlink()
             continue
@@ -129,7 +149,74 @@ def watchers(folder: Path) -> list[Watcher]:
     return found
 
 
-def _alive(pid: int) -> bool:
+def _record(path: Path) -> Watcher | None:
+    """The record at `path`, or None for anything that is not one: not a regular file (a FIFO is never opened to
+    wait on), too large, not JSON, or a field missing, of another type or out of range."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as file:
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            raw = file.read(_RECORD_BYTES + 1)
+            fields = json.loads(raw) if len(raw) <= _RECORD_BYTES else None
+        except (OSError, ValueError):
+            return None
+    if not isinstance(fields, dict) or not _typed(fields):
+        return None
+    return Watcher(**fields)
+
+
+def _typed(fields: dict[str, object]) -> bool:
+    """Whether a record's fields are a Watcher's, each of its type, its pids in range."""
+    texts = ("host", "updates_dir", "data_dir", "data_version", "reload_outcome", "reloaded")
+    ticks = [fields.get(name) for name in ("started", "signal_started")]
+    poll = fields.get("poll_seconds")
+    return (
+        set(Watcher.__dataclass_fields__) >= set(fields) >= {*texts, "pid", "signal_pid", "poll_seconds"}
+        and all(_pid(fields.get(name)) for name in ("pid", "signal_pid"))
+        and all(isinstance(fields.get(name), str) for name in texts)
+        and all(tick is None or (type(tick) is int and tick >= 0) for tick in ticks)
+        and isinstance(fields.get("boot"), str | None)
+        and isinstance(fields.get("reload_problem"), str | None)
+        and type(poll) in (int, float)
+        and 0 <= float(poll) < float("inf")  # type: ignore[arg-type]
+    )
+
+
+def _pid(value: object) -> bool:
+    """Whether a record's pid is one a process may have: never 0 or -1, which signal a group or every process."""
+    return type(value) is int and 0 < value <= _PID_MAX
+
+
+def _is(pid: int, started: int | None, boot: str | None) -> bool:
+    """Whether `pid` is the process that started at `started` in `boot`; where /proc is missing, whether a process
+    of that pid runs at all."""
+    if not _PROC.joinpath("self", "stat").is_file():
+        return _runs(pid)
+    return started is not None and boot == _boot() and _started(pid) == started
+
+
+def _started(pid: int) -> int | None:
+    """When process `pid` started, in clock ticks after boot (the 22nd field of /proc/PID/stat); None for none."""
+    try:
+        text = _PROC.joinpath(str(pid), "stat").read_text(encoding="utf-8", errors="replace")
+        return int(text[text.rindex(")") + 2 :].split()[19])  # after the command, which may hold spaces and ")"
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _boot() -> str | None:
+    """This boot's id (/proc/sys/kernel/random/boot_id): a start time counts from it."""
+    try:
+        return _PROC.joinpath("sys", "kernel", "random", "boot_id").read_text(encoding="ascii").strip()
+    except (OSError, ValueError):
+        return None
+
+
+def _runs(pid: int) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
