@@ -69,38 +69,51 @@ def tables(cells: list[Box]) -> list[Box]:
     return [box for box, _members in _tables(cells)]
 
 
-def between(cells: list[Box], texts: list[Box]) -> list[Box]:
+def between(cells: list[Box], texts: list[Box], typed: list[Box] | None = None) -> list[Box]:
     """The cells of the tables whose rules run between the page's runs of text (`texts`, boxes as the cells'), not
     through them, with something written in two of its columns at least (a count's and a name's): a table more of
     whose runs cross its cells' edges than stand in a cell is made of the strokes of letters (a photographed page's
     lines of text, their strokes in line down the page); one written in one column alone is a notebook's ruled page
-    with its margin, or a form's fields; and no line is a row of one with nothing written in it."""
+    with its margin, or a form's fields; and no line is a row of one with nothing written in it. Runs of a text layer
+    (`typed`) are what was typed, never strokes: one may span a row's cells (a form's fields of count and name read
+    as one line) and stands in each cell it covers."""
     kept: list[Box] = []
     for (left, top, width, height), members in _tables(cells):
         crossing = 0
         columns: list[int] = []  # the left edges of the cells a run of text stands in
-        for text in texts:
+        for text, is_typed in [*((text, False) for text in texts), *((text, True) for text in typed or [])]:
             x, y = text[0] + text[2] / 2, text[1] + text[3] / 2
             if not (left <= x <= left + width and top <= y <= top + height):
                 continue
             room = text[3] / 3
-            holder = next(
-                (
-                    c for c in members
-                    if c[0] - room <= text[0] and text[0] + text[2] <= c[0] + c[2] + room
-                    and c[1] - room <= text[1] and text[1] + text[3] <= c[1] + c[3] + room
-                ),
-                None,
-            )  # fmt: skip
-            if holder is None:
-                crossing += 1
-            else:
+            holder = next((c for c in members if _within(text, c, room)), None)
+            if holder is not None:
                 columns.append(holder[0])
+            elif is_typed:
+                columns += [c[0] for c in members if _covers(text, c, room)]
+            else:
+                crossing += 1
         written = sorted(set(columns))
         apart = sum(b - a > COLUMN_APART * width for a, b in itertools.pairwise(written))
         if len(columns) >= crossing and apart:
             kept += members
     return kept
+
+
+def _within(text: Box, cell: Box, room: float) -> bool:
+    """Whether a run stands inside a cell, give or take `room`."""
+    return (
+        cell[0] - room <= text[0] and text[0] + text[2] <= cell[0] + cell[2] + room
+        and cell[1] - room <= text[1] and text[1] + text[3] <= cell[1] + cell[3] + room
+    )  # fmt: skip
+
+
+def _covers(text: Box, cell: Box, room: float) -> bool:
+    """Whether a run stands in the row of a cell and covers it across, give or take `room`."""
+    return (
+        text[0] - room <= cell[0] and cell[0] + cell[2] <= text[0] + text[2] + room
+        and cell[1] - room <= text[1] and text[1] + text[3] <= cell[1] + cell[3] + room
+    )  # fmt: skip
 
 
 def _tables(cells: list[Box]) -> list[tuple[Box, list[Box]]]:

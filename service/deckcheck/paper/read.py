@@ -136,7 +136,8 @@ def read_page(
     turn = skew.turn_for(runs, image.size)
     if turn is not None:
         runs, grey = [turn.run(run) for run in runs], turn.picture(grey)
-    ruled = grid.between(grid.cells(grey), [run.quad.box for run in runs])
+    found = [run.quad.box for run in runs if run.read.engine != "text"]
+    ruled = grid.between(grid.cells(grey), found, [run.quad.box for run in runs if run.read.engine == "text"])
     shape = Shape(column_starts(runs, image.width), grid.tables(ruled), image.width)
     page = place_page(read_rows(rows(runs), cards), number, shape, section)
     if turn is None:
