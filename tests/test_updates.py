@@ -312,7 +312,10 @@ def test_remove_and_check(updates: Path, bundle: Path, tmp_path: Path) -> None:
     code, out, err = _run("data", "check", str(updates))
     assert (code, err) == (0, "")
     assert out.startswith(f"{updates}: good (14216 cards, 133 lists")
-    assert _run("data", "remove", "ocg-2027-04-01")[0] == 0
+    code, out, _err = _run("data", "remove", "ocg-2027-04-01")
+    assert code == 0
+    assert f"{updates}: removed banlists/ocg/2027-04-01.json" in out.splitlines()
+    assert "wrote" not in out
     assert not (updates / "banlists" / "ocg" / "2027-04-01.json").exists()
     code, _out, err = _run("data", "remove", "ocg-2027-04-01")
     assert (code, err) == (2, f"deckcheck: ocg-2027-04-01: {updates} holds no list ocg-2027-04-01\n")

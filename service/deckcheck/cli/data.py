@@ -124,9 +124,9 @@ def run_data(args: argparse.Namespace, argv: list[str], settings: Settings, stdo
     except Error as exc:
         print(f"deckcheck: {exc}", file=stderr)
         return EXIT_ERROR
-    print(
-        words(args.lang, "data_written", folder=folder, files=", ".join([*change.writes, *change.removes])), file=stdout
-    )
+    for said, files in (("data_written", change.writes), ("data_removed", change.removes)):
+        if files:
+            print(words(args.lang, said, folder=folder, files=", ".join(files)), file=stdout)
     if args.wait > 0:
         await_services(before, folder, args.wait, args.lang, stdout)
     return EXIT_OK
