@@ -7,6 +7,7 @@ tests/test_deck_check_element.py."""
 from __future__ import annotations
 
 import json
+import shutil
 import tarfile
 from pathlib import Path
 
@@ -82,7 +83,8 @@ def test_the_node_tests_pass_against_the_running_service(built: Path, base_url: 
 
 
 def test_the_package_installs_and_type_checks_in_a_fresh_project(built: Path, tmp_path: Path) -> None:
-    packed = run(["npm", "pack", "--pack-destination", str(tmp_path)], HERE, timeout=120)
+    # The package as built above (its prepack build skipped: another test may be reading dist meanwhile).
+    packed = run(["npm", "pack", "--ignore-scripts", "--pack-destination", str(tmp_path)], HERE, timeout=120)
     assert packed.returncode == 0, packed.stderr
     (tarball,) = tmp_path.glob("deckcheck-client-*.tgz")
     with tarfile.open(tarball) as archive:
@@ -123,3 +125,18 @@ def test_the_service_serves_the_packages_bundle_of_the_element(built: Path) -> N
         "service/deckcheck/static/elements/deck-check.js is not the bundle of clients/typescript: "
         "run `npm run element` there"
     )
+
+
+def test_npm_pack_on_a_fresh_clone_builds_the_package_first(built: Path, tmp_path: Path) -> None:
+    """A clone has no dist: `npm pack` builds it (prepack) rather than make a package that fails with TS2307."""
+    clone = tmp_path / "clients" / "typescript"
+    shutil.copytree(HERE, clone, ignore=shutil.ignore_patterns("node_modules", "dist"))
+    (clone / "node_modules").symlink_to(HERE / "node_modules")
+    (tmp_path / "openapi").mkdir()
+    shutil.copy(ROOT / "openapi" / "openapi.json", tmp_path / "openapi" / "openapi.json")
+    packed = run(["npm", "pack", "--pack-destination", str(tmp_path)], clone, timeout=300)
+    assert packed.returncode == 0, packed.stdout + packed.stderr
+    (tarball,) = tmp_path.glob("deckcheck-client-*.tgz")
+    with tarfile.open(tarball) as archive:
+        names = set(archive.getnames())
+    assert {"package/dist/index.js", "package/dist/index.d.ts", "package/dist/deck-check.js"} <= names
