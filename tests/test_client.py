@@ -614,7 +614,7 @@ def test_a_batch_that_would_stall_without_held_results(base_url: str, data: Data
 
 def _guide_example() -> str:
     guide = (ROOT / "docs" / "developers" / "client.md").read_text(encoding="utf-8")
-    found = re.search(r"^# Python client\n.*?^```python\n(.*?)^```", guide, re.S | re.M)
+    found = re.search(r"^# Clients: Python and TypeScript\n.*?^```python\n(.*?)^```", guide, re.S | re.M)
     assert found is not None
     return found.group(1)
 
