@@ -14,7 +14,6 @@ onto two lines is one, the line under a name, a bar of words and a table's heade
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -25,7 +24,7 @@ from deckcheck.paper import cardline, parse, shapes
 from deckcheck.paper.cardline import Entry, Row
 from deckcheck.paper.furniture import total_line
 from deckcheck.paper.matching import exact_card
-from deckcheck.paper.rows import COUNTED, Run, names_a_type, numbering, typed
+from deckcheck.paper.rows import Run, counts_up, names_a_type, numbering, typed
 
 TYPES_READ = 3  # runs naming only a kind or a section, at least, for them to be a column of kinds read as lines
 _LEADING_COUNT = re.compile(r"^\s*\d{1,2}\s*")
@@ -110,8 +109,7 @@ def _numbers_in_names(entries: list[Entry]) -> list[Entry]:
     up by one down the page most of the way and pass 3: a row's number read with its name is never its count."""
     led = [entry for entry in entries if entry.count is not None and entry.count_run is None and _leads(entry)]
     values = [entry.count for entry in led if entry.count is not None]
-    steps = list(itertools.pairwise(values))
-    if len(values) < 3 or max(values) <= 3 or sum(b == a + 1 for a, b in steps) < COUNTED * len(steps):
+    if not counts_up(values):
         return entries
     numbered = {id(entry) for entry in led}
     return [

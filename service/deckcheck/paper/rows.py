@@ -167,12 +167,18 @@ def numbering(rows_: Sequence[Sequence[Run]]) -> set[int]:
     found: set[int] = set()
     for column in _columns([run for run, _value in numbers], right=True):
         values = [value for run, value in numbers if id(run) in column]
-        steps = list(itertools.pairwise(values))
-        counted = sum(after == before + 1 for before, after in steps)
         under_header = any(_in_line(header, [r for r, _v in numbers if id(r) in column]) for header in headers)
-        if under_header or (len(values) >= 3 and max(values) > 3 and counted >= COUNTED * len(steps)):
+        if under_header or counts_up(values):
             found |= column
     return found
+
+
+def counts_up(values: Sequence[int]) -> bool:
+    """Whether numbers down a page are row numbers: three at least, past 3 (no count is), going up by one from each
+    to the next most of the way."""
+    steps = list(itertools.pairwise(values))
+    counted = sum(after == before + 1 for before, after in steps)
+    return len(values) >= 3 and max(values) > 3 and counted >= COUNTED * len(steps)
 
 
 def typed(rows_: Sequence[Sequence[Run]]) -> set[int]:
