@@ -28,7 +28,7 @@ import numpy as np
 import orjson
 
 from deckcheck.paper import crop, detect, models, recognise
-from deckcheck.paper.pages import read_pages
+from deckcheck.paper.decoding import read_pages
 
 WEIGHTS = Path(__file__).resolve().parent.parent / "service" / "deckcheck" / "paper" / "weights"
 CROPS_A_PAGE = 12  # runs of a page calibrated on, spread over it

@@ -13,8 +13,8 @@ import pytest
 from deckcheck import Data
 from deckcheck.data.status import lists_in_force, newest_lists
 from deckcheck.data.watchers import default_updates_dir
+from deckcheck.days import today
 from deckcheck.versions import PACKAGE, code_digest, data_version
-from deckcheck.wire.inputs import today
 
 # Every GET resource, with the request headers that pick its representation.
 RESOURCES = [

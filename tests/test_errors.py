@@ -38,7 +38,7 @@ from tests.modules import MODULES
 PRIVATE = {
     "deckcheck.cli.main._Usage",
     "deckcheck.batch.recheck._LineError",
-    "deckcheck.batch.lines._NotPlain",
+    "deckcheck.batch.quick._NotPlain",
     "deckcheck.api.middleware.limits._TooLarge",
     "deckcheck.api.middleware.admission.ClientGone",
     "deckcheck.api.recheck_io.Disconnected",

@@ -34,6 +34,7 @@ CORE = (
     "paper",
     "logs",
     "sentences",
+    "days",
 )
 EDGES = ("deckcheck.api", "deckcheck.cli", "deckcheck.app", "deckcheck.client")
 FRAMEWORKS = ("fastapi", "starlette", "uvicorn")

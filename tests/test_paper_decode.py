@@ -27,7 +27,7 @@ from PIL import Image, ImageDraw, ImageOps, PngImagePlugin
 
 from deckcheck.api.problems import status_of
 from deckcheck.errors import PaperError
-from deckcheck.paper.pages import MAX_CHUNKS, MAX_SCANS, read_pages
+from deckcheck.paper.decoding import MAX_CHUNKS, MAX_SCANS, read_pages
 from tests.decks import EXTRA, MAIN_40, SIDE
 
 DECK: dict[str, Any] = {"main": MAIN_40, "extra": EXTRA, "side": SIDE}

@@ -34,8 +34,8 @@ from pypdf.generic import (
 
 from deckcheck.errors import PaperTimedOut
 from deckcheck.paper import ocr
+from deckcheck.paper.decoding import PAGE_PIXELS
 from deckcheck.paper.fields import MAX_ANNOTATIONS, field_words, place
-from deckcheck.paper.pages import PAGE_PIXELS
 from tests.forms import COUNT_MM, GOTHIC, ROW_MM, SERIF, Table, form_pdf
 from tests.test_paper import _read
 

@@ -23,7 +23,7 @@ from deckcheck.paper.entries import read_rows
 from deckcheck.paper.furniture import furniture, total_line
 from deckcheck.paper.glyphs import lone
 from deckcheck.paper.matching import exact_card
-from deckcheck.paper.page import Shape, place_page
+from deckcheck.paper.placing import Shape, place_page
 from deckcheck.paper.read import read_page
 from deckcheck.paper.recognise import Read
 from deckcheck.paper.rows import Run, rows

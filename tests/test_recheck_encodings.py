@@ -21,8 +21,8 @@ import pytest
 
 from deckcheck import Data
 from deckcheck.batch import BatchSpec, Rechecker
+from deckcheck.batch.decoding import read_lines
 from deckcheck.batch.partition import check_table
-from deckcheck.batch.textlines import read_lines
 from deckcheck.cli import run
 from tests.cases import MAIN_40
 

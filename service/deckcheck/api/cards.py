@@ -13,12 +13,12 @@ from deckcheck.api.middleware.admission import Admission
 from deckcheck.api.responses import NOT_FOUND, SEARCH_PROBLEMS, cached, json_response, paged
 from deckcheck.api.served import served
 from deckcheck.data import STATUS_NAMES, Card, Data
+from deckcheck.days import today
 from deckcheck.errors import NotFound
 from deckcheck.model import FORMATS, Format
 from deckcheck.rules.eras import first_day_printed
 from deckcheck.rules.history import on_day, periods
 from deckcheck.wire.answers import CardLegality, CardOutFull, SearchHit
-from deckcheck.wire.inputs import today
 from deckcheck.wire.request_values import IsoDate
 
 # A passcode as printed: digits only (no sign, no underscores, no decimal point), so each card has one address.

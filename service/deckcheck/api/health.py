@@ -22,8 +22,8 @@ from deckcheck.api.middleware.admission import Admission
 from deckcheck.api.responses import BAD_QUERY, json_response
 from deckcheck.api.served import Served, served
 from deckcheck.data.status import data_status, newest_lists
+from deckcheck.days import today
 from deckcheck.wire.answers import Health, Readiness
-from deckcheck.wire.inputs import today
 
 
 class Lifecycle:

@@ -23,8 +23,8 @@ from deckcheck.api.recheck_io import Disconnected, Held, HeldTooLarge, ndjson_ba
 from deckcheck.api.responses import RECHECK_PROBLEMS, AcceptLanguage, pick_language
 from deckcheck.api.served import served
 from deckcheck.batch import BatchSpec, Rechecker, Summary
+from deckcheck.days import today
 from deckcheck.model import Format
-from deckcheck.wire.inputs import today
 from deckcheck.wire.request_values import IsoDate
 
 # Request headers whose values are text beyond ASCII: an inline list in Deckcheck-Banlist or Deckcheck-Previous

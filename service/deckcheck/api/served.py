@@ -28,9 +28,9 @@ from deckcheck.data import Data, DataSource
 from deckcheck.data.lastgood import Stale, check_present, keep, load_kept, stale, update_files
 from deckcheck.data.loader import data_files, settle
 from deckcheck.data.watchers import Registration
+from deckcheck.days import today
 from deckcheck.rules import warm
 from deckcheck.versions import data_version
-from deckcheck.wire.inputs import today
 
 DATA_LOG = logging.getLogger("deckcheck.data")
 # While checks run beside it, a reload works for _PACE_WORK seconds, then rests for _PACE_REST; it looks for them for

@@ -25,10 +25,11 @@ from deckcheck.api.responses import (
 )
 from deckcheck.api.served import served
 from deckcheck.data import Data
+from deckcheck.days import today
 from deckcheck.model import FORMATS, Report
 from deckcheck.rules import RULES, eras, validate
 from deckcheck.wire.answers import EraOut, RuleOut, ValidateResponse
-from deckcheck.wire.inputs import context_for, deck_from, today
+from deckcheck.wire.inputs import context_for, deck_from
 from deckcheck.wire.judge.bodies import mark_escalations
 from deckcheck.wire.reports import report_json, ruleset_json
 from deckcheck.wire.requests import ValidateQuery, ValidateRequest

@@ -2,7 +2,7 @@
 
 A deck file is read as the desk reads it (UTF-8, else Shift_JIS as Windows writes it, CP932), and its line carries
 the encoding it was read in as its own field `encoding`, which its result echoes, and comes as `Decoded`, so the
-recheck's summary counts it with the NDJSON lines read in the same encoding (batch/textlines.py `read_lines`). It
+recheck's summary counts it with the NDJSON lines read in the same encoding (batch/decoding.py `read_lines`). It
 becomes one line, so a file past what a line may hold is an error line read no further than that. An NDJSON line is
 handed on as its bytes, read as text line by line when it is checked.
 """

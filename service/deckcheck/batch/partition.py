@@ -8,7 +8,7 @@ column is the caller's own field (`player`, `email`), carried into the result as
 (a value JSON has no type for, such as a decimal, as its text). A column of bytes (binary: what pyarrow's CSV
 reader makes of a column that is not UTF-8, such as a Shift_JIS CSV's) is read as the desk reads a file, UTF-8 else
 Shift_JIS (CP932), and the summary counts a row with such a cell as read in CP932, as it counts an NDJSON line
-(batch/textlines.py `read_lines`). Each row is checked as the NDJSON line of its non-null fields would be, in chunks
+(batch/decoding.py `read_lines`). Each row is checked as the NDJSON line of its non-null fields would be, in chunks
 through the columnar verdict, and answered by one row of RESULTS: the result line itself (`result`, the same bytes
 `deckcheck recheck` writes) and its verdict as columns a warehouse can query. Needs the `dask` extra's pyarrow.
 """

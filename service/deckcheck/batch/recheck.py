@@ -5,7 +5,7 @@ counts (and the first ids of decks a list change made illegal), so memory stays 
 A result line says its deck's verdict in one word (`verdict`: legal, illegal, or with a previous list newly_illegal
 or still_illegal) and echoes the line's own fields (`fields`), as an error line does where it can read them.
 
-A line is read as the desk and deck files are: UTF-8, else Shift_JIS as Windows writes it (batch/textlines.py).
+A line is read as the desk and deck files are: UTF-8, else Shift_JIS as Windows writes it (batch/decoding.py).
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ from pydantic import ValidationError
 
 from deckcheck.batch.chunk import Chunk, decode
 from deckcheck.batch.columnar import judge
+from deckcheck.batch.decoding import Line, read_lines
 from deckcheck.batch.entries import entries_chunk
 from deckcheck.batch.files import MAX_LINE_BYTES, Decoded, Unread
 from deckcheck.batch.findings import array_findings, reportable
-from deckcheck.batch.lines import Quick, fields_errors, id_and_fields, own_fields
+from deckcheck.batch.quick import Quick, fields_errors, id_and_fields, own_fields
 from deckcheck.batch.rendered import Renderer, causes, legal_lines, plain_line
 from deckcheck.batch.spec import RecheckSetup
 from deckcheck.batch.summary import Outcome, Summary, verdict_of
-from deckcheck.batch.textlines import Line, read_lines
 from deckcheck.data import Data
 from deckcheck.deck_limits import copies_limit_errors
 from deckcheck.errors import RequestError

@@ -19,7 +19,7 @@ from typing import NamedTuple
 import orjson
 
 from deckcheck.batch.findings import Found, Memo
-from deckcheck.batch.lines import Quick, maker
+from deckcheck.batch.quick import Quick, maker
 from deckcheck.batch.summary import Outcome, verdict_of
 from deckcheck.model import Context, Finding, Violation
 from deckcheck.rules.engine import ruleset_of, violation_of

@@ -57,7 +57,7 @@ class Summary:
     still: int = 0  # illegal under the previous list too
     newly_illegal: list[Any] = field(default_factory=list)  # the first KEPT_NEWLY_ILLEGAL_IDS of them
     causes: Counter[int] = field(default_factory=Counter)
-    # Lines read as UTF-8 and as Shift_JIS (CP932), as the desk reads a file (batch/textlines.py `read_lines`).
+    # Lines read as UTF-8 and as Shift_JIS (CP932), as the desk reads a file (batch/decoding.py `read_lines`).
     utf8: int = 0
     cp932: int = 0
 

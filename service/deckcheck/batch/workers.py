@@ -10,11 +10,11 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
+from deckcheck.batch.decoding import Line
 from deckcheck.batch.files import Part, Span, deck_parts, span_lines
 from deckcheck.batch.recheck import Rechecker
 from deckcheck.batch.spec import BatchSpec
 from deckcheck.batch.summary import Summary
-from deckcheck.batch.textlines import Line
 from deckcheck.collector import collector_paused
 from deckcheck.data import DataSource
 

@@ -38,9 +38,9 @@ from deckcheck.data.schemas import printable, valid_list_name
 from deckcheck.data.status import data_status
 from deckcheck.data.updates import Change, carry_out, file_sha256, record, sha256
 from deckcheck.data.watchers import watchers
+from deckcheck.days import today
 from deckcheck.errors import Error, SourceError
 from deckcheck.versions import data_version
-from deckcheck.wire.inputs import today
 
 
 def add_data_parser(commands: Any, day: Any) -> None:

@@ -26,8 +26,8 @@ from deckcheck.cli.contacts import ContactList
 from deckcheck.cli.output import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, indented, table, words
 from deckcheck.config import Settings
 from deckcheck.data import Data
+from deckcheck.days import today
 from deckcheck.errors import Error
-from deckcheck.wire.inputs import today
 
 CAUSES_SHOWN = 20  # cards the summary names as causes of newly illegal decks
 

@@ -4,8 +4,8 @@ only as the field's appearance shows it, and poppler draws a field saved with no
 name so drawn, or an appearance whose text cannot be told from its glyphs, leaves the text layer the form's printed
 labels and no card.
 
-pypdf reads the values (paper/fields_main.py) in a process of its own, as pdftotext runs: limited in memory and CPU
-time as pages.run limits poppler, at most MAX_ANNOTATIONS annotations looked at, a value's line cut at
+pypdf reads the values (paper/pypdf_fields.py) in a process of its own, as pdftotext runs: limited in memory and CPU
+time as decoding.run limits poppler, at most MAX_ANNOTATIONS annotations looked at, a value's line cut at
 MAX_CHARACTERS, and ended once it has taken its SHARE of the time left to read the file (the page is then read
 without its fields; never past the request's deadline). Each value is one word over its widget's rectangle (a
 multi-line field's one a line, stacked from its top), in the pixels of the page as pdftoppm rasterises it: the PDF's
@@ -26,8 +26,8 @@ from typing import Any
 
 from deckcheck.errors import PaperError, PaperTimedOut
 from deckcheck.paper import MAX_PAGES
+from deckcheck.paper.decoding import PAGE_PIXELS, run
 from deckcheck.paper.ocr import Word
-from deckcheck.paper.pages import PAGE_PIXELS, run
 
 MAX_ANNOTATIONS = 2_000  # annotations looked at, all pages together: a TCG sheet has some 180 fields
 MAX_CHARACTERS = 200  # of a value's line: the longest card name has some 60
@@ -53,11 +53,11 @@ class Field:
 
 def field_words(content: bytes, deadline: float) -> list[list[Field]]:
     """The filled text and choice fields of each page read (at most MAX_PAGES), in the pixels of the page as
-    pages.read_pages rasterises it; no pages where the PDF has no form or its fields cannot be read in time.
+    decoding.read_pages rasterises it; no pages where the PDF has no form or its fields cannot be read in time.
     PaperTimedOut when `deadline` passes."""
     if not any(mark in content for mark in _MARKS):
         return []
-    argv = [sys.executable, "-m", "deckcheck.paper.fields_main", str(MAX_PAGES), str(MAX_ANNOTATIONS)]
+    argv = [sys.executable, "-m", "deckcheck.paper.pypdf_fields", str(MAX_PAGES), str(MAX_ANNOTATIONS)]
     now = time.monotonic()
     try:
         out = run([*argv, str(MAX_CHARACTERS)], content, now + (deadline - now) * SHARE)

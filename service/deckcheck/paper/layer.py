@@ -15,9 +15,9 @@ import numpy as np
 
 from deckcheck.errors import PaperTimedOut
 from deckcheck.paper import MAX_PAGES
+from deckcheck.paper.decoding import PAGE_PIXELS, run
 from deckcheck.paper.fields import Field, field_words
 from deckcheck.paper.ocr import Word
-from deckcheck.paper.pages import PAGE_PIXELS, run
 
 _PAGE = re.compile(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', re.DOTALL)
 _WORD = re.compile(r'<word xMin="([-\d.]+)" yMin="([-\d.]+)" xMax="([-\d.]+)" yMax="([-\d.]+)">(.*?)</word>', re.DOTALL)
@@ -26,7 +26,7 @@ EXACT = 100.0  # a word of the text layer is what was typed: read with full conf
 
 def text_words(content: bytes, deadline: float) -> list[list[Word]]:
     """The words of the text layer of each page read (at most MAX_PAGES), and of its filled-in form fields, in the
-    pixels of the page as pages.read_pages rasterises it (its longer side PAGE_PIXELS); a page with no text has no
+    pixels of the page as decoding.read_pages rasterises it (its longer side PAGE_PIXELS); a page with no text has no
     words."""
     if deadline - time.monotonic() <= 0:
         raise PaperTimedOut("read_timeout", "the time to read this file ran out")

@@ -3,9 +3,9 @@
 A QR code of a ydke:// link, where one is on a page (zxing-cpp), is read first and is exact: the deck is the link's.
 Else every page's runs of text are found and read wherever they stand (paper/runs.py: a PDF's text layer, exactly,
 or the text detector and recognizer), put in rows (paper/rows.py), read as cards, counts, headings and furniture
-(paper/entries.py) and placed in their sections (paper/page.py), a section carrying on from one page to the next;
+(paper/entries.py) and placed in their sections (paper/placing.py), a section carrying on from one page to the next;
 the deck holds only the lines read for sure, card, count and section, and every other line waits for staff to
-confirm it. The whole read runs within one deadline, its pages and pixels bounded (paper/pages.py).
+confirm it. The whole read runs within one deadline, its pages and pixels bounded (paper/decoding.py).
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ from deckcheck.formats.common import DeckFormatError
 from deckcheck.formats.ydke import YDKE_PREFIX, ydke_copies
 from deckcheck.model import SECTIONS, Deck, Entry, Section
 from deckcheck.paper import grid, skew
+from deckcheck.paper.decoding import read_pages
 from deckcheck.paper.entries import read_rows
 from deckcheck.paper.layer import text_words
 from deckcheck.paper.lines import Ignored, ReadLine
-from deckcheck.paper.page import PageRead, Shape, place_page
-from deckcheck.paper.pages import read_pages
+from deckcheck.paper.placing import PageRead, Shape, place_page
 from deckcheck.paper.rows import Run, column_starts, rows
 from deckcheck.paper.runs import ocr_runs, text_runs
 from deckcheck.paper.totals import Heading, Total, totals

@@ -21,6 +21,7 @@ from deckcheck.data import (
     make_banlist,
     read_lflist,
 )
+from deckcheck.days import today
 from deckcheck.deck_limits import LimitError, deck_limit_errors
 from deckcheck.errors import RequestError
 from deckcheck.formats import DeckFormatError, parse
@@ -32,21 +33,6 @@ T = TypeVar("T")
 
 # The card language of an entry that gives none, when the request does not say: the format's own.
 DEFAULT_LANGUAGES: dict[Format, str] = {"ocg": "ja", "tcg": "en"}
-
-JAPAN = dt.timezone(dt.timedelta(hours=9))
-
-
-def today() -> dt.date:
-    """Today in Japan: the event date when none is given, and the day staleness is weighed on."""
-    return dt.datetime.now(JAPAN).date()
-
-
-def seconds_left_today() -> int:
-    """Seconds until the day ends in Japan, when an answer for `today()` stops being today's (at least 1)."""
-    now = dt.datetime.now(JAPAN)
-    midnight = dt.datetime.combine(now.date() + dt.timedelta(days=1), dt.time(), JAPAN)
-    return max(1, int((midnight - now).total_seconds()))
-
 
 # Why an entry names no official card (`rules.resolve_entry`), in English.
 UNKNOWN_CARD = {

@@ -14,7 +14,7 @@ from fastapi import Request
 from fastapi.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from deckcheck.wire.inputs import seconds_left_today
+from deckcheck.days import seconds_left_today
 
 
 class Caching:

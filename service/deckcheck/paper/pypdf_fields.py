@@ -1,5 +1,5 @@
 """The values typed into a PDF's form fields, read by pypdf in a process of its own (paper/fields.py runs it):
-`python -m deckcheck.paper.fields_main PAGES ANNOTATIONS CHARACTERS` reads the PDF on its standard input and writes
+`python -m deckcheck.paper.pypdf_fields PAGES ANNOTATIONS CHARACTERS` reads the PDF on its standard input and writes
 on its standard output, as JSON, each of its first PAGES pages' media box, its /Rotate and its text and choice fields'
 widgets, each with its rectangle and the words of its value: `{"pages": [{"box": [x0, y0, x1, y1], "rotate": 0,
 "fields": [{"rect": [x0, y0, x1, y1], "words": [[text, x0, y0, x1, y1], ...]}, ...]}, ...]}` (a page that cannot be

@@ -10,7 +10,7 @@ import codecs
 from collections.abc import Sequence
 
 from deckcheck.batch.files import MAX_LINE_BYTES, Decoded, Unread
-from deckcheck.batch.lines import Quick, quick
+from deckcheck.batch.quick import Quick, quick
 from deckcheck.encoding import Encoding, NotText, decoded_text
 
 # An input line: its bytes, None for a line too long to keep, a line read as text already (a deck file, a table's
