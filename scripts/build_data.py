@@ -1,11 +1,12 @@
-"""Regenerate the project's card and banlist copies from the shared source data.
+"""Regenerate the project's card and banlist copies from the source data kept in the repository.
 
-Usage: python -m scripts.build_data [SOURCE_DIR]   (default: ../shared/data)
+Usage: python -m scripts.build_data [SOURCE_DIR]   (default: sources/, whose README.md says where each file comes from)
 
 Writes cards/cards.csv (only the columns the rules need) and banlists/<format>/<effective_from>.json for the OCG
-and TCG lists (the fields of SPEC section 4). Card data are facts: names, kinds and printing dates only, never
-effect text. Then the imports recorded in imports.ndjson (`deckcheck data add-list` into the bundle) are carried
-out again from the files in shared/data/incoming, so the bundle's own update path is the one operators use.
+and TCG lists (the fields docs/operators/data.md describes). Card data are facts: names, kinds and printing dates
+only, never effect text. Then the imports recorded in imports.ndjson (`deckcheck data add-list` into the bundle)
+are carried out again from the files in SOURCE_DIR/incoming, so the bundle's own update path is the one operators
+use.
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PRINTINGS_COMPLETE_UNTIL = "2025-11-15"
 
 BANLIST_FIELDS = ("name", "format", "effective_from", "effective_until", "forbidden", "limited", "semi_limited")
+
+
+# The source data the copies are built from: kept in the repository, so a clone rebuilds them alone.
+SOURCES = ROOT / "sources"
 
 
 def card_row(src: dict[str, str]) -> dict[str, str]:
@@ -109,7 +114,7 @@ def replay_imports(source: Path, root: Path = ROOT, record: Path = ROOT / IMPORT
 
 def main(argv: list[str]) -> int:
     """Rebuild both copies, then the imports the bundle records, and say how many entries were written."""
-    source = Path(argv[1]) if len(argv) > 1 else ROOT.parent / "shared" / "data"
+    source = Path(argv[1]) if len(argv) > 1 else SOURCES
     cards = build_cards(source)
     lists = {fmt: build_banlists(source, fmt) for fmt in ("ocg", "tcg")}
     imports = replay_imports(source)

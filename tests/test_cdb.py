@@ -13,7 +13,7 @@ import pytest
 from deckcheck.data.cdb import MAX_BYTES, MAX_PROBLEMS, MAX_VALUE_BYTES, CdbCard, CdbRead, read_cdb
 from deckcheck.errors import SourceError
 
-FIXTURE = Path("/work/shared/data/incoming/prerelease-dbgv.cdb")
+FIXTURE = Path(__file__).resolve().parent.parent / "sources" / "incoming" / "prerelease-dbgv.cdb"
 DATAS = "id, ot, alias, setcode, type, atk, def, level, race, attribute, category"
 OCG, TCG, BOTH, ANIME, SPEED, PRERELEASE_OCG = 0x1, 0x2, 0x3, 0x4, 0x40, 0x101
 EFFECT, NORMAL, SPELL, TRAP = 0x21, 0x11, 0x2, 0x4

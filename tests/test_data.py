@@ -1,4 +1,5 @@
-"""The bundled data: they load, they are immutable, they match the shared sources, and broken files stop start-up."""
+"""The bundled data: they load, they are immutable, they are what scripts/build_data.py builds from sources/,
+and broken files stop start-up."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from scripts.build_data import build_banlists, build_cards, replay_imports
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository, with cards/ and banlists/
 
-SHARED = ROOT.parent / "shared" / "data"
+SOURCES = ROOT / "sources"
 
 
 def test_bundled_counts(data: Data) -> None:
@@ -68,14 +69,13 @@ def test_data_cannot_be_changed(data: Data) -> None:
         data.cards.by_passcode[46986414].name_en = "x"  # type: ignore[misc]
 
 
-@pytest.mark.skipif(not SHARED.is_dir(), reason="the shared source data are not beside the repository")
 def test_bundled_files_are_what_the_script_builds(tmp_path: Path) -> None:
-    build_cards(SHARED, tmp_path)
+    build_cards(SOURCES, tmp_path)
     for name in ("cards.csv", "printings.json"):
         assert (tmp_path / "cards" / name).read_bytes() == (ROOT / "cards" / name).read_bytes()
-    assert [build_banlists(SHARED, fmt, tmp_path) for fmt in ("ocg", "tcg")] == [85, 47]
-    # The OCG 2026.10 list, which `deckcheck data add-list` added to the bundle from shared/data/incoming.
-    assert replay_imports(SHARED, tmp_path) == 1
+    assert [build_banlists(SOURCES, fmt, tmp_path) for fmt in ("ocg", "tcg")] == [85, 47]
+    # The OCG 2026.10 list, which `deckcheck data add-list` added to the bundle from sources/incoming.
+    assert replay_imports(SOURCES, tmp_path) == 1
     for fmt in ("ocg", "tcg"):
         built = sorted(p.name for p in (tmp_path / "banlists" / fmt).iterdir())
         assert built == sorted(p.name for p in (ROOT / "banlists" / fmt).iterdir())

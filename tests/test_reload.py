@@ -240,10 +240,9 @@ def test_a_change_of_the_updates_folder_reloads_when_polled(tmp_path: Path) -> N
         assert (health["data_version"], health["imports"]) == (reloaded["version"], 2)  # the bundle's, and this
 
 
-INCOMING = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "incoming"
+INCOMING = Path(__file__).resolve().parent.parent / "sources" / "incoming"
 
 
-@pytest.mark.skipif(not INCOMING.is_dir(), reason="the shared incoming files are not beside the repository")
 def test_every_form_of_new_data_is_served_after_sighup(server: Reloading, tmp_path: Path) -> None:
     running, updates = server.running, server.updates
     given = tmp_path / "list.json"

@@ -26,11 +26,8 @@ from deckcheck.wire.requests import ValidateRequest
 from tests.cases import EXTRA, main_with, request
 
 ROOT = Path(__file__).resolve().parent.parent
-INCOMING = ROOT.parent / "shared" / "data" / "incoming"
+INCOMING = ROOT / "sources" / "incoming"
 LFLIST = f"{INCOMING / 'ocg-2026-10.lflist.conf'}#2026.10"
-needs_incoming = pytest.mark.skipif(
-    not INCOMING.is_dir(), reason="the shared incoming files are not beside the repository"
-)
 PSY_FRAMELORD_OMEGA, PREMATURE_BURIAL, ELDER_ENTITY_NORDEN = 74586817, 70828912, 17412721
 JACKPOT = 100458023  # Raise Moon Hope Squeeze - Jackpot, an Xyz Monster of prerelease-dbgv.cdb
 
@@ -100,7 +97,6 @@ def test_the_bundle_judges_december_2026_by_the_october_list(data: Data) -> None
     assert data.imports[0]["source"] == "ocg-2026-10.lflist.conf"
 
 
-@needs_incoming
 def test_the_bundles_record_names_the_file_it_was_made_from(data: Data) -> None:
     record = data.imports[0]
 
@@ -113,7 +109,6 @@ def test_the_bundles_record_names_the_file_it_was_made_from(data: Data) -> None:
 
 
 @pytest.mark.slow
-@needs_incoming
 def test_a_list_from_lflist_conf_is_previewed_then_added(updates: Path, bundle: Path) -> None:
     code, out, err = _run("data", "add-list", "--format", "ocg", "--from", "2026-10-01", LFLIST, "--dry-run")
     assert (code, err) == (0, "")
@@ -136,7 +131,6 @@ def test_a_list_from_lflist_conf_is_previewed_then_added(updates: Path, bundle: 
 
 
 @pytest.mark.slow
-@needs_incoming
 @pytest.mark.parametrize(
     ("name", "list_id"), [("konami-ocg-2025-04.csv", "ocg-2025-04-01"), ("konami-ocg-2021-10.csv", "ocg-2021-10-01")]
 )
@@ -156,7 +150,6 @@ def test_konamis_csv_imports_to_exactly_the_bundled_list(
     assert dict(loaded.limits) == dict(bundled.limits)
 
 
-@needs_incoming
 def test_a_cp932_csv_imports_the_same(updates: Path, bundle: Path, tmp_path: Path, data: Data) -> None:
     text = (INCOMING / "konami-ocg-2025-04.csv").read_text(encoding="utf-8")
     cp932 = tmp_path / "2025-04-cp932.csv"
@@ -244,7 +237,6 @@ def test_a_broken_update_stops_the_load_naming_file_and_entry(bundle: Path, tmp_
 
 
 @pytest.mark.slow
-@needs_incoming
 def test_a_prerelease_cdb_adds_its_cards_from_their_day(updates: Path, bundle: Path) -> None:
     code, out, err = _run("data", "add-cards", str(INCOMING / "prerelease-dbgv.cdb"), "--ocg-date", "2027-01-10")
     assert (code, err) == (0, "")
@@ -264,7 +256,6 @@ def test_a_prerelease_cdb_adds_its_cards_from_their_day(updates: Path, bundle: P
 
 
 @pytest.mark.slow
-@needs_incoming
 def test_final_passcodes_replace_provisional_ones(updates: Path, bundle: Path, tmp_path: Path) -> None:
     assert _run("data", "add-cards", str(INCOMING / "prerelease-dbgv.cdb"), "--ocg-date", "2027-01-10")[0] == 0
     header = (bundle / "cards" / "cards.csv").read_text(encoding="utf-8").splitlines()[0]
@@ -326,8 +317,6 @@ def test_remove_and_check(updates: Path, bundle: Path, tmp_path: Path) -> None:
 
 
 def test_a_cdb_needs_its_printing_day(updates: Path) -> None:
-    if not INCOMING.is_dir():
-        pytest.skip("the shared incoming files are not beside the repository")
     code, _out, err = _run("data", "add-cards", str(INCOMING / "prerelease-dbgv.cdb"))
     assert (code, err) == (
         2,
