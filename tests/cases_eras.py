@@ -177,7 +177,7 @@ ERA_CASES: dict[str, tuple[dict[str, Any], Expected]] = {
         request(date="2026-07-01", banlist="ocg-2008-03-01", extra=[*EXTRA_15[:4], {"passcode": UTOPIA, "count": 3}]),
         [],
     ),
-    # Before the seeds: the 2008 rules are the nearest rules bundled, and the answer says so.
+    # Before the 2008 rules: the 2008 rules are the nearest rules bundled, and the answer says so.
     "event_before_2008_rules": (
         request(date="2005-06-01", extra=[{"passcode": FLAME_WINGMAN}]),
         [("forbidden_card", "main", [["main", 13]]), ("no_japanese_printing", "side", [["side", 1]])],

@@ -81,7 +81,7 @@ def _days(data: Data, fmt: Format) -> list[dt.date]:
     first = lists[0].effective_from
     assert first is not None
     days = [max(start or first, first) + dt.timedelta(days=40) for start, _until, _rules in eras(data.cards, fmt)]
-    days += [dt.date(2008, 9, 1), dt.date(2026, 12, 1)]  # the seeds' list change, and today
+    days += [dt.date(2008, 9, 1), dt.date(2026, 12, 1)]  # the 2008 rules' list change, and today
     return sorted({day for day in days if data.banlists.in_force(day, fmt) is not None})
 
 

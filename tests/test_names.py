@@ -390,7 +390,7 @@ def test_every_dash_variant_of_every_name_is_read_as_its_card_and_listed(data: D
 
 
 def test_a_name_a_dash_or_dot_apart_is_listed_over_http(client: httpx.Client, data: Data) -> None:
-    """A name that only a dash or a middle dot tells from the printed one is matched as SPEC section 1 folds it, and
+    """A name that only a dash or a middle dot tells from the printed one is matched as data/names.py folds it, and
     said to have been read loosely, as every read that is not the printed name is."""
     text = "blue‐eyes white dragon\nクリボ-ン\nＥ·ＨＥＲＯ エアーマン\nスターダスト・ドラゴン\n閃刀姫-レイ"
     parsed = client.post("/v1/decks/parse", json={"text": text}).json()

@@ -22,7 +22,7 @@ from deckcheck.formats.dispatch import DECK_SUFFIXES
 from deckcheck.model import FORMATS, SECTIONS, Phase
 from deckcheck.rules import PENALTIES, RULES
 from deckcheck.rules.assess import AppliesTo
-from deckcheck.rules.eras import LATER_TYPES, OCG_LANGUAGES, SEEDS_TYPES, TCG_LANGUAGES
+from deckcheck.rules.eras import LATER_TYPES, OCG_LANGUAGES, RULES_TYPES, TCG_LANGUAGES
 from deckcheck.rules.infractions import FAMILIES, INFRACTIONS
 from deckcheck.rules.infractions import Timing as AssessTiming
 from deckcheck.rules.registry import BASES
@@ -186,7 +186,7 @@ def values(named: Any) -> tuple[object, ...]:
         (answers.Status, tuple(STATUS_NAMES.values())),
         (answers.CardKind, tuple(sorted(KINDS))),
         (answers.ExtraDeckType, ("fusion", "synchro", "xyz", "link", "none")),
-        (answers.CardType, SEEDS_TYPES + LATER_TYPES),
+        (answers.CardType, RULES_TYPES + LATER_TYPES),
         (answers.CardLanguage, OCG_LANGUAGES),
         (answers.BanlistFormat, LIST_FORMATS),
         (answers.InfractionCode, tuple(INFRACTIONS)),  # the deck rules, then PR 4 to PR 10

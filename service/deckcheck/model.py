@@ -82,12 +82,12 @@ class Context:
 class Ruleset:
     """The rules an answer applied: the format and the rule era of the event date (rules/eras.py)."""
 
-    id: str  # "<format>-<day the era began>": ocg-2008-03-15 is the seeds' rules as written
+    id: str  # "<format>-<day the era began>": ocg-2008-03-15 is the 2008 tournament rules as written
     format: Format
     card_types: tuple[str, ...]  # the monster types in force: fusion and synchro, then xyz, pendulum, link
     languages: tuple[str, ...]  # the card languages the format allows
     since: Mapping[str, dt.date]  # the day each later type in force was first printed in the format
-    notes: tuple[str, ...]  # codes of the notes that say where the rules applied reach beyond the seeds
+    notes: tuple[str, ...]  # codes of the notes that say where the rules applied reach beyond the 2008 rules
 
     def disallowed_type(self, card: Card) -> str | None:
         """The first type of `card` that is not in force, or None for a card these rules know."""

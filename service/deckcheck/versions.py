@@ -9,7 +9,7 @@ from pathlib import Path
 
 from deckcheck import __version__
 from deckcheck.data import Data
-from deckcheck.rules import SEEDS_RULESET
+from deckcheck.rules import RULES_ID
 
 PACKAGE = Path(__file__).resolve().parent
 
@@ -18,7 +18,7 @@ def data_version(data: Data) -> str:
     """What answers depend on: the data files, the ruleset, the package's version and its code, as 16 hex digits.
     The code counts whole, not only its version number: a change that reorders search hits or rewords a message
     changes answers between two releases of one version, and a cache must not keep the old ones."""
-    made_from = f"{data.digest}:{SEEDS_RULESET}:{__version__}:{code_digest(PACKAGE)}"
+    made_from = f"{data.digest}:{RULES_ID}:{__version__}:{code_digest(PACKAGE)}"
     return hashlib.sha256(made_from.encode()).hexdigest()[:16]
 
 

@@ -1,4 +1,4 @@
-"""One card as the rules see it: names, kind, extra-deck type and first printings (SPEC section 1)."""
+"""One card as the rules see it: names, kind, extra-deck type and first printings."""
 
 from __future__ import annotations
 

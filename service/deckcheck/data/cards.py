@@ -1,4 +1,4 @@
-"""The card catalogue: every canonical card, its alternate passcodes and its names (SPEC section 1)."""
+"""The card catalogue: every canonical card, its alternate passcodes and its names."""
 
 from __future__ import annotations
 
@@ -52,7 +52,8 @@ class CardIndex:
     aliases: Mapping[int, tuple[int, ...]] = field(repr=False)
     by_name: Mapping[str, Card] = field(repr=False)
     search: NameSearch = field(repr=False)
-    # 同名カード (SPEC section 1): canonical cards that share a name, each to all of its name's cards (itself too).
+    # 同名カード (TR 1 counts copies by name): canonical cards that share a name, each to all of its name's cards
+    # (itself too).
     # Only the few shared names are held; every other card is the one card of its name.
     namesakes: Mapping[int, tuple[int, ...]] = field(repr=False, default_factory=dict)
     # The last day the card printings are known to be complete: a card first printed after it may be missing.

@@ -1,6 +1,6 @@
 """How current the data are: when a newer Forbidden/Limited list may have taken effect than the newest one known, and
-until when the card printings are complete. Neither is in the seeds: lists change by Konami's announcements, and the
-service can only say when its own may be out of date."""
+until when the card printings are complete. Neither is in the tournament rules: lists change by Konami's
+announcements, and the service can only say when its own may be out of date."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Card-name normalisation shared by every lookup (SPEC section 1), the loose key names are searched by, and the
+"""Card-name normalisation shared by every lookup, the loose key names are searched by, and the
 keys a name is read by when it is not written exactly."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ digest (data/loader.py), so a change to it is a new data version.
 
 A reading or a short name is no card's name, and two cards may share one, so it only puts its card first among the
 suggestions for a name no card has (data/search.py `NameSearch.guesses`): a deck that gives it is never read as that
-card (SPEC section 6)."""
+card."""
 
 from __future__ import annotations
 

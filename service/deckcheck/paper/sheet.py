@@ -2,7 +2,7 @@
 the deck by section and kind with counts and names, the totals, and a QR code of the deck's ydke:// link that a
 phone or the desk reads back exactly. Handed in at an event, it is the Deck Roster Sheet of the penalty
 regulations (PR 3.B: the deck fielded must match it exactly), and its player ID the ユーザーID every player
-registers (TR 必要なもの); the seeds prescribe no layout, so this one follows the sheets Japanese events take.
+registers (TR 必要なもの); the rules prescribe no layout, so this one follows the sheets Japanese events take.
 
 The layout is made for both readers of paper: a person, who fills by hand what the request left out, and the
 service's own reader (paper/read.py), which finds the QR code in the top right corner, or, without it, reads each

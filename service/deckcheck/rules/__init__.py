@@ -2,7 +2,7 @@
 citations and penalties, and the messages in Japanese and English."""
 
 from deckcheck.rules.engine import answer_notes, full_report, legal_report, resolve_entry, validate, warm
-from deckcheck.rules.eras import SEEDS_RULESET, era_starts, eras, ruleset_for
+from deckcheck.rules.eras import RULES_ID, era_starts, eras, ruleset_for
 from deckcheck.rules.judging import GROUPS
 from deckcheck.rules.messages import loose_read_text, note_text, render
 from deckcheck.rules.registry import PENALTIES, RULES, Rule
@@ -11,7 +11,7 @@ __all__ = [
     "GROUPS",
     "PENALTIES",
     "RULES",
-    "SEEDS_RULESET",
+    "RULES_ID",
     "Rule",
     "answer_notes",
     "era_starts",

@@ -1,11 +1,13 @@
 """Which rules govern an event: the format (OCG or TCG) and the rule era of its date.
 
-The seeds are the 2008-03-15 OCG tournament rules. They know Fusion and Synchro Monsters only (TR 1 エクストラデッキ).
+The rules applied are the 2008-03-15 OCG tournament rules. They know Fusion and Synchro Monsters only
+(TR 1 エクストラデッキ).
 Later Master Rules added Xyz, Pendulum and Link Monsters and changed no other deck-construction number (40–60 / 15 /
 15, three copies, the Forbidden/Limited/Semi-Limited statuses). Each of those types is allowed from the day its
 first card was printed in the format, read from the card data, never written here: the data say when each era began.
 
-A `Ruleset` (deckcheck.model) names what was applied and carries a note wherever the answer reaches beyond the seeds.
+A `Ruleset` (deckcheck.model) names what was applied and carries a note wherever the answer reaches beyond
+the 2008 rules.
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ from deckcheck.data import Card, CardIndex
 from deckcheck.data.memo import kept_with
 from deckcheck.model import FORMATS, Format, Ruleset
 
-SEEDS_DATE = dt.date(2008, 3, 15)  # the date of the seeds' tournament rules
-SEEDS_RULESET = f"ocg-{SEEDS_DATE.isoformat()}"  # the seeds' rules as written
-SEEDS_TYPES = ("fusion", "synchro")  # TR 1: the extra deck holds 融合モンスター and シンクロモンスター
+RULES_DATE = dt.date(2008, 3, 15)  # the date of the 2008 OCG tournament rules
+RULES_ID = f"ocg-{RULES_DATE.isoformat()}"  # those rules as written
+RULES_TYPES = ("fusion", "synchro")  # TR 1: the extra deck holds 融合モンスター and シンクロモンスター
 LATER_TYPES = ("xyz", "pendulum", "link")  # in the order the Master Rules added them
 # TR 1: 遊戯王OCG (ja), the TCG in English, French, Italian, Spanish, Portuguese, German, and the Korean OCG.
 OCG_LANGUAGES = ("ja", "en", "fr", "it", "es", "pt", "de", "ko")
@@ -98,9 +100,9 @@ def ruleset_for(cards: CardIndex, fmt: Format, day: dt.date) -> Ruleset:
     """The rules in force for an event of the format `fmt` on `day`."""
     starts = era_starts(cards)[fmt]
     since = {kind: starts[kind] for kind in LATER_TYPES if kind in starts and starts[kind] <= day}
-    began = max(since.values(), default=SEEDS_DATE)
+    began = max(since.values(), default=RULES_DATE)
     notes = []
-    if day < SEEDS_DATE:
+    if day < RULES_DATE:
         notes.append("before_seeds")
     if since:
         notes.append("later_card_types")
@@ -109,7 +111,7 @@ def ruleset_for(cards: CardIndex, fmt: Format, day: dt.date) -> Ruleset:
     return Ruleset(
         id=f"{fmt}-{began.isoformat()}",
         format=fmt,
-        card_types=(*SEEDS_TYPES, *since),
+        card_types=(*RULES_TYPES, *since),
         languages=OCG_LANGUAGES if fmt == "ocg" else TCG_LANGUAGES,
         since=MappingProxyType(since),
         notes=tuple(notes),
@@ -121,6 +123,6 @@ def eras(cards: CardIndex, fmt: Format) -> list[tuple[dt.date | None, dt.date | 
     starts = sorted(set(era_starts(cards)[fmt].values()))
     bounds = [None, *starts]
     return [
-        (start, until, ruleset_for(cards, fmt, start or SEEDS_DATE))
+        (start, until, ruleset_for(cards, fmt, start or RULES_DATE))
         for start, until in zip(bounds, [*starts, None], strict=True)
     ]

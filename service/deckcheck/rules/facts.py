@@ -3,7 +3,7 @@ indexed by card and built once per (cards, date, format), with the copies each l
 hashed lookup from passcode to card.
 
 The facts are the rules the engine reads off a card alone: whether its type is in force and it was printed in the
-format by the day (TR 1, the eras of SPEC), which sections it may stand in (TR 1: extra-deck cards in the extra
+format by the day (TR 1, the eras of rules/eras.py), which sections it may stand in (TR 1: extra-deck cards in the extra
 deck only), whether it was printed in the TCG by the day (for cards in a TCG language), and the name its copies
 count under (TR 1: three copies of one name).
 """

@@ -1,5 +1,5 @@
 """Messages for violations, rendered from the registry's templates in Japanese or English, and the notes that say
-where an answer reaches beyond the seeds."""
+where an answer reaches beyond the 2008 rules."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 from deckcheck.data import Banlist
 from deckcheck.limits import SUGGESTED_NAMES
 from deckcheck.model import CardRef, Ruleset, Violation
-from deckcheck.rules.eras import SEEDS_DATE
+from deckcheck.rules.eras import RULES_DATE
 from deckcheck.rules.registry import RULES
 from deckcheck.sentences import say
 
@@ -140,7 +140,7 @@ def note_text(code: str, ruleset: Ruleset, lang: str, banlist: Banlist | None = 
     listed = (
         {"banlist": "", "since": ""} if banlist is None else {"banlist": banlist.name, "since": banlist.effective_from}
     )
-    return _say(f"note.{code}", lang, seeds=SEEDS_DATE, types=types, places=places.strip(), **listed)
+    return _say(f"note.{code}", lang, rules=RULES_DATE, types=types, places=places.strip(), **listed)
 
 
 def loose_read_text(typed: str, name: str, lang: str) -> str:

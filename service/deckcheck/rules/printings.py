@@ -2,7 +2,7 @@
 
 TR 1 ※ lets an OCG event take foreign cards only if a Japanese version exists; TR 3 forbids proxies (代用カード), and a
 card in a language it had not been printed in by the event date can only be one. A TCG event takes TCG cards (a
-reading beyond the seeds, which rules/eras.py notes in every TCG answer).
+reading beyond the 2008 rules, which rules/eras.py notes in every TCG answer).
 """
 
 from __future__ import annotations

@@ -92,7 +92,7 @@ def violations_json(report: Report, lang: str, deck: Deck | None, roster: Deck |
 
 
 def ruleset_json(ruleset: Ruleset, notes: tuple[str, ...], lang: str, banlist: Banlist | None = None) -> dict[str, Any]:
-    """What rules an answer applied (and with which list), and the notes that say where they reach beyond the seeds
+    """What rules an answer applied (and with which list), and the notes that say where they reach beyond the 2008 rules
     or how current their data may be."""
     return {
         "id": ruleset.id,

@@ -1,4 +1,4 @@
-"""The JSON request bodies of the API, also read by the command line and batch rechecks (SPEC section 3); their
+"""The JSON request bodies of the API, also read by the command line and batch rechecks (docs/developers/api.md); their
 closed sets of values are the named types of deckcheck.wire.request_values."""
 
 from __future__ import annotations
