@@ -83,6 +83,7 @@ def test_sdist_holds_the_sources_and_the_data(installed: Installed) -> None:
         "pyproject.toml",
         "README.md",
         "LICENSE",
+        "CHANGELOG.md",
         "cards/cards.csv",
         "cards/printings.json",
         "provenance/imports.ndjson",
