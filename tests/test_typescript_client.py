@@ -89,7 +89,11 @@ def test_the_package_installs_and_type_checks_in_a_fresh_project(built: Path, tm
     (tarball,) = tmp_path.glob("deckcheck-client-*.tgz")
     with tarfile.open(tarball) as archive:
         names = sorted(archive.getnames())
+        manifest = json.loads(archive.extractfile("package/package.json").read())  # type: ignore[union-attr]
+        licence = archive.extractfile("package/LICENSE").read()  # type: ignore[union-attr]
+    assert (manifest["license"], licence) == ("MIT", (ROOT / "LICENSE").read_bytes())
     assert names == [
+        "package/LICENSE",
         "package/README.md",
         "package/dist/api.d.ts",
         "package/dist/api.js",
