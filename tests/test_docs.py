@@ -126,6 +126,22 @@ def test_the_readme_is_short_and_links_every_guide() -> None:
     assert pages - section_fronts - set(linked) == set()
 
 
+def _named(page: Path) -> set[str]:
+    prose = [line for line in page.read_text(encoding="utf-8").splitlines() if not line.startswith("```")]
+    return set(re.findall(r"`([^`]+)`", "\n".join(prose)))
+
+
+def test_the_contributors_guide_names_every_part_of_the_package() -> None:
+    """Every folder and top-level module of the package is in the architecture, every module of paper/ in the
+    paper pipeline's page: a part added without a word there fails here."""
+    package = ROOT / "service" / "deckcheck"
+    parts = {f"{path.name}/" for path in package.iterdir() if path.is_dir() and path.name != "__pycache__"}
+    parts |= {path.name for path in package.glob("*.py") if path.name != "__init__.py"}
+    assert sorted(parts - _named(DOCS / "contributors" / "index.md")) == []
+    paper = {path.name for path in (package / "paper").glob("*.py") if path.name != "__init__.py"}
+    assert sorted(paper - _named(DOCS / "contributors" / "paper.md")) == []
+
+
 def test_every_service_call_in_the_docs_is_run_here() -> None:
     """A block that talks to the service is either a curl example run below or run by a test of its own."""
     talking = [b for b in BLOCKS if b.lang == "sh" and SERVICE.search(b.text)]
