@@ -116,6 +116,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     # Outside the limits: a request is admitted or refused by its head, before its body is read.
     gated = {("POST", path): Gated(path, admission.enter, admission.leave) for path in CHECK_PATHS}
+    # A deck in the query is checked as one in the body: admitted by the same queue, or refused alike (HEAD is routed
+    # as GET before the gate, by HeadAsGet).
+    gated[("GET", VALIDATE_PATH)] = gated[("POST", VALIDATE_PATH)]
     gated[("POST", READ_PATH)] = Gated(READ_PATH, paper.enter, paper.leave)
     gated[("POST", RECHECK_PATH)] = Gated(
         RECHECK_PATH, admission.open_recheck, admission.close_recheck, body_timeout=settings.body_timeout

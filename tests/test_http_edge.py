@@ -1,0 +1,96 @@
+"""The HTTP edge as a client meets it (issue 47, points 4 and 6): a deck in the query passes the admission a deck in
+the body does, and /readyz counts it; If-None-Match: * never turns an error into 304; an ETag covers the cadence of
+new lists the answer's notes depend on; a trailing-slash redirect names a path, never the Host a client sent; and a
+card's legality says what /v1/validate says of a list that may be outdated and of a card printed after the data."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+
+from tests.decks import EVENT, EXTRA, MAIN_40, SIDE, ydke
+from tests.served import Served, serving
+
+LEGAL = ydke(MAIN_40, EXTRA, SIDE)
+# One check thread and no room to wait, refusals sent at once: one request in progress fills the server.
+ONE_AT_A_TIME = {
+    "DECKCHECK_CHECK_THREADS": "1",
+    "DECKCHECK_MAX_WAITING": "0",
+    "DECKCHECK_REFUSAL_PAUSE": "0",
+    "DECKCHECK_RETRY_AFTER": "3",
+    "DECKCHECK_BODY_TIMEOUT": "30",
+}
+OVERLOADED = {
+    "type": "urn:deckcheck:problem:overloaded",
+    "title": "Service Unavailable",
+    "status": 503,
+    "detail": "Every check thread is busy and the queue is full; try again in 3 s.",
+    "errors": [],
+}
+
+
+@pytest.fixture(scope="module")
+def one_at_a_time(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """A server of its own that admits one check at a time."""
+    with serving(tmp_path_factory.mktemp("one") / "stderr.log", ONE_AT_A_TIME) as server:
+        yield server
+
+
+def _link(client: httpx.Client, day: str = EVENT, **headers: str) -> httpx.Response:
+    return client.get("/v1/validate", params={"ydke": LEGAL, "date": day, "lang": "en"}, headers=headers)
+
+
+@pytest.mark.server
+def test_a_deck_in_the_query_is_admitted_as_one_in_the_body(one_at_a_time: Served) -> None:
+    """A POST whose head has come and whose body has not holds the one place (the gate admits by the head): a GET
+    of a deck is refused as a POST would be, and /readyz says the server is saturated, until the POST is done."""
+    body = b'{"ydke": "%s", "date": "%s"}' % (LEGAL.encode(), EVENT.encode())
+    head = b"POST /v1/validate HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+    head += b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body)
+    with httpx.Client(base_url=one_at_a_time.url, timeout=30) as http:
+        with socket.create_connection(("127.0.0.1", one_at_a_time.port), timeout=30) as held:
+            held.sendall(head + body[:10])
+            for _ in range(1000):  # until the head is in, and the gate has counted it
+                if http.get("/readyz").status_code == 503:
+                    break
+            refused, headless = _link(http), http.head("/v1/validate", params={"ydke": LEGAL, "date": EVENT})
+            ready, alive = http.get("/readyz"), http.get("/healthz")
+            held.sendall(body[10:])
+            answered = b""
+            while chunk := held.recv(65536):
+                answered += chunk
+        after, ready_after = _link(http), http.get("/readyz")
+    assert (refused.status_code, refused.headers["retry-after"]) == (503, "3")
+    assert refused.headers["content-type"] == "application/problem+json"
+    assert {k: v for k, v in refused.json().items() if k != "request_id"} == OVERLOADED
+    assert (headless.status_code, headless.headers["retry-after"], headless.content) == (503, "3", b"")
+    assert (ready.status_code, ready.json()["reasons"], ready.json()["checks"]) == (503, ["saturated"], 1)
+    assert alive.status_code == 200
+    assert answered.startswith(b"HTTP/1.1 200 OK\r\n")
+    assert (after.status_code, after.json()["legal"]) == (200, True)
+    assert (ready_after.status_code, ready_after.json()["reasons"]) == (200, [])
+
+
+@pytest.mark.server
+def test_readyz_counts_the_decks_in_the_query_being_checked(one_at_a_time: Served) -> None:
+    """Eight clients asking GET /v1/validate at once fill the one place: some are refused, and /readyz, asked
+    meanwhile, answers 503 saturated while one of theirs is in."""
+    days = [f"2008-{month:02d}-{day:02d}" for month in range(4, 13) for day in range(1, 29)]
+
+    def ask(first: int) -> list[int]:
+        with httpx.Client(base_url=one_at_a_time.url, timeout=30) as http:
+            return [_link(http, day).status_code for day in days[first::8]]
+
+    with ThreadPoolExecutor(max_workers=8) as pool, httpx.Client(base_url=one_at_a_time.url, timeout=30) as http:
+        flood = [pool.submit(ask, first) for first in range(8)]
+        readiness: list[tuple[int, list[str]]] = []
+        while not all(asked.done() for asked in flood) and (503, ["saturated"]) not in readiness:
+            answer = http.get("/readyz")
+            readiness.append((answer.status_code, answer.json()["reasons"]))
+        statuses = [status for asked in flood for status in asked.result()]
+    assert (503, ["saturated"]) in readiness, "/readyz never saw a GET of a deck in progress"
+    assert set(statuses) == {200, 503}
