@@ -11,7 +11,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from deckcheck.data.cards import CardIndex
-from deckcheck.errors import DataError
+from deckcheck.errors import DataError, InvalidInput
 
 # List status to the number of copies it allows: 禁止 0, 制限 1, 準制限 2.
 STATUS_LIMITS = {"forbidden": 0, "limited": 1, "semi_limited": 2}
@@ -98,7 +98,7 @@ class Banlists:
 
 
 def build_limits(statuses: Mapping[str, Sequence[int | str]], cards: CardIndex) -> dict[int, int]:
-    """Map the cards of each status, by passcode or by name, to limits; raise ValueError naming the entry that is
+    """Map the cards of each status, by passcode or by name, to limits; raise InvalidInput naming the entry that is
     unknown or twice.
 
     An alternate passcode counts as its canonical card, so listing both is listing the card twice.
@@ -109,13 +109,13 @@ def build_limits(statuses: Mapping[str, Sequence[int | str]], cards: CardIndex) 
             if isinstance(given, str):
                 card = cards.find_name(given)
                 if card is None:
-                    raise ValueError(f"{status}[{index}]: no card is called {given[:100]!r}")
+                    raise InvalidInput(f"{status}[{index}]: no card is called {given[:100]!r}")
             else:
                 card = cards.by_passcode.get(given)
                 if card is None:
-                    raise ValueError(f"{status}[{index}]: passcode {given} is not a known card")
+                    raise InvalidInput(f"{status}[{index}]: passcode {given} is not a known card")
             if card.passcode in limits:
-                raise ValueError(f"{status}[{index}]: card {card.passcode} ({card.name_en}) is listed twice")
+                raise InvalidInput(f"{status}[{index}]: card {card.passcode} ({card.name_en}) is listed twice")
             limits[card.passcode] = STATUS_LIMITS[status]
     return limits
 
@@ -137,7 +137,7 @@ def _load_one(path: Path, cards: CardIndex) -> tuple[Banlist, bool]:
     statuses: dict[str, list[int]] = {status: getattr(listed, status) for status in STATUS_LIMITS}
     try:
         limits = build_limits(statuses, cards)
-    except ValueError as exc:
+    except InvalidInput as exc:
         entry, _, problem = str(exc).partition(": ")
         raise DataError(file, entry, problem) from None
     for status, entries in statuses.items():
@@ -162,48 +162,57 @@ def load_banlists(directory: Path, cards: CardIndex, updates: Sequence[Path] = (
     (`"replaces": true`). A list that runs on with no end, or past the start of a list an updates folder added,
     ends where the next list of its format begins.
     """
-    from deckcheck.data.schemas import MAX_LISTS  # noqa: PLC0415 - as in _load_one
-
     paths = banlist_paths(directory)
     if not paths:
         raise DataError(str(directory), "directory", "holds no banlist files")
     layered: dict[str, tuple[Banlist, Path, int]] = {}
     for layer, folder in enumerate([directory, *updates]):
-        seen: set[str] = set()
-        found = banlist_paths(folder) if layer else paths
-        if len(found) > MAX_LISTS:
-            raise DataError(
-                str(folder), "directory", f"holds {len(found):,} lists, more than the {MAX_LISTS:,} allowed"
-            )
-        for path in found:
-            banlist, replaces = _load_one(path, cards)
-            if banlist.id in seen:
-                raise DataError(str(path), "effective_from", f"a second list with id {banlist.id}")
-            if banlist.id in layered and not replaces:
-                below = layered[banlist.id][1]
-                raise DataError(
-                    str(path), "replaces", f"{banlist.id} is already a list of {below}; replace it explicitly"
-                )
-            if replaces and banlist.id not in layered:
-                raise DataError(str(path), "replaces", f"{banlist.id} replaces no list")
-            seen.add(banlist.id)
-            layered[banlist.id] = (banlist, path, layer)
+        _add_layer(layered, layer, folder, paths if layer == 0 else banlist_paths(folder), cards)
     ordered = sorted(layered.values(), key=lambda held: held[0].id)
     lists = [banlist for banlist, _, _ in ordered]
     for index, ((before, _, _), (after, _, later)) in enumerate(itertools.pairwise(ordered)):
-        if before.format != after.format:
-            continue
-        start = after.effective_from or dt.date.min
-        until = before.effective_until
-        if until is None or (later and until > start):
-            lists[index] = dataclasses.replace(before, effective_until=start)
-        elif until > start:
-            raise DataError(
-                f"{before.id} / {after.id}",
-                "effective_until",
-                f"{before.id} runs until {until} but {after.id} starts {after.effective_from}",
-            )
+        if before.format == after.format:
+            lists[index] = _ended(before, after, later)
     return Banlists(lists=tuple(lists), by_id=MappingProxyType({banlist.id: banlist for banlist in lists}))
+
+
+def _add_layer(
+    layered: dict[str, tuple[Banlist, Path, int]], layer: int, folder: Path, found: list[Path], cards: CardIndex
+) -> None:
+    """Add the lists `found` in `folder` (layer 0 the bundle's, then each updates folder's) to `layered`, refusing
+    a second list of one id in a folder and a list that takes another's id without saying it replaces it."""
+    from deckcheck.data.schemas import MAX_LISTS  # noqa: PLC0415 - as in _load_one
+
+    if len(found) > MAX_LISTS:
+        raise DataError(str(folder), "directory", f"holds {len(found):,} lists, more than the {MAX_LISTS:,} allowed")
+    seen: set[str] = set()
+    for path in found:
+        banlist, replaces = _load_one(path, cards)
+        if banlist.id in seen:
+            raise DataError(str(path), "effective_from", f"a second list with id {banlist.id}")
+        if banlist.id in layered and not replaces:
+            below = layered[banlist.id][1]
+            raise DataError(str(path), "replaces", f"{banlist.id} is already a list of {below}; replace it explicitly")
+        if replaces and banlist.id not in layered:
+            raise DataError(str(path), "replaces", f"{banlist.id} replaces no list")
+        seen.add(banlist.id)
+        layered[banlist.id] = (banlist, path, layer)
+
+
+def _ended(before: Banlist, after: Banlist, later: int) -> Banlist:
+    """`before` ended where `after`, the next list of its format, begins, when it runs on with no end or (`after`
+    an updates folder's, `later` its layer) past that start; two lists of the bundle that overlap are refused."""
+    start = after.effective_from or dt.date.min
+    until = before.effective_until
+    if until is None or (later and until > start):
+        return dataclasses.replace(before, effective_until=start)
+    if until > start:
+        raise DataError(
+            f"{before.id} / {after.id}",
+            "effective_until",
+            f"{before.id} runs until {until} but {after.id} starts {after.effective_from}",
+        )
+    return before
 
 
 STATUS_NAMES = {0: "forbidden", 1: "limited", 2: "semi_limited", MAX_COPIES: "unlimited"}

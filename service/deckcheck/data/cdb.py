@@ -93,12 +93,12 @@ def _why(type_: int, ot: int, name: str, kinds: list[str]) -> str | None:
     return None if name.strip() else "no name in texts"
 
 
-def _row(passcode: Any, ot: Any, alias: Any, type_: Any, name: Any) -> CdbCard | tuple[int, str, str] | list[str]:
-    """A row as a card, as a skipped entry, or as its problems, each naming its id."""
-    entry = f"id {_label(passcode)}"
+def _field_problems(entry: str, passcode: Any, numbers: tuple[tuple[str, Any], ...], name: Any) -> list[str]:
+    """What is wrong with a row's fields each on its own: a number that is not a whole number in range, a name that
+    is not text, too long, or holds a control character."""
     problems = [
         f"{entry}: {column} {_label(value)} is not a whole number of 0 or more"
-        for column, value in (("ot", ot), ("alias", alias), ("type", type_))
+        for column, value in numbers
         if not isinstance(value, int) or value < 0
     ]
     if not isinstance(passcode, int) or not 1 <= passcode <= MAX_PASSCODE:
@@ -109,6 +109,13 @@ def _row(passcode: Any, ot: Any, alias: Any, type_: Any, name: Any) -> CdbCard |
         problems.append(f"{entry}: the name is {len(name):,} characters, more than the {MAX_CARD_NAME_CHARS} allowed")
     elif name is not None and unsafe_character(name) is not None:
         problems.append(f"{entry}: the name holds the control character {unsafe_character(name)}")
+    return problems
+
+
+def _row(passcode: Any, ot: Any, alias: Any, type_: Any, name: Any) -> CdbCard | tuple[int, str, str] | list[str]:
+    """A row as a card, as a skipped entry, or as its problems, each naming its id."""
+    entry = f"id {_label(passcode)}"
+    problems = _field_problems(entry, passcode, (("ot", ot), ("alias", alias), ("type", type_)), name)
     if problems:
         return problems
     kinds = [kind for bit, kind in KINDS.items() if type_ & bit]

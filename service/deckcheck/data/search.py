@@ -179,6 +179,19 @@ class _Index:
                 if bool(self._ends[index] >> len(key) & 1) is whole:
                     yield index, "prefix", _prefix_score(len(key), len(self._keys[index]), whole)
 
+    def _candidates(self, key: str, limit: int) -> Iterator[tuple[int, str, float]]:
+        """The names for `key`, best kind first: those starting with it, then (from two characters) those holding
+        it, shortest first, then at most `limit` * 3 fuzzy ones, each below every substring hit. Lazy: a search
+        that has its hits stops finding more."""
+        yield from self._starting_with(key)
+        shared = self._index.shared(key)
+        if len(key) >= 2:
+            inside = self._index.containing(key, shared)
+            for index in sorted(inside, key=lambda i: (len(self._keys[i]), self._keys[i])):
+                yield index, "substring", 80.0 + 9.0 * len(key) / len(self._keys[index])
+        for index, score in itertools.islice(self._index.fuzzy(key, shared), limit * 3):
+            yield index, "fuzzy", 0.8 * score
+
     def search(self, query: str, limit: int = 10) -> list[Hit]:
         """The best `limit` cards for `query`, best first, one hit per card."""
         key = loose_key(query)
@@ -193,19 +206,8 @@ class _Index:
                 seen.add(card.passcode)
                 hits.append(Hit(card, self._names[index], match, round(score, 1)))
 
-        for index, match, score in self._starting_with(key):
+        for index, match, score in self._candidates(key, limit):
             take(index, match, score)
             if len(hits) == limit:
-                return hits  # later hits could not come before these
-        if len(hits) < limit:
-            shared = self._index.shared(key)
-            if len(key) >= 2:
-                inside = self._index.containing(key, shared)
-                for index in sorted(inside, key=lambda i: (len(self._keys[i]), self._keys[i])):
-                    take(index, "substring", 80.0 + 9.0 * len(key) / len(self._keys[index]))
-            if len(hits) < limit:
-                for index, score in itertools.islice(self._index.fuzzy(key, shared), limit * 3):
-                    take(index, "fuzzy", 0.8 * score)  # below every substring hit
-                    if len(hits) == limit:
-                        break  # the rest could not change the answer, and finding them costs
+                break  # later candidates could not come before these, and finding them costs
         return hits[:limit]
