@@ -27,6 +27,7 @@ from deckcheck.batch.cluster import DataMismatch, Job, connect, plan, recheck_on
 from deckcheck.batch.partition import RESULTS, checker_for, recheck_partition, results_schema
 from deckcheck.cli import run
 from deckcheck.cli.output import EXIT_ERROR, EXIT_FAILED
+from deckcheck.errors import InvalidInput
 
 DECKS = 20_000
 RECHECK = ["recheck", "--date", "2008-09-01", "--previous", "ocg-2008-03-01"]
@@ -246,7 +247,7 @@ def test_folders_blocks_of_no_line_and_other_columns(client: Client, data: Data,
 
 def test_results_go_to_a_new_or_empty_folder(client: Client, data: Data, store: Path) -> None:
     job = Job(BatchSpec(*_spec()), str(store), data.digest)  # the store's own folder holds the decks
-    with pytest.raises(ValueError, match="holds files already"):
+    with pytest.raises(InvalidInput, match="holds files already"):
         recheck_on_dask(client, [str(store / "decks.parquet")], job)
 
 

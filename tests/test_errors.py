@@ -1,5 +1,6 @@
 """One tree of errors: every exception class deckcheck defines derives from `deckcheck.errors.Error` through one
-kind, the core raises none with an HTTP status, and the API's one table answers every kind."""
+kind and from no builtin but Exception, the core raises none with an HTTP status, and the API's one table answers
+every kind."""
 
 from __future__ import annotations
 
@@ -48,6 +49,9 @@ PRIVATE = {
 APART = {"deckcheck.client.common.DeckcheckError"}
 # Roots of a family whose every member derives from one kind: catch the family, answer the kind.
 FAMILIES = {PaperError}
+# The only builtins an error of the tree derives from: one that also were a ValueError or a RuntimeError would be
+# caught by an `except ValueError` meant for int() or json, and a caller would catch the builtin, not the kind.
+ROOTS = {Exception, BaseException, object}
 
 
 def _exception_classes() -> Iterator[tuple[str, type[BaseException]]]:
@@ -74,6 +78,8 @@ def _strays(classes: dict[str, type[BaseException]]) -> dict[str, str]:
                 strays[name] = "allowed outside the tree, and in it"
         elif not issubclass(cls, Error):
             strays[name] = "not a deckcheck.errors.Error"
+        elif builtins := [base.__name__ for base in cls.__mro__ if base.__module__ == "builtins" and base not in ROOTS]:
+            strays[name] = f"mixes in the builtin {', '.join(builtins)}"
         elif cls in FAMILIES or cls is Error or cls in KINDS:
             if kinds != ([cls.__name__] if cls in KINDS else []):
                 strays[name] = f"a root of the tree deriving from {kinds}"
@@ -103,12 +109,20 @@ def test_the_tree_test_sees_a_class_out_of_the_tree() -> None:
     class Kindless(Error):
         pass
 
+    class Mixed(InvalidInput, ValueError):
+        pass
+
+    class Decoding(NotFound, UnicodeDecodeError):
+        pass
+
     classes: dict[str, type[BaseException]] = {"x.Stray": Stray, "x.Both": Both, "x.Kindless": Kindless}
-    classes |= {"deckcheck.cli.main._Usage": InvalidInput}
+    classes |= {"x.Mixed": Mixed, "x.Decoding": Decoding, "deckcheck.cli.main._Usage": InvalidInput}
     assert _strays(classes) == {
         "x.Stray": "not a deckcheck.errors.Error",
         "x.Both": "of 2 kinds: ['InvalidInput', 'TimedOut']",
         "x.Kindless": "of 0 kinds: []",
+        "x.Mixed": "mixes in the builtin ValueError",
+        "x.Decoding": "mixes in the builtin UnicodeDecodeError, UnicodeError, ValueError",
         "deckcheck.cli.main._Usage": "allowed outside the tree, and in it",
     }
 

@@ -17,6 +17,7 @@ from deckcheck.data.lflist import (
     read_lflist,
     write_lflist,
 )
+from deckcheck.errors import InvalidInput
 from tests.profiles import examples
 
 FIXTURE = Path(__file__).parent / "fixtures" / "lflist" / "ygopro.conf"
@@ -211,7 +212,7 @@ CANNOT = ": empty, padded, or holding a line break or `]`"
     ],
 )
 def test_what_cannot_be_written_is_refused(data: Data, lists: list[LflistList], msg: str) -> None:
-    with pytest.raises(ValueError) as caught:  # noqa: PT011 - the whole message is asserted below
+    with pytest.raises(InvalidInput) as caught:
         write_lflist(lists, data.cards)
     assert str(caught.value) == msg
 

@@ -14,7 +14,7 @@ from deckcheck.errors import InvalidInput
 Encoding = Literal["utf-8", "cp932"]
 
 
-class NotText(InvalidInput, ValueError):
+class NotText(InvalidInput):
     """Bytes that are neither UTF-8 nor CP932 text: `line` and `byte` say where the reading that went further
     stopped, and the message says so."""
 

@@ -79,7 +79,7 @@ class RequestError(InvalidInput):
         return cls([{"loc": list(loc), "msg": msg, "type": type_}])
 
 
-class SourceError(InvalidInput, ValueError):
+class SourceError(InvalidInput):
     """A file offered as new data (a list or a card database) that cannot be imported as it stands; `problems`
     holds every problem found, each naming its line or entry, so an operator can mend them all at once."""
 

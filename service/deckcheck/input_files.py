@@ -12,7 +12,7 @@ from pathlib import Path
 from deckcheck.errors import InvalidInput, TooLarge
 
 
-class FileTooLarge(TooLarge, ValueError):
+class FileTooLarge(TooLarge):
     """A file past the bound on what may be read of it; the message says how large it is, the bound and what
     sets it."""
 
@@ -21,7 +21,7 @@ class FileTooLarge(TooLarge, ValueError):
         super().__init__(f"{held} the {limit:,} bytes {bound}")
 
 
-class NotRegular(InvalidInput, ValueError):
+class NotRegular(InvalidInput):
     """A file read only when it is a regular one (data, never a pipe to wait on) that is not."""
 
 

@@ -39,7 +39,7 @@ from deckcheck.batch.spec import BatchSpec
 from deckcheck.batch.summary import Summary
 from deckcheck.collector import collector_paused
 from deckcheck.data import DataSource
-from deckcheck.errors import BrokenData, Unavailable
+from deckcheck.errors import BrokenData, InvalidInput, Unavailable
 
 BLOCK_BYTES = 32 * 1024 * 1024
 PARQUET_SUFFIXES = (".parquet", ".pq")
@@ -70,11 +70,11 @@ class Job:
     block_bytes: int = BLOCK_BYTES
 
 
-class DataMismatch(BrokenData, RuntimeError):
+class DataMismatch(BrokenData):
     """A worker holds other card data or lists than the client: its verdicts would not be the client's."""
 
 
-class PartitionLost(Unavailable, RuntimeError):
+class PartitionLost(Unavailable):
     """Every worker that ran a partition died running it (Dask's KilledWorker), so the recheck cannot be ended."""
 
     def __init__(self, parts: Sequence[Part], index: int, lines: range | None, lost: KilledWorker) -> None:
@@ -93,7 +93,7 @@ class PartitionLost(Unavailable, RuntimeError):
         )
 
 
-class ClusterNotStarted(Unavailable, RuntimeError):
+class ClusterNotStarted(Unavailable):
     """A local cluster that could not start, named by its address (`local:N`) and Dask's reason at the root of the
     failure: a worker process that died or hung while it started (a preload or plugin of the Dask configuration that
     fails, a machine out of memory), or a scheduler that found no port."""
@@ -114,7 +114,7 @@ def connect(address: str) -> Iterator[Client]:
         return
     count = address.partition(":")[2]
     if count and not (count.isdigit() and int(count) >= 1):
-        raise ValueError(f"--dask local:N takes a number of worker processes of at least 1, not {count!r}")
+        raise InvalidInput(f"--dask local:N takes a number of worker processes of at least 1, not {count!r}")
     workers = int(count) if count else None
     try:
         # No dashboard; the scheduler's HTTP server (health, metrics) on a free port rather than Dask's default
@@ -150,7 +150,7 @@ def recheck_on_dask(client: Client, sources: Sequence[str], job: Job) -> Summary
     firsts = list(accumulate(counts, initial=1))[: len(parts)]
     fs, folder = fsspec.core.url_to_fs(job.out)
     if fs.exists(folder) and fs.ls(folder):
-        raise ValueError(f"{job.out} holds files already: the results go to a new or empty folder")
+        raise InvalidInput(f"{job.out} holds files already: the results go to a new or empty folder")
     folder = folder.rstrip("/")
     fs.makedirs(f"{folder}/{UNFINISHED}", exist_ok=True)
     width = max(5, len(str(len(parts) - 1)))  # names that sort in the order of the partitions
@@ -229,7 +229,7 @@ def _files(sources: Sequence[str]) -> Iterator[str]:
         fs, path = fsspec.core.url_to_fs(source)
         if not fs.isdir(path):
             if not source.lower().endswith(PARQUET_SUFFIXES + NDJSON_SUFFIXES):
-                raise ValueError(f"{source}: a store of decks is .parquet or .ndjson (.jsonl) files")
+                raise InvalidInput(f"{source}: a store of decks is .parquet or .ndjson (.jsonl) files")
             yield source
             continue
         for found in sorted(fs.find(path), key=lambda found: found.split("/")):  # as a local run orders a folder

@@ -29,6 +29,7 @@ from deckcheck.batch.spec import BatchSpec
 from deckcheck.batch.summary import Outcome, Summary
 from deckcheck.data import DEFAULT_DATA_DIR, Data, DataSource
 from deckcheck.encoding import Encoding, NotText, decoded_text
+from deckcheck.errors import InvalidInput
 
 CHUNK_ROWS = 2000
 _FIELDS: list[pa.Field[Any]] = [
@@ -94,7 +95,7 @@ def id_type_of(schema: pa.Schema, where: str = "") -> pa.DataType:
     """The type of the results' `id` column for a table of decks (`where` it is, for the error): the table's own,
     but text for ids given as bytes, which are read as text (`lines_of`)."""
     if "id" not in schema.names:
-        raise ValueError(f"{where}a table of decks needs an `id` column; this one has {', '.join(schema.names)}")
+        raise InvalidInput(f"{where}a table of decks needs an `id` column; this one has {', '.join(schema.names)}")
     id_type: pa.DataType = schema.field("id").type
     return pa.string() if _is_bytes(id_type) else id_type
 

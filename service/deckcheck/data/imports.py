@@ -22,7 +22,7 @@ from deckcheck.data.lflist import LflistError, read_lflist
 from deckcheck.data.loader import card_paths
 from deckcheck.data.names import loose_key
 from deckcheck.data.updates import card_file, imported_cards, list_file, superseded
-from deckcheck.errors import DataError, SourceError
+from deckcheck.errors import DataError, InvalidInput, SourceError
 from deckcheck.input_files import FileTooLarge, NotRegular, read_bounded
 
 _STEM = re.compile(r"[^a-z0-9_-]+")
@@ -70,7 +70,7 @@ def _list_json(raw: bytes, cards: CardIndex, source: str) -> dict[int, int]:
         raise exc.source_error(source) from None
     try:
         return build_limits({status: getattr(body, status) for status in STATUS_LIMITS}, cards)
-    except ValueError as exc:
+    except InvalidInput as exc:
         raise SourceError(source, [str(exc)]) from None
 
 

@@ -46,7 +46,7 @@ class LflistProblem:
     type: str
 
 
-class LflistError(InvalidInput, ValueError):
+class LflistError(InvalidInput):
     """A file that cannot be read; `problems` holds every problem found, whole-file ones first, then by line."""
 
     def __init__(self, problems: Sequence[LflistProblem]) -> None:
@@ -185,20 +185,20 @@ def read_lflist(text: str, cards: CardIndex, name: str | None = None) -> LflistL
 
 
 def _canonical(lflist: LflistList, cards: CardIndex) -> list[tuple[int, int]]:
-    """The list's entries as (canonical passcode, count), sorted; raise ValueError for what cannot be written."""
+    """The list's entries as (canonical passcode, count), sorted; InvalidInput for what cannot be written."""
     name = lflist.name
     if not name or name != name.strip() or any(char in name for char in "\r\n]"):
         # `!name` lines are read stripped, and a line break or `]` would break the file or its header line.
-        raise ValueError(f"list name {name!r} cannot be written: empty, padded, or holding a line break or `]`")
+        raise InvalidInput(f"list name {name!r} cannot be written: empty, padded, or holding a line break or `]`")
     entries: dict[int, int] = {}
     for passcode, count in lflist.limits.items():
         card = cards.by_passcode.get(passcode)
         if card is None:
-            raise ValueError(f"{name}: passcode {passcode} is not a known card")
+            raise InvalidInput(f"{name}: passcode {passcode} is not a known card")
         if card.passcode in entries:
-            raise ValueError(f"{name}: card {card.passcode} ({card.name_en}) is listed twice")
+            raise InvalidInput(f"{name}: card {card.passcode} ({card.name_en}) is listed twice")
         if count not in HEADINGS:
-            raise ValueError(f"{name}: count {count} of card {passcode} is not 0, 1, 2 or 3")
+            raise InvalidInput(f"{name}: count {count} of card {passcode} is not 0, 1, 2 or 3")
         entries[card.passcode] = count
     return sorted(entries.items())
 
@@ -207,13 +207,13 @@ def write_lflist(lists: Sequence[LflistList], cards: CardIndex) -> str:
     """The lists as one lflist file, the same text for the same lists: under each status heading its entries by
     canonical passcode, with English names. A 3 in a normal list is left out, as it means unlimited.
 
-    Raise ValueError for a name that cannot be written or is used twice, an unknown card, a card given twice (an
+    Raise InvalidInput for a name that cannot be written or is used twice, an unknown card, a card given twice (an
     alternate passcode is its canonical card) or a count outside 0–3.
     """
     names = [lflist.name for lflist in lists]
     repeated = [name for name, uses in Counter(names).items() if uses > 1]
     if repeated:
-        raise ValueError(f"two lists named {repeated[0]!r} cannot be written: the reader refuses a repeated name")
+        raise InvalidInput(f"two lists named {repeated[0]!r} cannot be written: the reader refuses a repeated name")
     entries = [_canonical(lflist, cards) for lflist in lists]
     out = ["#" + "".join(f"[{name}]" for name in names)]
     for lflist, canonical in zip(lists, entries, strict=True):

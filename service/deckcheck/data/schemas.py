@@ -46,7 +46,7 @@ _UNSAFE_IN_TEXT = re.compile(rf"[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f{_BIDI}]") 
 _STRING, _NOT_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S), re.compile(r"[^\[\]{}]+")  # in JSON
 
 
-class Invalid(InvalidInput, ValueError):
+class Invalid(InvalidInput):
     """What is wrong with a file, as (entry, problem) pairs, the most telling first: the entry is `file` for the
     whole file, a key (`semi-limited`), an item (`limited[3]`) or a line (`line 7`)."""
 

@@ -28,7 +28,7 @@ AppliesTo = Literal["record", "current_duel", "next_duel", "current_match", "nex
 RECORDED = True
 
 
-class AssessmentError(InvalidInput, ValueError):
+class AssessmentError(InvalidInput):
     """The facts do not name one item of the regulations: an unknown code, or a family without what tells its
     items apart. `field` names the fact at fault."""
 
@@ -48,7 +48,7 @@ class Contradiction:
     instead: Infraction | None
 
 
-class Contradictions(InvalidInput, ValueError):
+class Contradictions(InvalidInput):
     """The facts contradict the item `item` chosen by its own code; `found` holds every contradiction."""
 
     def __init__(self, item: Infraction, found: tuple[Contradiction, ...]) -> None:

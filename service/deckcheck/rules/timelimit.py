@@ -40,7 +40,7 @@ StepCode = Literal[
 EXTRA_DUEL_LIFE_POINTS = 8000
 
 
-class TimeLimitError(InvalidInput, ValueError):
+class TimeLimitError(InvalidInput):
     """A state no match can be in when time is called; `field` names the part at fault."""
 
     def __init__(self, field: str, message: str) -> None:

@@ -23,7 +23,7 @@ from deckcheck.data import (
 )
 from deckcheck.days import today
 from deckcheck.deck_limits import LimitError, deck_limit_errors
-from deckcheck.errors import RequestError
+from deckcheck.errors import InvalidInput, RequestError
 from deckcheck.formats import DeckFormatError, parse
 from deckcheck.model import SECTIONS, Context, Deck, Entry, Format, Protectors, Section
 from deckcheck.rules import resolve_entry
@@ -170,7 +170,7 @@ def given_list(given: InlineBanlist | LflistBanlist, fmt: Format, data: Data, wh
     statuses = {"forbidden": given.forbidden, "limited": given.limited, "semi_limited": given.semi_limited}
     try:
         limits = build_limits(statuses, data.cards)
-    except ValueError as exc:
+    except InvalidInput as exc:
         entry, _, problem = str(exc).partition(": ")
         status, _, index = entry.rstrip("]").partition("[")
         raise RequestError.one([*where, status, int(index)], problem, "invalid_banlist_entry") from None
