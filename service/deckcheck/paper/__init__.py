@@ -18,9 +18,9 @@ import deckcheck.errors
 MAX_PIXELS = 50_000_000  # a 48-megapixel phone photo; a 300 dpi A4 scan is 8.7 million
 MAX_PAGES = 2  # pages of a PDF read (a registration sheet is one); the answer names how many it has
 # What reading a printed list imports, and what printing a sheet imports, each module by the package that installs it:
-# the PP-OCR models that rapidocr carries, run on ONNX Runtime, with OpenCV (which rapidocr brings). pypdf reads form
-# fields in a process of its own, and tesserocr is the second reader of a count: without them a read is poorer, never
-# refused.
+# the PP-OCR models that rapidocr carries, run on ONNX Runtime, and OpenCV, which the reader calls itself to cut and
+# clean the page and its lines. pypdf reads form fields in a process of its own, and tesserocr is the second reader of
+# a count: without them a read is poorer, never refused.
 READING = {
     "PIL": "pillow",
     "zxingcpp": "zxing-cpp",

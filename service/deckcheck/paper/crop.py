@@ -24,7 +24,7 @@ RULE_FILL = 0.7  # of a crop's row (or column) that is ink, at least, where a ru
 
 def cut(page: NDArray[np.uint8], quad: Quad) -> NDArray[np.uint8]:
     """The run of text `quad` cut from the grey page, upright, a little room around it, dark text on light."""
-    import cv2  # noqa: PLC0415 - OpenCV comes with rapidocr, in the paper extra
+    import cv2  # noqa: PLC0415 - OpenCV is in the paper extra
 
     pad = (RING if quad.width <= FRAMED * quad.height else PAD) * quad.height
     angle = quad.angle

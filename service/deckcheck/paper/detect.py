@@ -140,7 +140,7 @@ def scale_for(width: int, height: int) -> float:
 
 def find(page: NDArray[np.uint8], deadline: float) -> list[Quad]:
     """Every run of text on a grey page, top to bottom; PaperTimedOut once `deadline` (time.monotonic()) passes."""
-    import cv2  # noqa: PLC0415 - OpenCV comes with rapidocr, in the paper extra
+    import cv2  # noqa: PLC0415 - OpenCV is in the paper extra
 
     height, width = page.shape
     scale = scale_for(width, height)

@@ -31,7 +31,7 @@ MOST = 300  # glyphs kept from a page, at most
 def lone(page: NDArray[np.uint8], found: list[Quad], ground: NDArray[np.uint8] | None = None) -> list[Quad]:
     """The runs of one or a few glyphs on a grey page that no quad of `found` covers; `ground` is the page as it
     was before its light was evened (paper/detect.py), where the paper's edge against what it lies on still shows."""
-    import cv2  # noqa: PLC0415 - OpenCV comes with rapidocr, in the paper extra
+    import cv2  # noqa: PLC0415 - OpenCV is in the paper extra
 
     if not found:
         return []

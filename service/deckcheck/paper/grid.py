@@ -52,7 +52,7 @@ class Grid:
 
 def cells(page: NDArray[np.uint8]) -> list[Box]:
     """The boxes (left, top, width, height, in the page's pixels) of the cells of the grey page's ruled tables."""
-    import cv2  # noqa: PLC0415 - OpenCV comes with rapidocr, in the paper extra
+    import cv2  # noqa: PLC0415 - OpenCV is in the paper extra
 
     height, width = page.shape
     scale = min(1.0, WORKING_PIXELS / max(height, width))
