@@ -1,12 +1,15 @@
 """What the package says it needs is what it imports: every distribution the code imports is declared, in the
 dependencies or in the extra of the part that imports it, nothing declared goes unused, the lock file satisfies every
-declaration, and the uvicorn internals api/server.py builds on are where it expects them."""
+declaration, the paper extra adds the distributions docs/developers/paper.md weighs and no others, and the uvicorn
+internals api/server.py builds on are where it expects them."""
 
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.metadata
 import inspect
+import re
 import sys
 import tomllib
 from collections import defaultdict
@@ -23,6 +26,8 @@ from tests.modules import MODULES, PACKAGE
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+LOCK = ROOT / "requirements" / "dev.txt"
+PAPER_DOC = ROOT / "docs" / "developers" / "paper.md"
 
 # The parts of the package that only an extra installs: a module under one of these imports what that extra
 # declares, and nothing else may import it.
@@ -82,7 +87,7 @@ def test_nothing_is_declared_that_the_code_does_not_import() -> None:
 
 def test_the_lock_file_satisfies_every_declaration() -> None:
     pinned = {}
-    for line in (ROOT / "requirements" / "dev.txt").read_text(encoding="utf-8").splitlines():
+    for line in LOCK.read_text(encoding="utf-8").splitlines():
         if line and not line.startswith((" ", "#")):
             name, _, version = line.partition("==")
             pinned[canonicalize_name(name)] = Version(version.split(";")[0].strip())
@@ -93,6 +98,66 @@ def test_the_lock_file_satisfies_every_declaration() -> None:
         if name not in pinned or not req.specifier.contains(pinned[name], prereleases=True)
     }
     assert unmet == {}, "run `bash scripts/lock` after changing pyproject.toml's dependencies"
+
+
+# What `pip install 'deckcheck[paper]'` installs over the package alone, as the lock file resolves it; each one's
+# installed size and what it buys the reader are in docs/developers/paper.md (What the install weighs).
+PAPER_ADDS = {
+    # The extra's own.
+    *("fpdf2", "onnxruntime", "opencv-python-headless", "pillow", "pypdf", "rapidocr", "tesserocr", "zxing-cpp"),
+    # What fpdf2 needs, and what ONNX Runtime does.
+    *("defusedxml", "fonttools", "flatbuffers", "packaging", "protobuf"),
+    # What rapidocr needs for the pipeline the reader does not use, with requests' own.
+    *("colorlog", "omegaconf", "pyclipper", "pyyaml", "requests", "shapely", "six", "tqdm"),
+    *("charset-normalizer", "urllib3"),
+}
+
+
+@functools.cache
+def _needs(parent: NormalizedName) -> set[NormalizedName]:
+    """What the installed `parent` needs itself, and not for one of its extras (urllib3 needs PySocks for the `socks`
+    that selenium asks of it), which the lock file's `# via` lines do not tell apart."""
+    declared = (Requirement(line) for line in importlib.metadata.requires(parent) or [])
+    return {canonicalize_name(req.name) for req in declared if not req.marker or req.marker.evaluate({"extra": ""})}
+
+
+def _locked_parents() -> dict[NormalizedName, set[NormalizedName]]:
+    """Each package of the lock file, with the packages its `# via` lines say it is there for."""
+    parents: dict[NormalizedName, set[NormalizedName]] = {}
+    current: NormalizedName | None = None
+    for line in LOCK.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith((" ", "#")):
+            current = canonicalize_name(line.partition("==")[0])
+            parents[current] = set()
+        elif current is not None:
+            words = line.strip().removeprefix("#").split()
+            named = words[1:2] if words[:1] == ["via"] else words[:1]  # "# via fastapi", or "# via" then "#   fastapi"
+            parents[current].update(map(canonicalize_name, named))
+    return parents
+
+
+def _closure(roots: set[NormalizedName], parents: dict[NormalizedName, set[NormalizedName]]) -> set[NormalizedName]:
+    """`roots` and every locked package that one of them needs itself, however indirectly."""
+    found = set(roots)
+    while grown := {
+        child
+        for child, theirs in parents.items()
+        if child not in found and any(child in _needs(p) for p in theirs & found)
+    }:
+        found |= grown
+    return found
+
+
+def test_the_paper_extra_adds_what_the_docs_weigh() -> None:
+    """A distribution that the paper extra brings in or stops bringing, through its own declarations or through a
+    new release of one of its packages, fails here until the table of docs/developers/paper.md is measured again."""
+    parents = _locked_parents()
+    base = set(_declared(PROJECT["dependencies"]))
+    paper = base | set(_declared(PROJECT["optional-dependencies"]["paper"]))
+    adds = _closure(paper, parents) - _closure(base, parents)
+    assert sorted(adds) == sorted(PAPER_ADDS), "measure it again: docs/developers/paper.md, What the install weighs"
+    section = PAPER_DOC.read_text(encoding="utf-8").partition("## What the install weighs")[2].partition("\n## ")[0]
+    assert sorted(re.findall(r"^\| `([^`]+)` \|", section, re.MULTILINE)) == sorted(PAPER_ADDS)
 
 
 def test_the_uvicorn_internals_the_server_builds_on() -> None:
