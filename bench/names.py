@@ -100,27 +100,33 @@ def read_corpus(data: Data, path: Path = CORPUS) -> Counter[str]:
                     got[line] = (section, entry, None if card is None else card.passcode, read_as)
         for number, (_line, expected) in enumerate(rows, start=1):
             wanted = want(expected)
-            if wanted is None:
-                continue
-            counts["lines"] += 1
-            if number not in got:
-                counts["unknown"] += 1
-                continue
-            where, entry, passcode, read_as = got[number]
-            if passcode is not None and passcode != wanted.passcode:
-                counts["another"] += 1
-            elif (where, entry.count, passcode) == wanted[:3]:
-                counts["right"] += 1
-            else:
-                counts["unknown" if passcode is None else "miscounted"] += 1
-            if passcode is not None and entry.name and _differs(entry.name, data, passcode):
-                counts["loose_listed" if read_as is not None else "loose_unlisted"] += 1
-            if wanted.suggested is not None and entry.name:
-                counts["short"] += 1
-                found = [hit.card.passcode for hit in data.cards.search.suggestions(entry.name)]
-                counts["short_first"] += found[:1] == [wanted.suggested]
-                counts["short_three"] += wanted.suggested in found
+            if wanted is not None:
+                counts["lines"] += 1
+                _count(counts, data, wanted, got.get(number))
     return counts
+
+
+def _count(
+    counts: Counter[str], data: Data, wanted: Want, got: tuple[str, Entry, int | None, str | None] | None
+) -> None:
+    """Count one corpus line read as `got` (None: not read as a card line) where `wanted` was written."""
+    if got is None:
+        counts["unknown"] += 1
+        return
+    where, entry, passcode, read_as = got
+    if passcode is not None and passcode != wanted.passcode:
+        counts["another"] += 1
+    elif (where, entry.count, passcode) == wanted[:3]:
+        counts["right"] += 1
+    else:
+        counts["unknown" if passcode is None else "miscounted"] += 1
+    if passcode is not None and entry.name and _differs(entry.name, data, passcode):
+        counts["loose_listed" if read_as is not None else "loose_unlisted"] += 1
+    if wanted.suggested is not None and entry.name:
+        counts["short"] += 1
+        found = [hit.card.passcode for hit in data.cards.search.suggestions(entry.name)]
+        counts["short_first"] += found[:1] == [wanted.suggested]
+        counts["short_three"] += wanted.suggested in found
 
 
 def dash_variants(data: Data) -> Counter[str]:

@@ -659,6 +659,27 @@ SIDEBAR_POSTS = (
 SIDEBAR_CATEGORIES = ("デッキレシピ", "大会レポート", "開封記録", "雑記")
 
 
+def _blog_items(deck: FormDeck, variant: int) -> list[Item]:
+    """A blog post's list in the `variant`th style of line, every other variant with the main deck's kinds under
+    their own headings."""
+    line = BLOG_LINES[variant % len(BLOG_LINES)]
+    items: list[Item] = []
+    for title, entries in (("メインデッキ", deck.main), ("エクストラデッキ", deck.extra), ("サイドデッキ", deck.side)):
+        if not entries:
+            continue
+        items += [("gap", ""), ("h1", f"【{title}】{copies(entries)}枚")]
+        if title == "メインデッキ" and variant % 2 == 1:
+            for kind in KINDS:
+                held = deck.kind(kind)
+                if held:
+                    items += [("h2", f"▼{BLOG_KINDS[kind]}（{copies(held)}枚）")]
+                    items += [("card", line(card.name("ja"), n)) for card, n in held]
+            continue
+        listed = deck.by_kind() if title == "メインデッキ" else entries
+        items += [("card", line(card.name("ja"), n)) for card, n in listed]
+    return items
+
+
 def blog_page(deck: FormDeck, font: Font, variant: int, bar: RGB | None = None) -> Drawn:
     """A Japanese blog post printed on A4: its list's lines in the `variant`th style, every other variant with the
     main deck's kinds under their own headings."""
@@ -675,21 +696,7 @@ def blog_page(deck: FormDeck, font: Font, variant: int, bar: RGB | None = None) 
     canvas.text(12, 53, f"【{player.event_ja}】{deck.title_ja} デッキレシピ", 12.5, bold=True, width=main_width)
     canvas.text(12, 59, f"カテゴリ：デッキレシピ　タグ：{deck.title_ja}", 7.5, grey=80)
     canvas.rule(12, 62, 12 + main_width, 62, weight=0.2, grey=150)
-    line = BLOG_LINES[variant % len(BLOG_LINES)]
-    items: list[Item] = []
-    for title, entries in (("メインデッキ", deck.main), ("エクストラデッキ", deck.extra), ("サイドデッキ", deck.side)):
-        if not entries:
-            continue
-        items += [("gap", ""), ("h1", f"【{title}】{copies(entries)}枚")]
-        if title == "メインデッキ" and variant % 2 == 1:
-            for kind in KINDS:
-                held = deck.kind(kind)
-                if held:
-                    items += [("h2", f"▼{BLOG_KINDS[kind]}（{copies(held)}枚）")]
-                    items += [("card", line(card.name("ja"), n)) for card, n in held]
-            continue
-        listed = deck.by_kind() if title == "メインデッキ" else entries
-        items += [("card", line(card.name("ja"), n)) for card, n in listed]
+    items = _blog_items(deck, variant)
     before = [p.format(event=player.event_ja, title=deck.title_ja) for p in PROSE_BEFORE]
     # The type as large as lets the post fit (at most 9.5 pt), with all its prose down to 7.5 pt, then with a
     # paragraph before the list and one after it down to 6.5 pt.

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import itertools
 import re
 import time
 import tracemalloc
@@ -53,21 +54,8 @@ class ReferenceSearch:
                 seen.add(card.passcode)
                 hits.append(Hit(card, self._names[index], match, round(score, 1)))
 
-        start = bisect.bisect_left(self._keys, key)  # rows are sorted by key
-        prefixed = []
-        for index in range(start, len(self._keys)):
-            if not self._keys[index].startswith(key):
-                break
-            prefixed.append(index)
-        for index in prefixed:
-            if self._keys[index] == key:
-                take(index, "exact", 100.0)
-        # Names the query spells whole words of first (a boundary after it), then shorter names first.
-        words = re.compile(r"[\W_]*" + r"[\W_]*".join(map(re.escape, key)) + r"(?:[\W_]|$)")
-        whole = {i for i in prefixed if words.match(loose_text(normalize_name(self._names[i])))}
-        for index in sorted(prefixed, key=lambda i: (i not in whole, len(self._keys[i]), self._keys[i])):
-            ratio = len(key) / len(self._keys[index])
-            take(index, "prefix", 95.0 + 4.0 * ratio if index in whole else 90.0 + 5.0 * ratio)
+        for index, match, score in self._starting_with(key):
+            take(index, match, score)
         if len(hits) < limit and len(key) >= 2:
             inside = [i for i, k in enumerate(self._keys) if key in k and not k.startswith(key)]
             for index in sorted(inside, key=lambda i: (len(self._keys[i]), self._keys[i])):
@@ -77,6 +65,19 @@ class ReferenceSearch:
             for _choice, score, index in fuzzy:
                 take(index, "fuzzy", 0.8 * float(score))  # below every substring hit
         return hits[:limit]
+
+    def _starting_with(self, key: str) -> list[tuple[int, str, float]]:
+        """The names that are `key` (exact), then those that start with it: those it spells whole words of first (a
+        boundary after it), then shorter names first."""
+        start = bisect.bisect_left(self._keys, key)  # rows are sorted by key
+        prefixed = list(itertools.takewhile(lambda i: self._keys[i].startswith(key), range(start, len(self._keys))))
+        found = [(index, "exact", 100.0) for index in prefixed if self._keys[index] == key]
+        words = re.compile(r"[\W_]*" + r"[\W_]*".join(map(re.escape, key)) + r"(?:[\W_]|$)")
+        whole = {i for i in prefixed if words.match(loose_text(normalize_name(self._names[i])))}
+        for index in sorted(prefixed, key=lambda i: (i not in whole, len(self._keys[i]), self._keys[i])):
+            ratio = len(key) / len(self._keys[index])
+            found.append((index, "prefix", 95.0 + 4.0 * ratio if index in whole else 90.0 + 5.0 * ratio))
+        return found
 
 
 def _per_name(search: Callable[[str, int], list[Hit]], names: list[str], rounds: int) -> float:
