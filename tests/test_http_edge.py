@@ -94,3 +94,17 @@ def test_readyz_counts_the_decks_in_the_query_being_checked(one_at_a_time: Serve
         statuses = [status for asked in flood for status in asked.result()]
     assert (503, ["saturated"]) in readiness, "/readyz never saw a GET of a deck in progress"
     assert set(statuses) == {200, 503}
+
+
+def test_if_none_match_any_is_304_only_where_the_answer_is_a_representation(client: httpx.Client) -> None:
+    """RFC 9110 13.1.2: `*` matches when a current representation exists; a 422 or a 404 is none."""
+    broken = {"ydke": "ydke://!!!!", "date": EVENT, "lang": "en"}
+    error = client.get("/v1/validate", params=broken)
+    starred = client.get("/v1/validate", params=broken, headers={"If-None-Match": "*"})
+    assert starred.status_code == 422
+    assert starred.json()["errors"] == error.json()["errors"]
+    answer = _link(client)
+    unchanged = _link(client, **{"If-None-Match": "*"})
+    assert (unchanged.status_code, unchanged.content, unchanged.headers["etag"]) == (304, b"", answer.headers["etag"])
+    assert client.get("/v1/cards/1", headers={"If-None-Match": "*"}).status_code == 404
+    assert client.get("/v1/cards/55144522", headers={"If-None-Match": "*"}).status_code == 304

@@ -91,10 +91,13 @@ def build_router(admission: Admission, metrics: Metrics) -> APIRouter:
         body = ValidateRequest(ydke=link, date=day, format=query.format, banlist=query.banlist)
         etag = current.caching.etag(lang, _digest(link, day, query.format, query.banlist))
         freshness = current.caching.of_day(query.date is not None)
-        if unchanged := current.caching.answer(request, etag, vary, cache_control=freshness):
+        # Whether the deck is one to answer (or a 422) is known once it is checked: If-None-Match: * waits for it.
+        if unchanged := current.caching.answer(request, etag, vary, cache_control=freshness, made=False):
             return unchanged
         answer, report = await admission.run(request, partial(_checked, body, current.data, lang))
         metrics.count_codes(Counter(v.code for v in report.violations))
+        if unchanged := current.caching.answer(request, etag, vary, cache_control=freshness):
+            return unchanged
         return current.caching.keep(json_response(answer, lang), etag, vary, cache_control=freshness)
 
     @router.get(

@@ -37,11 +37,19 @@ class Caching:
         return '"' + "-".join((self.version, *variant)) + '"'
 
     def answer(
-        self, request: Request, etag: str, vary: Sequence[str] = (), *, cache_control: str | None = None
+        self,
+        request: Request,
+        etag: str,
+        vary: Sequence[str] = (),
+        *,
+        cache_control: str | None = None,
+        made: bool = True,
     ) -> Response | None:
-        """304 Not Modified when the request's If-None-Match names `etag` (or is `*`); None when the representation
-        must be sent."""
-        if not _matches(request.headers.get("if-none-match"), etag):
+        """304 Not Modified when the request's If-None-Match names `etag`, or is `*` and there is a representation
+        (RFC 9110 13.1.2: `*` matches any current one, and an error is none); None when the representation must be
+        sent. `made`: whether the answer is known to be one; a route that learns it only by making the answer asks
+        with False first, and again once it is made."""
+        if not _matches(request.headers.get("if-none-match"), etag, star=made):
             return None
         return self.keep(Response(status_code=304), etag, vary, cache_control=cache_control)
 
@@ -57,12 +65,13 @@ class Caching:
         return response
 
 
-def _matches(if_none_match: str | None, etag: str) -> bool:
-    """Whether If-None-Match names `etag`, by the weak comparison RFC 9110 13.1.2 asks for: W/ is ignored."""
+def _matches(if_none_match: str | None, etag: str, *, star: bool) -> bool:
+    """Whether If-None-Match names `etag`, by the weak comparison RFC 9110 13.1.2 asks for (W/ is ignored), or is
+    `*`, which matches when `star` says there is a representation."""
     if if_none_match is None:
         return False
     if if_none_match.strip() == "*":
-        return True
+        return star
     return any(tag.strip().removeprefix("W/") == etag for tag in if_none_match.split(","))
 
 
