@@ -8,6 +8,8 @@ from __future__ import annotations
 import socket
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
+from pathlib import Path
 
 import httpx
 import pytest
@@ -108,3 +110,30 @@ def test_if_none_match_any_is_304_only_where_the_answer_is_a_representation(clie
     assert (unchanged.status_code, unchanged.content, unchanged.headers["etag"]) == (304, b"", answer.headers["etag"])
     assert client.get("/v1/cards/1", headers={"If-None-Match": "*"}).status_code == 404
     assert client.get("/v1/cards/55144522", headers={"If-None-Match": "*"}).status_code == 304
+
+
+@pytest.mark.server
+def test_the_etag_of_a_deck_covers_the_cadence_of_new_lists(tmp_path: Path) -> None:
+    """With new OCG lists every month, a newer list than the newest held (2026-10-01) may be in force on 2026-12-01,
+    and the answer says so; by the usual cadence (January, April, July, October) it may not. The two answers differ,
+    and so do their ETags; the usual cadence written otherwise is the same cadence, with the same ETag."""
+    cadences = {"usual": "1,4,7,10", "monthly": ",".join(str(month) for month in range(1, 13)), "same": "10,7,4,1"}
+    answers = {}
+    with ExitStack() as servers:
+        for name, months in cadences.items():
+            updates = tmp_path / name
+            updates.mkdir()
+            env = {"DECKCHECK_UPDATES_DIR": str(updates), "DECKCHECK_OCG_LIST_MONTHS": months}
+            server = servers.enter_context(serving(tmp_path / f"{name}.log", env))
+            with httpx.Client(base_url=server.url, timeout=30) as http:
+                answers[name] = _link(http, "2026-12-01")
+    notes = {name: [note["code"] for note in answer.json()["ruleset"]["notes"]] for name, answer in answers.items()}
+    assert notes == {
+        "usual": ["later_card_types"],
+        "monthly": ["later_card_types", "list_may_be_outdated"],
+        "same": ["later_card_types"],
+    }
+    tags = {name: answer.headers["etag"] for name, answer in answers.items()}
+    assert tags["usual"] != tags["monthly"]
+    assert tags["usual"] == tags["same"]
+    assert answers["usual"].content == answers["same"].content

@@ -23,7 +23,7 @@ from fastapi import Request
 
 from deckcheck import __version__
 from deckcheck.api.metrics import Metrics
-from deckcheck.api.middleware.caching import Caching
+from deckcheck.api.middleware.caching import Caching, cadence_tag
 from deckcheck.data import Data, DataSource
 from deckcheck.data.lastgood import Stale, check_present, keep, load_kept, stale, update_files
 from deckcheck.data.loader import data_files, settle
@@ -104,7 +104,7 @@ class DataStore:
 
     def _served(self, data: Data) -> Served:
         version = data_version(data)
-        return Served(data, version, Caching(version, self.max_age), time.time())
+        return Served(data, version, Caching(version, self.max_age, cadence_tag(data.cadence)), time.time())
 
     def ask(self, cause: str) -> asyncio.Task[None]:
         """Have the data reloaded: now, or once the reload running ends, every ask made during it merged into one.

@@ -78,9 +78,11 @@ def build_router(admission: Admission, metrics: Metrics) -> APIRouter:
         request: Request, query: Annotated[ValidateQuery, Query()], accept_language: AcceptLanguage = None
     ) -> Response:
         """The answer of POST /v1/validate for a deck given as a ydke:// link in the query, which a CDN or the browser
-        may keep: its ETag is the data version, the language and a digest of the deck and event, so a repeated deck is
-        served by the cache and revalidated without a check. A target longer than 8,192 bytes is refused with 414:
-        send such a deck in the body of the POST."""
+        may keep: its ETag is the data version, the language, a digest of the deck and event, and the cadence of new
+        lists that says whether a newer list may be in force, so a repeated deck is served by the cache and
+        revalidated without a check. It waits for a check thread as the POST does, refused alike (503, Retry-After)
+        when every one is busy and the queue is full. A target longer than 8,192 bytes is refused with 414: send such
+        a deck in the body of the POST."""
         if len(request.scope["raw_path"]) + len(request.scope["query_string"]) + 1 > MAX_LINK_TARGET:
             raise TargetTooLong.one(["query", "ydke"], TOO_LONG, "target_too_long")
         link = query.ydke.replace(" ", "+")  # a + left unencoded reads as a space, which no link holds
@@ -89,7 +91,7 @@ def build_router(admission: Admission, metrics: Metrics) -> APIRouter:
         current = served(request)
         day = query.date or today()
         body = ValidateRequest(ydke=link, date=day, format=query.format, banlist=query.banlist)
-        etag = current.caching.etag(lang, _digest(link, day, query.format, query.banlist))
+        etag = current.caching.etag_of_day(lang, _digest(link, day, query.format, query.banlist))
         freshness = current.caching.of_day(query.date is not None)
         # Whether the deck is one to answer (or a 422) is known once it is checked: If-None-Match: * waits for it.
         if unchanged := current.caching.answer(request, etag, vary, cache_control=freshness, made=False):

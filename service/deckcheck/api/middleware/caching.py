@@ -14,14 +14,22 @@ from fastapi import Request
 from fastapi.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from deckcheck.data.freshness import Cadence
 from deckcheck.days import seconds_left_today
 
 
-class Caching:
-    """The validators and freshness of one app's read-only answers."""
+def cadence_tag(cadence: Cadence) -> str:
+    """The cadence of new lists as part of an ETag: the months OCG lists begin and the days a TCG list lasts, as
+    `ocg1.4.7.10tcg180`. Two cadences that weigh every list alike have one tag."""
+    return f"ocg{'.'.join(str(month) for month in sorted(set(cadence.ocg_months)))}tcg{cadence.tcg_days}"
 
-    def __init__(self, version: str, max_age: int) -> None:
+
+class Caching:
+    """The validators and freshness of one app's read-only answers; `cadence`: the data's `cadence_tag`."""
+
+    def __init__(self, version: str, max_age: int, cadence: str) -> None:
         self.version = version
+        self.cadence = cadence
         self._max_age = max_age
         self.cache_control = f"public, max-age={max_age}"
 
@@ -35,6 +43,12 @@ class Caching:
     def etag(self, *variant: str) -> str:
         """The strong ETag of a representation: the data version, then what the request chose, if anything."""
         return '"' + "-".join((self.version, *variant)) + '"'
+
+    def etag_of_day(self, *variant: str) -> str:
+        """The strong ETag of an answer about one day, whose notes say whether a newer list than the newest held may
+        be in force by then (list_may_be_outdated): `etag`, then the cadence that says it (DECKCHECK_OCG_LIST_MONTHS,
+        DECKCHECK_TCG_LIST_DAYS), which the data version does not cover."""
+        return self.etag(*variant, self.cadence)
 
     def answer(
         self,
