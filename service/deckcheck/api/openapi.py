@@ -1,6 +1,7 @@
 """The OpenAPI document as clients are generated from it: every refusal under application/problem+json, the
-media type the server sends it with (RFC 9457), where FastAPI would put it under application/json; the NDJSON
-lines of a recheck as schemas; and an example beside each request and answer body, taken from its model."""
+media type the server sends it with (RFC 9457), where FastAPI would put it under application/json, and every kind of
+problem listed under the problem's `type`; the NDJSON lines of a recheck as schemas; and an example beside each
+request and answer body, taken from its model."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any, Literal
 from fastapi import FastAPI
 from pydantic import BaseModel, TypeAdapter
 
-from deckcheck.api.problems import PROBLEM_JSON
+from deckcheck.api.problems import PROBLEM_JSON, PROBLEM_KINDS, PROXY, SERVICE
 from deckcheck.wire import answers, requests
 from deckcheck.wire.answers.recheck import RECHECK_ANSWER_LINE
 from deckcheck.wire.requests import RecheckLine
@@ -27,6 +28,7 @@ def install_openapi(app: FastAPI) -> None:
             document = generate()
             schemas = document["components"]["schemas"]
             _keep_nulls_in_examples(schemas)
+            _list_problem_kinds(schemas["Problem"]["properties"]["type"])
             recheck = document["paths"]["/v1/rechecks"]["post"]
             lines_in = _schema(TypeAdapter(RecheckLine), "validation", schemas)
             lines_out = _schema(RECHECK_ANSWER_LINE, "serialization", schemas)
@@ -59,6 +61,15 @@ def _keep_nulls_in_examples(schemas: dict[str, Any]) -> None:
                 for field, schema in own.get("properties", {}).items():
                     if "examples" in schema and field in served:
                         served[field]["examples"] = schema["examples"]
+
+
+def _list_problem_kinds(described: dict[str, Any]) -> None:
+    """Every kind of problem (api/problems.py) after the description of a problem's `type`: its status, who answers
+    it where the service alone does not, and when."""
+    by: dict[tuple[str, ...], str] = {SERVICE: "", PROXY: ", from the proxy"}
+    kinds = (f"- `{k.name}` ({k.status}{by.get(k.by, ', also from the proxy')}): {k.meaning}" for k in PROBLEM_KINDS)
+    lead = "The kinds, each with its status (and who answers it, where not the service alone) and when:"
+    described["description"] = "\n".join([described["description"], "", lead, "", *kinds])
 
 
 def _schema(

@@ -1,5 +1,7 @@
 """problem+json (RFC 9457) answers for every request error, and the handlers that route errors to them: the one
-table that answers each kind of deckcheck's errors (deckcheck/errors.py) with an HTTP status.
+table of every kind of problem an answer can be (PROBLEM_KINDS: its type, status and meaning, as the OpenAPI document
+and docs/developers/api.md give them), and the one table that answers each kind of deckcheck's errors
+(deckcheck/errors.py) with an HTTP status.
 
 Every problem body carries the request id of the request it answers (see `deckcheck.api.middleware.observe`).
 """
@@ -7,6 +9,7 @@ Every problem body carries the request id of the request it answers (see `deckch
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
@@ -31,6 +34,107 @@ from deckcheck.logs import REQUEST_ID
 
 PROBLEM_TYPE = "urn:deckcheck:problem:"
 PROBLEM_JSON = "application/problem+json"
+# Who answers a kind: the service, the proxy deploy/nginx.conf puts in front of it, or either.
+SERVICE = ("service",)
+PROXY = ("proxy",)
+BOTH = ("service", "proxy")
+
+
+@dataclass(frozen=True, slots=True)
+class ProblemKind:
+    """One kind of problem an answer can be, its `type` PROBLEM_TYPE + `name`: its status, who answers it, when (one
+    sentence), and whether it is the kind of its status wherever the code that answers names none."""
+
+    name: str
+    status: int
+    by: tuple[str, ...]
+    meaning: str
+    default: bool = False
+
+
+# Every kind of problem, by status: the one list clients act on. tests/test_problem_kinds.py walks the code that
+# answers problems and the proxy's configuration, and holds this table to the kinds they answer.
+PROBLEM_KINDS: tuple[ProblemKind, ...] = (
+    ProblemKind(
+        "malformed-body", 400, SERVICE, "The body is not JSON that can be read: not UTF-8, or nested too deep."
+    ),
+    ProblemKind(
+        "malformed-head", 400, SERVICE, "The request head is not HTTP/1.1 the server reads; the connection closes."
+    ),
+    ProblemKind("bad-request", 400, PROXY, "The request is not HTTP that the proxy can read."),
+    ProblemKind(
+        "not-found", 404, BOTH, "No such path, card, list or file; `errors` names what was asked for.", default=True
+    ),
+    ProblemKind("method-not-allowed", 405, SERVICE, "The path takes other methods, which `Allow` names.", default=True),
+    ProblemKind("not-acceptable", 406, SERVICE, "`Accept` refuses every form the answer comes in.", default=True),
+    ProblemKind("body-timeout", 408, SERVICE, "The body stopped arriving, or came too slowly; the connection closes."),
+    ProblemKind("head-timeout", 408, SERVICE, "The request head did not arrive in time; the connection closes."),
+    ProblemKind("request-timeout", 408, PROXY, "The request did not reach the proxy in time."),
+    ProblemKind("body-too-large", 413, BOTH, "The body is larger than the route reads; the connection closes."),
+    ProblemKind(
+        "results-too-large", 413, SERVICE, "A held recheck's results pass their limit: send its decks in parts."
+    ),
+    ProblemKind(
+        "too-large",
+        413,
+        SERVICE,
+        "The request passes a bound on what is read that has no kind of its own.",
+        default=True,
+    ),
+    ProblemKind(
+        "request-uri-too-long", 414, BOTH, "The target (path and query) is longer than the route reads.", default=True
+    ),
+    ProblemKind(
+        "unsupported-media-type",
+        415,
+        SERVICE,
+        "`Content-Type` is none the route reads, or a paper file no PNG, JPEG or PDF.",
+        default=True,
+    ),
+    ProblemKind(
+        "invalid-request",
+        422,
+        SERVICE,
+        "The request does not fit the schema or asks for the impossible; `errors` says where.",
+        default=True,
+    ),
+    ProblemKind("too-many-requests", 429, PROXY, "Too many requests at once from one address."),
+    ProblemKind(
+        "head-too-large", 431, SERVICE, "The request head is larger than the server reads; the connection closes."
+    ),
+    ProblemKind("request-header-fields-too-large", 431, PROXY, "The request head is larger than the proxy reads."),
+    ProblemKind(
+        "internal-server-error",
+        500,
+        BOTH,
+        "The service or the proxy failed; the request id finds it in the log.",
+        default=True,
+    ),
+    ProblemKind("bad-gateway", 502, PROXY, "No replica of the service could take the request."),
+    ProblemKind(
+        "overloaded",
+        503,
+        SERVICE,
+        "Every check thread is busy and the queue full; `Retry-After` says when to try again.",
+    ),
+    ProblemKind("shutdown", 503, SERVICE, "The server shut down before a held recheck ended: send it again."),
+    ProblemKind(
+        "service-unavailable",
+        503,
+        BOTH,
+        "What the request needs is not here now: the paper extra, or a replica.",
+        default=True,
+    ),
+    ProblemKind(
+        "gateway-timeout",
+        504,
+        BOTH,
+        "Reading paper ran out of time, or no replica answered the proxy in time.",
+        default=True,
+    ),
+)
+# The kind of each status that an answer naming no kind gets: an error by its kind, the router's 404 and 405.
+DEFAULT_KINDS = {kind.status: kind.name for kind in PROBLEM_KINDS if kind.default}
 
 
 class NotAcceptable(InvalidInput):
@@ -46,9 +150,9 @@ class TargetTooLong(TooLarge):
 
 
 # Each kind's status, and the few errors of a kind whose status is their own; an error is answered with the status
-# of the first class of its MRO found here. The problem type of a 422 is invalid-request, of any other its status's
-# phrase. BrokenData is the service's fault: it is left to the handler of crashes (a 500 that names nothing of the
-# data, its traceback logged), never answered from here.
+# of the first class of its MRO found here, and that status's default kind (PROBLEM_KINDS). BrokenData is the
+# service's fault: it is left to the handler of crashes (a 500 that names nothing of the data, its traceback logged),
+# never answered from here.
 STATUSES: dict[type[Error], int] = {
     InvalidInput: 422,
     NotFound: 404,
@@ -77,8 +181,9 @@ def problem_body(
 ) -> bytes:
     """The JSON of an RFC 9457 problem, with the id of the request it answers (by default the current one)."""
     phrase = HTTPStatus(status).phrase
+    # A status of no kind in the table (none that the service answers, as the test of the table finds) by its phrase.
     body = {
-        "type": PROBLEM_TYPE + (kind or phrase.lower().replace(" ", "-")),
+        "type": PROBLEM_TYPE + (kind or DEFAULT_KINDS.get(status) or phrase.lower().replace(" ", "-")),
         "title": phrase,
         "status": status,
         "detail": detail,
@@ -115,8 +220,7 @@ async def _on_validation(request: Request, exc: Exception) -> Response:
 
 async def _on_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, Error)
-    status = status_of(exc)
-    return problem(status, str(exc), exc.errors, "invalid-request" if status == 422 else None)
+    return problem(status_of(exc), str(exc), exc.errors)
 
 
 async def _on_http(request: Request, exc: Exception) -> Response:

@@ -12,14 +12,8 @@ from deckcheck.wire.base import WireModel
 from deckcheck.wire.enums import Penalty, PenaltyBasis, ReadinessReason, RuleCode
 
 PROBLEM_TYPE = (
-    "The kind of problem, as `urn:deckcheck:problem:<kind>`: invalid-request (422: the request does not fit the "
-    "schema or asks for the impossible), malformed-body (400: the body is not JSON, or nests too deeply), "
-    "malformed-head (400: a request head the server cannot read), not-found (404: no such card, list or path), "
-    "method-not-allowed (405, with Allow), body-timeout (408: the body stopped arriving), body-too-large (413), "
-    "results-too-large (413: a held recheck's results pass their limit), head-too-large (431), overloaded (503, "
-    "with Retry-After: every check thread busy and the queue full), shutdown (503: the server shut down before a "
-    "held recheck ended), internal-server-error (500). Any other status "
-    "gets its reason phrase in lower case with hyphens."
+    "The kind of problem, as `urn:deckcheck:problem:<kind>`: what a client acts on (the title, the status's phrase, is "
+    "for people)."
 )
 
 
