@@ -5,6 +5,7 @@ card's legality says what /v1/validate says of a list that may be outdated and o
 
 from __future__ import annotations
 
+import json
 import socket
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -137,3 +138,36 @@ def test_the_etag_of_a_deck_covers_the_cadence_of_new_lists(tmp_path: Path) -> N
     assert tags["usual"] != tags["monthly"]
     assert tags["usual"] == tags["same"]
     assert answers["usual"].content == answers["same"].content
+
+
+@pytest.mark.parametrize(
+    ("method", "target", "location"),
+    [
+        ("GET", "/v1/cards/55144522/legality/?date=2008-06-01", "/v1/cards/55144522/legality?date=2008-06-01"),
+        ("GET", "/docs/", "/docs"),
+        ("HEAD", "/v1/rules/", "/v1/rules"),
+        ("POST", "/v1/validate/", "/v1/validate"),
+    ],
+)
+def test_a_trailing_slash_redirect_names_a_path_never_the_host_sent(
+    client: httpx.Client, method: str, target: str, location: str
+) -> None:
+    redirect = client.request(method, target, headers={"Host": "evil.example"})
+    assert (redirect.status_code, redirect.headers["location"], redirect.content) == (307, location, b"")
+    assert client.request(method, location, json={"ydke": LEGAL, "date": EVENT}).status_code == 200
+
+
+@pytest.mark.parametrize("target", ["/nowhere/", "//evil.example/v1/rules/", "//evil.example/"])
+def test_a_path_of_no_route_with_or_without_its_slash_is_not_found(base_url: str, target: str) -> None:
+    """Sent as written (httpx would read `//evil.example` as a host): a path that begins with two slashes is no
+    route's, with or without its trailing slash."""
+    port = int(base_url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(f"GET {target} HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n".encode())
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 404 Not Found\r\n")
+    assert b"\r\nlocation:" not in head.lower()
+    assert json.loads(body)["type"] == "urn:deckcheck:problem:not-found"

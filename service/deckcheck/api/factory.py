@@ -32,6 +32,7 @@ from deckcheck.api.paper import READ_PATH, build_paper_router
 from deckcheck.api.problems import install_error_handlers
 from deckcheck.api.rechecks import RECHECK_PATH, build_rechecks_router
 from deckcheck.api.served import DataStore
+from deckcheck.api.slashes import install_slash_redirects
 from deckcheck.api.validate import VALIDATE_PATH, build_router
 from deckcheck.collector import serving_collector
 from deckcheck.config import Settings, load_settings
@@ -105,6 +106,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(router, dependencies=[Depends(refuse_unknown_query)])
     # The pages ignore a query string: people open them from links of every kind (a cache-buster, a tracking tag).
     app.include_router(build_pages_router(app.title, app.openapi_url or "/openapi.json"))
+    install_slash_redirects(app)
     app.add_middleware(
         RequestLimits,
         max_head=settings.max_head_bytes,
