@@ -6,6 +6,7 @@ card's legality says what /v1/validate says of a list that may be outdated and o
 from __future__ import annotations
 
 import json
+import re
 import socket
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -17,6 +18,7 @@ import pytest
 
 from tests.decks import EVENT, EXTRA, MAIN_40, SIDE, ydke
 from tests.served import Served, serving
+from tests.test_proxy import running_proxy
 
 LEGAL = ydke(MAIN_40, EXTRA, SIDE)
 # One check thread and no room to wait, refusals sent at once: one request in progress fills the server.
@@ -171,3 +173,24 @@ def test_a_path_of_no_route_with_or_without_its_slash_is_not_found(base_url: str
     assert head.startswith(b"HTTP/1.1 404 Not Found\r\n")
     assert b"\r\nlocation:" not in head.lower()
     assert json.loads(body)["type"] == "urn:deckcheck:problem:not-found"
+
+
+@pytest.mark.server
+def test_nginx_gives_each_client_of_a_kept_answer_its_own_request_id(base_url: str, free_port: int) -> None:
+    """The answer nginx keeps was made for its first asker, X-Request-ID and all: a later client gets its own id (or
+    nginx's, when it sent none), the one the access log names."""
+    params = {"ydke": LEGAL, "date": "2008-07-01", "lang": "en"}
+    with running_proxy(int(base_url.rsplit(":", 1)[1]), free_port) as proxy:
+        with httpx.Client(base_url=proxy.url, timeout=30) as http:
+            asked = [
+                http.get("/v1/validate", params=params, headers=headers)
+                for headers in ({"X-Request-ID": "edge-first"}, {"X-Request-ID": "edge-second"}, {})
+            ]
+        made = asked[2].headers["x-request-id"]
+        logged = [proxy.log(request_id)["status"] for request_id in ("edge-first", "edge-second", made)]
+    assert [a.headers["x-cache-status"] for a in asked] == ["MISS", "HIT", "HIT"]
+    assert [a.headers.get_list("x-request-id") for a in asked[:2]] == [["edge-first"], ["edge-second"]]
+    assert asked[2].headers.get_list("x-request-id") == [made]
+    assert re.fullmatch(r"[0-9a-f]{32}", made)
+    assert logged == [200, 200, 200]
+    assert asked[0].content == asked[1].content == asked[2].content
