@@ -125,8 +125,9 @@ def test_the_status_on_a_date_is_the_lists_in_force(client: httpx.Client, data: 
 def test_the_answer_is_cached_like_the_cards(client: httpx.Client) -> None:
     dated = client.get(f"/v1/cards/{POT_OF_GREED}/legality", params={"date": "2026-12-01"})
     version = dated.headers["deckcheck-data-version"]
+    # The day, the language of the notes, and the cadence of new lists that decides them (api/middleware/caching.py).
     assert (dated.headers["etag"], dated.headers["cache-control"]) == (
-        f'"{version}-2026-12-01"',
+        f'"{version}-2026-12-01-en-ocg1.4.7.10tcg180"',
         "public, max-age=3600",
     )
     again = client.get(
@@ -138,7 +139,7 @@ def test_the_answer_is_cached_like_the_cards(client: httpx.Client) -> None:
     day, left = today_in_japan()
     today = client.get(f"/v1/cards/{POT_OF_GREED}/legality")
     assert today.json()["date"] == day.isoformat()
-    assert today.headers["etag"] == f'"{version}-{day.isoformat()}"'
+    assert today.headers["etag"] == f'"{version}-{day.isoformat()}-en-ocg1.4.7.10tcg180"'
     assert 0 < int(today.headers["cache-control"].removeprefix("public, max-age=")) <= min(3600, left + 1)
 
 

@@ -116,10 +116,10 @@ def test_if_none_match_any_is_304_only_where_the_answer_is_a_representation(clie
 
 
 @pytest.mark.server
-def test_the_etag_of_a_deck_covers_the_cadence_of_new_lists(tmp_path: Path) -> None:
+def test_the_etag_of_an_answer_about_a_day_covers_the_cadence_of_new_lists(tmp_path: Path) -> None:
     """With new OCG lists every month, a newer list than the newest held (2026-10-01) may be in force on 2026-12-01,
-    and the answer says so; by the usual cadence (January, April, July, October) it may not. The two answers differ,
-    and so do their ETags; the usual cadence written otherwise is the same cadence, with the same ETag."""
+    and a check and a card's legality say so; by the usual cadence (January, April, July, October) it may not. The
+    answers differ, and so do their ETags; the usual cadence written otherwise is the same, with the same ETags."""
     cadences = {"usual": "1,4,7,10", "monthly": ",".join(str(month) for month in range(1, 13)), "same": "10,7,4,1"}
     answers = {}
     with ExitStack() as servers:
@@ -129,17 +129,24 @@ def test_the_etag_of_a_deck_covers_the_cadence_of_new_lists(tmp_path: Path) -> N
             env = {"DECKCHECK_UPDATES_DIR": str(updates), "DECKCHECK_OCG_LIST_MONTHS": months}
             server = servers.enter_context(serving(tmp_path / f"{name}.log", env))
             with httpx.Client(base_url=server.url, timeout=30) as http:
-                answers[name] = _link(http, "2026-12-01")
-    notes = {name: [note["code"] for note in answer.json()["ruleset"]["notes"]] for name, answer in answers.items()}
-    assert notes == {
-        "usual": ["later_card_types"],
-        "monthly": ["later_card_types", "list_may_be_outdated"],
-        "same": ["later_card_types"],
+                legality = http.get("/v1/cards/55144522/legality", params={"date": "2026-12-01"})
+                answers[name] = (_link(http, "2026-12-01"), legality)
+    notes = {
+        name: (
+            [note["code"] for note in checked.json()["ruleset"]["notes"]],
+            [note["code"] for note in legality.json()["formats"][0]["notes"]],
+        )
+        for name, (checked, legality) in answers.items()
     }
-    tags = {name: answer.headers["etag"] for name, answer in answers.items()}
-    assert tags["usual"] != tags["monthly"]
-    assert tags["usual"] == tags["same"]
-    assert answers["usual"].content == answers["same"].content
+    assert notes == {
+        "usual": (["later_card_types"], []),
+        "monthly": (["later_card_types", "list_may_be_outdated"], ["list_may_be_outdated"]),
+        "same": (["later_card_types"], []),
+    }
+    for route in (0, 1):
+        usual, monthly, same = (answers[name][route] for name in cadences)
+        assert usual.headers["etag"] != monthly.headers["etag"]
+        assert (usual.headers["etag"], usual.content) == (same.headers["etag"], same.content)
 
 
 @pytest.mark.parametrize(
@@ -194,3 +201,51 @@ def test_nginx_gives_each_client_of_a_kept_answer_its_own_request_id(base_url: s
     assert re.fullmatch(r"[0-9a-f]{32}", made)
     assert logged == [200, 200, 200]
     assert asked[0].content == asked[1].content == asked[2].content
+
+
+def _outdated(notes: list[dict[str, str]]) -> list[dict[str, str]]:
+    return [note for note in notes if note["code"] == "list_may_be_outdated"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(
+    ("day", "noted"),
+    [
+        ("2026-06-01", {"ocg": False, "tcg": False}),
+        ("2026-12-01", {"ocg": False, "tcg": True}),
+        ("2027-02-01", {"ocg": True, "tcg": True}),
+    ],
+)
+def test_a_cards_legality_notes_a_list_that_may_be_outdated_as_validate_does(
+    client: httpx.Client, lang: str, day: str, noted: dict[str, bool]
+) -> None:
+    """The newest lists held begin on 2026-10-01 (OCG) and 2026-05-18 (TCG): by the usual cadence a newer OCG list
+    may be in force from 2027-01-01, a newer TCG list from 2026-11-14. Each format of the legality says what a check
+    of a deck of that format on that day says, word for word."""
+    language = {"Accept-Language": lang}
+    legality = client.get("/v1/cards/55144522/legality", params={"date": day}, headers=language)
+    assert (legality.status_code, legality.headers["content-language"]) == (200, lang)
+    assert "Accept-Language" in legality.headers["vary"]
+    for held in legality.json()["formats"]:
+        event = {"main": MAIN_40, "date": day, "format": held["format"]}
+        checked = client.post("/v1/validate", json=event, headers=language).json()
+        assert held["notes"] == _outdated(checked["ruleset"]["notes"])
+    assert {held["format"]: bool(held["notes"]) for held in legality.json()["formats"]} == noted
+
+
+@pytest.mark.parametrize("route", ["/v1/cards/1", "/v1/cards/1/legality?date=2026-12-01"])
+def test_a_passcode_of_no_card_after_the_card_data_end_may_be_a_newer_card(client: httpx.Client, route: str) -> None:
+    """As the unknown_card of a check on a day after the card data end says: a card printed since may be missing."""
+    checked = client.post("/v1/validate", json={"main": [{"passcode": 1}], "date": "2026-12-01"}).json()
+    (unknown,) = [v for v in checked["violations"] if v["code"] == "unknown_card"]
+    newer = unknown["message"].removeprefix("Passcode 00000001 does not name an official card.")
+    assert newer == " (The card data cover printings until 2025-11-15: a card printed since may be missing.)"
+    missing = client.get(route)
+    said = "1 is not the passcode of an official card." + newer
+    assert (missing.status_code, missing.json()["detail"]) == (404, said)
+    assert missing.json()["errors"] == [{"loc": ["path", "passcode"], "msg": said, "type": "unknown_card"}]
+
+
+def test_a_passcode_of_no_card_within_the_card_data_is_not_a_newer_card(client: httpx.Client) -> None:
+    missing = client.get("/v1/cards/1/legality", params={"date": "2025-11-15"})  # the card data's last day
+    assert (missing.status_code, missing.json()["detail"]) == (404, "1 is not the passcode of an official card.")

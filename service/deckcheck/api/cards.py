@@ -10,15 +10,26 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
 from deckcheck.api.middleware.admission import Admission
-from deckcheck.api.responses import NOT_FOUND, SEARCH_PROBLEMS, cached, json_response, paged
+from deckcheck.api.responses import (
+    NOT_FOUND,
+    SEARCH_PROBLEMS,
+    AcceptLanguage,
+    cached,
+    json_response,
+    paged,
+    pick_language,
+)
 from deckcheck.api.served import served
 from deckcheck.data import STATUS_NAMES, Card, Data
 from deckcheck.days import today
 from deckcheck.errors import NotFound
 from deckcheck.model import FORMATS, Format
-from deckcheck.rules.eras import first_day_printed
+from deckcheck.rules.eras import first_day_printed, ruleset_for
 from deckcheck.rules.history import on_day, periods
+from deckcheck.sentences import say
 from deckcheck.wire.answers import CardLegality, CardOutFull, SearchHit
+from deckcheck.wire.inputs import date_notes
+from deckcheck.wire.reports import notes_json
 from deckcheck.wire.request_values import IsoDate
 
 # A passcode as printed: digits only (no sign, no underscores, no decimal point), so each card has one address.
@@ -26,6 +37,8 @@ PASSCODE_PATTERN = r"^[0-9]{1,9}$"
 # The search answers at most this many cards for one query, a page at a time.
 MAX_SEARCH_HITS = 500
 MAX_PAGE = 50
+# The legality's notes are in the language Accept-Language picks.
+_BY_LANGUAGE = ("Accept-Language",)
 
 
 PasscodePath = Annotated[
@@ -44,7 +57,7 @@ def build_cards_router(admission: Admission) -> APIRouter:
     def card(request: Request, passcode: PasscodePath) -> Response:
         """One card by any of its passcodes: names, kind, printings and its status on every bundled list."""
         data, caching = served(request).data, served(request).caching
-        found = _card(data, passcode)
+        found = _card(data, passcode, today())
         etag = caching.etag()
         if unchanged := caching.answer(request, etag):
             return unchanged
@@ -96,15 +109,20 @@ def build_cards_router(admission: Admission) -> APIRouter:
             IsoDate | None,
             Query(description="The day asked about in `on_date`; default today in Japan.", examples=["2026-12-01"]),
         ] = None,
+        accept_language: AcceptLanguage = None,
     ) -> Response:
         """A card's legality in the OCG and the TCG: its status on every list of each format as periods, from its
-        first printing there to today and on, and its status on `date`."""
+        first printing there to today and on, and its status on `date`, with the notes POST /v1/validate gives an
+        event of the format on that date about its list (list_may_be_outdated), in the language of
+        Accept-Language. A passcode of no card on a day after the card data end is a 404 that says a card printed
+        since may be missing."""
+        lang = pick_language(accept_language)
         data, caching = served(request).data, served(request).caching
-        found = _card(data, passcode)
         day = date or today()
-        etag = caching.etag(day.isoformat())
+        found = _card(data, passcode, day)
+        etag = caching.etag_of_day(day.isoformat(), lang)
         freshness = caching.of_day(date is not None)
-        if unchanged := caching.answer(request, etag, cache_control=freshness):
+        if unchanged := caching.answer(request, etag, _BY_LANGUAGE, cache_control=freshness):
             return unchanged
         answer = {
             "passcode": found.passcode,
@@ -112,9 +130,9 @@ def build_cards_router(admission: Admission) -> APIRouter:
             "name_en": found.name_en,
             "name_ja": found.name_ja,
             "date": day.isoformat(),
-            "formats": [_format_legality(found, data, fmt, day) for fmt in FORMATS],
+            "formats": [_format_legality(found, data, fmt, day, lang) for fmt in FORMATS],
         }
-        return caching.keep(json_response(answer), etag, cache_control=freshness)
+        return caching.keep(json_response(answer, lang), etag, _BY_LANGUAGE, cache_control=freshness)
 
     @router.get(
         "/v1/cards",
@@ -169,11 +187,16 @@ def build_cards_router(admission: Admission) -> APIRouter:
     return router
 
 
-def _card(data: Data, passcode: str) -> Card:
-    """The card of a passcode as printed; NotFound naming it when it is no official card's."""
+def _card(data: Data, passcode: str, day: dt.date) -> Card:
+    """The card of a passcode as printed; NotFound naming it when it is no official card's, and saying, as the
+    unknown_card of POST /v1/validate does (rules/checks.py), that a card printed since may be missing when `day` is
+    after the card data end."""
     found = data.cards.by_passcode.get(int(passcode))
     if found is None:
-        raise NotFound.one(["path", "passcode"], f"{passcode} is not the passcode of an official card.", "unknown_card")
+        until = data.cards.printings_until
+        newer = say("messages", "unknown.newer", "en", until=until) if data.cards.may_lack_printings(day) else ""
+        msg = f"{passcode} is not the passcode of an official card.{newer}"
+        raise NotFound.one(["path", "passcode"], msg, "unknown_card")
     return found
 
 
@@ -181,10 +204,12 @@ def _status(limit: int | None) -> dict[str, Any]:
     return {"status": None if limit is None else STATUS_NAMES[limit], "limit": limit}
 
 
-def _format_legality(card: Card, data: Data, fmt: Format, day: dt.date) -> dict[str, Any]:
-    """A card's legality in one format (rules/history.py), as GET /v1/cards/{passcode}/legality writes it."""
+def _format_legality(card: Card, data: Data, fmt: Format, day: dt.date, lang: str) -> dict[str, Any]:
+    """A card's legality in one format (rules/history.py), as GET /v1/cards/{passcode}/legality writes it, with the
+    notes in `lang` an answer of POST /v1/validate of that format and day has about the list it picked."""
     first = first_day_printed(card, fmt)
     on = on_day(card, data.cards, data.banlists, fmt, day)
+    notes = notes_json(date_notes(on.banlist, day, data), ruleset_for(data.cards, fmt, day), lang, on.banlist)
     return {
         "format": fmt,
         "first_printed": None if first is None else first.isoformat(),
@@ -202,4 +227,5 @@ def _format_legality(card: Card, data: Data, fmt: Format, day: dt.date) -> dict[
             "banlist": None if on.banlist is None else on.banlist.id,
             "printed": on.printed,
         },
+        "notes": notes,
     }

@@ -99,5 +99,10 @@ def ruleset_json(ruleset: Ruleset, notes: tuple[str, ...], lang: str, banlist: B
         "format": ruleset.format,
         "card_types": list(ruleset.card_types),
         "languages": list(ruleset.languages),
-        "notes": [{"code": code, "message": note_text(code, ruleset, lang, banlist)} for code in notes],
+        "notes": notes_json(notes, ruleset, lang, banlist),
     }
+
+
+def notes_json(notes: tuple[str, ...], ruleset: Ruleset, lang: str, banlist: Banlist | None) -> list[dict[str, str]]:
+    """The notes of an answer under `ruleset` (and `banlist`), each {code, message} with the message in `lang`."""
+    return [{"code": code, "message": note_text(code, ruleset, lang, banlist)} for code in notes]

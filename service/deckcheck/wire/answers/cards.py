@@ -8,7 +8,7 @@ import datetime as dt
 from pydantic import ConfigDict, Field
 
 import deckcheck.wire.answers.examples as ex
-from deckcheck.wire.answers.verdict import BanlistOut
+from deckcheck.wire.answers.verdict import BanlistOut, NoteOut
 from deckcheck.wire.base import WireModel
 from deckcheck.wire.enums import BanlistFormat, CardKind, ExtraDeckType, MatchKind, Status
 from deckcheck.wire.request_values import Format
@@ -130,6 +130,13 @@ class FormatLegality(WireModel):
         examples=[[ex.LEGALITY_PERIOD]],
     )
     on_date: LegalityOnDate = Field(description="Its status on the date asked.", examples=[ex.LEGALITY_ON_DATE])
+    notes: list[NoteOut] = Field(
+        description="What POST /v1/validate notes about the list it picks for an event of the format on the date "
+        "asked, in the language of Accept-Language: list_may_be_outdated when that list is the newest the service "
+        "holds and by the usual cadence of new lists (DECKCHECK_OCG_LIST_MONTHS, DECKCHECK_TCG_LIST_DAYS) a newer "
+        "one may be in force by then, so the status on the date may be out of date; else none.",
+        examples=[[ex.LIST_MAY_BE_OUTDATED]],
+    )
 
 
 class CardLegality(WireModel):

@@ -230,6 +230,22 @@ FORMAT_LEGALITY: Example = {
         LEGALITY_PERIOD,
     ],
     "on_date": LEGALITY_ON_DATE,
+    "notes": [],
+}
+# The TCG's newest list held began on 2026-05-18; by 2026-12-01 a TCG list has usually been followed (180 days).
+LIST_MAY_BE_OUTDATED: Example = {
+    "code": "list_may_be_outdated",
+    "message": "TCG 2026.05 (from 2026-05-18) is the newest list of this format the service holds, and by the usual "
+    "cadence a newer one may be in force on this date: check the list in force, or name the list to apply.",
+}
+TCG_LEGALITY: Example = {
+    "format": "tcg",
+    "first_printed": "2002-03-08",
+    "periods": [
+        {"status": "forbidden", "limit": 0, "from": "2013-09-01", "until": None, "banlists": ["tcg-2026-05-18"]}
+    ],
+    "on_date": {"status": "forbidden", "limit": 0, "banlist": "tcg-2026-05-18", "printed": True},
+    "notes": [LIST_MAY_BE_OUTDATED],
 }
 CARD_LEGALITY: Example = {
     "passcode": POT_OF_GREED,
@@ -237,7 +253,7 @@ CARD_LEGALITY: Example = {
     "name_en": "Pot of Greed",
     "name_ja": "強欲な壺",
     "date": "2026-12-01",
-    "formats": [FORMAT_LEGALITY],
+    "formats": [FORMAT_LEGALITY, TCG_LEGALITY],
 }
 SEARCH_HIT: Example = {
     "passcode": POT_OF_GREED,
