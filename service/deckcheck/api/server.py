@@ -9,13 +9,20 @@ a small site), so its protocol here handles them itself, as nginx does:
   connections so): idle connections never deny service to a new one, /healthz's included;
 - a connection whose client reads nothing of its answer for DECKCHECK_SEND_TIMEOUT seconds is dropped (nginx's
   send_timeout), so the request behind it, a recheck's slot above all, is freed.
+
+With `--workers N` uvicorn's supervisor runs the workers (`Workers`, `Worker`), with two changes: a worker still
+starting is not taken for a hung one, and a worker ends when its supervisor is gone.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
+import socket
+import threading
+import time
 import uuid
 from dataclasses import dataclass, field
 from functools import partial
@@ -24,8 +31,10 @@ from typing import Any
 
 import h11
 import uvicorn
+from uvicorn.config import STARTUP_FAILURE
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.supervisors import Multiprocess
+from uvicorn.supervisors.multiprocess import Process
 
 from deckcheck import logs
 from deckcheck.api.middleware.limits import head_too_large
@@ -177,10 +186,112 @@ def server_options(settings: Settings) -> dict[str, Any]:
     }
 
 
+SUPERVISOR_LOG = logging.getLogger("uvicorn.error")  # where uvicorn's supervisor and workers say what they do
+# A worker that has not started serving this many seconds after it was started is hung; one that has not answered
+# the supervisor yet is still starting (loading Python and the data takes seconds, and many more on a busy machine).
+START_SECONDS = 300.0
+_PARENT_LOOK = 0.25  # seconds between a worker's looks at whether its supervisor is still there
+
+
+class Worker(Process):
+    """One worker of `deckcheck serve --workers N`: uvicorn's worker process, with two changes.
+
+    - Until it has said it serves, the supervisor's looks at it do not wait for its answer: a new process answers
+      only once Python and the server's modules are loaded, and says it serves once the data are, which takes
+      seconds, more on a busy machine, where uvicorn would count it dead after `timeout_worker_healthcheck` seconds
+      and start another, again and again. It is hung only if it has not started serving START_SECONDS after it
+      was started; once it serves, uvicorn's health check applies.
+    - It stops within a second of its supervisor's end, however the supervisor ended (SIGKILL too): the port
+      closed at once (no drain: no supervisor is left to wait for), running requests given the shutdown timeout.
+      Else it would go on serving, holding the port, with no one to stop it, and a restart could not bind."""
+
+    def __init__(self, config: uvicorn.Config, sockets: list[socket.socket]) -> None:
+        super().__init__(config, sockets)
+        self.supervisor = os.getpid()
+        self.deadline = time.monotonic() + START_SECONDS  # in the supervisor's clock
+        self.serving = False  # it has said so to the supervisor
+        self.asked = False  # the supervisor has asked whether it serves, and not read the answer yet
+
+    def target(self, sockets: list[socket.socket] | None = None) -> None:  # pragma: no cover - in the worker
+        """Run the server, and watch for the supervisor's end meanwhile."""
+        server = self.server
+        threading.Thread(target=self._orphaned, args=(server,), name="supervisor-watch", daemon=True).start()
+        super().target(sockets)
+
+    def _orphaned(self, server: uvicorn.Server) -> None:  # pragma: no cover - in the worker
+        """Wait until the supervisor is gone (this process is handed to another parent), then stop the server."""
+        while os.getppid() == self.supervisor:
+            time.sleep(_PARENT_LOOK)
+        SUPERVISOR_LOG.warning(
+            f"Supervisor [{self.supervisor}] is gone; stopping worker [{os.getpid()}]",
+            extra={"event": "supervisor_gone"},
+        )
+        server.should_exit = True
+
+    def starting(self, wait: float = 0) -> bool:
+        """Whether the worker is still starting: alive, not yet serving, and within START_SECONDS of its start.
+        Asks it whether it serves (once: an answer not read yet is waited for, not asked for again, so that every
+        answer read is the answer to the question before) and reads the answer if it comes within `wait` seconds."""
+        if self.serving or time.monotonic() >= self.deadline or not self.process.is_alive():
+            return False
+        try:
+            if not self.asked:
+                self.parent_conn.send(b"ping")
+                self.asked = True
+            if self.parent_conn.poll(wait):
+                self.asked = False
+                self.serving = bool(self.parent_conn.recv())
+        except (OSError, EOFError):
+            return False
+        return not self.serving
+
+    def is_alive(self, timeout: float = 5) -> bool:
+        """Alive while it starts (`starting`, not waited for); once it serves, uvicorn's health check."""
+        return self.starting() or super().is_alive(timeout)
+
+    def is_ready(self, timeout: float = 5) -> bool:
+        """Whether the worker serves, its answer waited for up to `timeout` seconds, as uvicorn does."""
+        return not self.starting(timeout) and super().is_ready(timeout)
+
+
 class Workers(Multiprocess):
-    """uvicorn's supervisor of worker processes (`deckcheck serve --workers N`), except that SIGHUP reloads every
-    worker's data in place (api/served.py) instead of replacing the workers: no request is cut, a recheck stream
-    keeps its data to its end, and a reload takes the load's time, not a start-up's."""
+    """uvicorn's supervisor of worker processes (`deckcheck serve --workers N`), its workers each a `Worker`, except
+    that SIGHUP reloads every worker's data in place (api/served.py) instead of replacing the workers: no request is
+    cut, a recheck stream keeps its data to its end, and a reload takes the load's time, not a start-up's."""
+
+    def init_processes(self) -> None:
+        """Start the workers."""
+        for _ in range(self.processes_num):
+            self.processes.append(self._started())
+
+    def keep_subprocess_alive(self) -> None:
+        """uvicorn's look at each worker, every half second: one that has ended, or is hung (`Worker.is_alive`), is
+        replaced; one that ended before it could serve stops the supervisor, since its replacement would fail the
+        same way."""
+        if self.should_exit.is_set():
+            return
+        for index, process in enumerate(self.processes):
+            if process.is_alive(timeout=self.config.timeout_worker_healthcheck):
+                continue
+            process.kill()  # hung, or ended already
+            process.join()
+            if process.exitcode == STARTUP_FAILURE:
+                SUPERVISOR_LOG.error(f"Child process [{process.pid}] failed to start, stopping the parent process.")
+                self.should_exit.set()
+                return
+            SUPERVISOR_LOG.info(f"Child process [{process.pid}] died")
+            self.processes[index] = self._started()
+
+    def handle_ttin(self) -> None:
+        """SIGTTIN: one worker more, as uvicorn does."""
+        SUPERVISOR_LOG.info("Received SIGTTIN, increasing the number of processes.")
+        self.processes_num += 1
+        self.processes.append(self._started())
+
+    def _started(self) -> Worker:
+        worker = Worker(self.config, self.sockets)
+        worker.start()
+        return worker
 
     def handle_hup(self) -> None:
         """Hand SIGHUP on to each worker that has started. One still starting would die of it (SIGHUP ends a

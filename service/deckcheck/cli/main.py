@@ -26,6 +26,7 @@ from deckcheck.cli.recheck import run_recheck
 from deckcheck.cli.sheet import add_sheet_parser, run_sheet
 from deckcheck.config import Settings, load_settings
 from deckcheck.data import Data
+from deckcheck.data.lastgood import check_startable
 from deckcheck.encoding import Encoding
 from deckcheck.errors import Error
 from deckcheck.input_files import FileTooLarge
@@ -160,17 +161,9 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
             args.banlist = _lflist_spec(args.lflist, args.list, settings.max_body_bytes)
         if args.command == "data":  # it reads the data itself: broken ones are what `data check` reports
             return run_data(args, list(argv)[1:], settings, stdout, stderr)
-        # Broken data stop every command here, with one line; serve loads them once, into the app it serves (with
-        # several workers each loads its own, so here they are only read to prove them good, then let go).
-        if args.command == "serve" and args.workers == 1:
-            from deckcheck.api import create_app  # noqa: PLC0415 - FastAPI would slow every other command's start
-            from deckcheck.logs import configure  # noqa: PLC0415 - as create_app
-
-            configure()  # before the data load: a start on the last good data logs why, as uvicorn's lines, in JSON
-            app: FastAPI | str = create_app(settings)
-        elif args.command == "serve":
-            settings.data_source().load()
-            app = "deckcheck.app:app"
+        # Broken data stop every command here, with one line.
+        if args.command == "serve":
+            app = _app(settings, args.workers)
         else:
             data = settings.data_source().load()
     except Error as exc:  # settings that hold nonsense, broken data, a list that cannot be read: one line, no trace
@@ -187,6 +180,20 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
         "recheck": run_recheck,
     }
     return runners[args.command](args, settings, data, stdout, stderr)
+
+
+def _app(settings: Settings, workers: int) -> FastAPI | str:
+    """The app `deckcheck serve` serves, its data loaded, or the last good data kept when they do not load; with
+    several workers, its import string: each worker loads its own, so here the data are only read to prove that a
+    worker can start, then let go."""
+    if workers > 1:
+        check_startable(settings.data_source(made=False))
+        return "deckcheck.app:app"
+    from deckcheck.api import create_app  # noqa: PLC0415 - FastAPI would slow every other command's start
+    from deckcheck.logs import configure  # noqa: PLC0415 - as create_app
+
+    configure()  # before the data load: a start on the last good data logs why, as uvicorn's lines, in JSON
+    return create_app(settings)
 
 
 def _serve(app: FastAPI | str, settings: Settings, args: argparse.Namespace) -> None:

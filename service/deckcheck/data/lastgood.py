@@ -155,6 +155,17 @@ def load_kept(source: DataSource) -> Kept | None:
         return None
 
 
+def check_startable(source: DataSource) -> None:
+    """Raise the load's own error unless the data of `source` load, or else the last good data kept for its updates
+    folder do: whether a serving process can start (api/served.py `DataStore.start`), proved before the workers of
+    `deckcheck serve --workers N` are started, each of which then starts as one process alone would."""
+    try:
+        source.load()
+    except Exception:
+        if load_kept(source) is None:
+            raise
+
+
 def _records(source: DataSource) -> list[tuple[Path, Path]]:
     """The record of imports of the updates folder, kept beside its data files: what /healthz counts."""
     folders = source.folders()[1:]
