@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import io
+from collections.abc import Callable
 from contextlib import nullcontext
 from pathlib import Path
 from typing import IO, Any
@@ -21,7 +22,7 @@ from deckcheck.cli.output import EXIT_ERROR, EXIT_FAILED, EXIT_OK, table, words
 from deckcheck.cli.watch import await_services, reload_services
 from deckcheck.config import Settings
 from deckcheck.data import Data, DataSource, make_banlist
-from deckcheck.data.folder import live, writing
+from deckcheck.data.folder import live, path_text, writing
 from deckcheck.data.imports import (
     cards_files,
     cards_plan,
@@ -42,9 +43,14 @@ from deckcheck.days import today
 from deckcheck.errors import Error, SourceError
 from deckcheck.versions import data_version
 
+# The days a list may take effect or cards be first printed on: none before the game's first year, and none so late
+# that the day a list after it is due cannot be written.
+FIRST_DAY, LAST_DAY = dt.date(1999, 1, 1), dt.date(2999, 12, 31)
 
-def add_data_parser(commands: Any, day: Any) -> None:
+
+def add_data_parser(commands: Any, day: Callable[[str], dt.date]) -> None:
     """The `data` command and its subcommands; `day` reads a date argument."""
+    game_day = _within(day, FIRST_DAY, LAST_DAY)
     data = commands.add_parser("data", help="the data judged by: status, and new lists and cards added live")
     actions = data.add_subparsers(dest="action", required=True, parser_class=type(data))
     status = actions.add_parser("status", help="data version, updates, newest lists and what looks out of date")
@@ -53,12 +59,12 @@ def add_data_parser(commands: Any, day: Any) -> None:
     add_list = actions.add_parser("add-list", help="add a Forbidden/Limited list (lflist.conf, Konami CSV, JSON)")
     add_list.add_argument("source", help="FILE#LIST of an lflist.conf, a Konami OCG list CSV, or a list JSON")
     add_list.add_argument("--format", choices=("ocg", "tcg"), required=True, help="the list's format")
-    add_list.add_argument("--from", dest="start", type=day, required=True, help="the day the list takes effect")
+    add_list.add_argument("--from", dest="start", type=game_day, required=True, help="the day the list takes effect")
     add_list.add_argument("--name", help="the list's name (default: e.g. OCG 2026.10)")
     add_cards = actions.add_parser("add-cards", help="add cards from an EDOPro/ygopro cards.cdb or a cards CSV")
     add_cards.add_argument("source", type=Path, help="a cards.cdb (SQLite) or a CSV in the project's card columns")
-    add_cards.add_argument("--ocg-date", type=day, help="the day the cards were first printed in Japanese")
-    add_cards.add_argument("--tcg-date", type=day, help="the day the cards were first printed in the TCG")
+    add_cards.add_argument("--ocg-date", type=game_day, help="the day the cards were first printed in Japanese")
+    add_cards.add_argument("--tcg-date", type=game_day, help="the day the cards were first printed in the TCG")
     add_cards.add_argument("--names", choices=("en", "ja"), default="en", help="the language of a cdb's names")
     for command in (add_list, add_cards):
         command.add_argument(
@@ -94,6 +100,18 @@ def add_data_parser(commands: Any, day: Any) -> None:
         command.add_argument("--lang", choices=("en", "ja"), default="en", help="language of the text")
 
 
+def _within(day: Callable[[str], dt.date], first: dt.date, last: dt.date) -> Callable[[str], dt.date]:
+    """An argument type: a date `day` reads, from `first` to `last`, else a usage error naming the range."""
+
+    def within(text: str) -> dt.date:
+        found = day(text)
+        if not first <= found <= last:
+            raise argparse.ArgumentTypeError(f"not a day from {first} to {last}: {text!r}")
+        return found
+
+    return within
+
+
 def run_data(args: argparse.Namespace, argv: list[str], settings: Settings, stdout: IO[str], stderr: IO[str]) -> int:
     """Carry out `deckcheck data …`; return the exit code."""
     source = settings.data_source()
@@ -102,7 +120,11 @@ def run_data(args: argparse.Namespace, argv: list[str], settings: Settings, stdo
             data = DataSource(source.root, args.folder, source.cadence).load()
             print(
                 words(
-                    args.lang, "data_checked", folder=args.folder, cards=len(data.cards), lists=len(data.banlists.by_id)
+                    args.lang,
+                    "data_checked",
+                    folder=path_text(args.folder),
+                    cards=len(data.cards),
+                    lists=len(data.banlists.by_id),
                 ),
                 file=stdout,
             )
@@ -121,15 +143,25 @@ def run_data(args: argparse.Namespace, argv: list[str], settings: Settings, stdo
                 return EXIT_OK
             before = watchers(folder)  # as they were before the change: each is waited for until it serves it
             carry_out(change, folder, target)
-    except Error as exc:
-        print(f"deckcheck: {exc}", file=stderr)
+    except (Error, OSError) as exc:
+        print(f"deckcheck: {_problem(exc)}", file=stderr)
         return EXIT_ERROR
     for said, files in (("data_written", change.writes), ("data_removed", change.removes)):
         if files:
-            print(words(args.lang, said, folder=folder, files=", ".join(files)), file=stdout)
+            print(words(args.lang, said, folder=path_text(folder), files=path_text(", ".join(files))), file=stdout)
     if args.wait > 0:
         await_services(before, folder, args.wait, args.lang, stdout)
     return EXIT_OK
+
+
+def _problem(exc: Error | OSError) -> str:
+    """What went wrong, in one line: an error's message; the file and the system's reason of an OSError (the updates
+    folder's own writes raise FolderUnwritable, an Error; this is what the system refuses beyond them: the private
+    copy of a source, the data folder itself when it is the folder written)."""
+    if isinstance(exc, Error):
+        return path_text(str(exc))  # it may name a file, or repeat a word of the command, that is not UTF-8
+    where = "" if exc.filename is None else f"{path_text(exc.filename)}: "
+    return f"{where}{exc.strerror or type(exc).__name__}"
 
 
 def replay(command: list[str], source: Path, folder: Path) -> None:
@@ -238,8 +270,8 @@ _SHOWN = 300  # characters of a recorded source or command shown by `data status
 def _status(args: argparse.Namespace, source: DataSource, out: IO[str]) -> int:
     data = source.load()
     day = args.date or today()
-    status: dict[str, Any] = {"data_dir": str(source.root)}
-    status["updates_dir"] = None if source.updates is None else str(source.updates)
+    status: dict[str, Any] = {"data_dir": path_text(source.root)}
+    status["updates_dir"] = None if source.updates is None else path_text(source.updates)
     status |= {"data_version": data_version(data), "date": day.isoformat(), **data_status(data, day)}
     status["updates"] = list(data.imports)
     if args.json:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import IO
 
 from deckcheck.cli.output import words
+from deckcheck.data.folder import path_text
 from deckcheck.data.watchers import Watcher, watchers
 
 _LOOK = 0.2  # seconds between looks at the services' records
@@ -33,7 +34,7 @@ def await_services(
     `told` to reload (SIGHUP), one that never looks at the folder (DECKCHECK_UPDATES_POLL=0) is not waited for: it is
     said at once what makes it take the change."""
     if not before:
-        print(words(lang, "data_unwatched", folder=folder), file=out)
+        print(words(lang, "data_unwatched", folder=path_text(folder)), file=out)
         return False
     began = time.monotonic()
     unpolled = [] if told else [watcher for watcher in before if watcher.poll_seconds == 0]

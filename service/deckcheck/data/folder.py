@@ -10,6 +10,10 @@ provenance record. Readers resolve `current` once per load (`live`), so each loa
 
 A folder that never had a snapshot (files put there by hand, or by a release that kept no snapshots) is read as it is,
 and the first change moves it into one.
+
+A folder the system will not let a writer change (read-only, full, a file where a folder must be) raises
+FolderUnwritable, naming the folder and the system's reason: up to the switch nothing is changed, and the staging
+folder is removed.
 """
 
 from __future__ import annotations
@@ -25,13 +29,32 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from deckcheck.errors import FolderBusy
+from deckcheck.errors import FolderBusy, Unavailable
 
 CURRENT = "current"
 STATE = ".deckcheck"
 ENTRIES = ("banlists", "cards", "provenance")  # what a folder's data are made of
 _KEPT = 3  # snapshots kept: the one in force, and those a reader that began before the last changes may be reading
 _LOCK_POLL = 0.05
+
+
+class FolderUnwritable(Unavailable):
+    """An updates folder that could not be changed: the folder, the system's reason and the file it names; and
+    whether the change was made nonetheless (`made`: it failed after the switch, tidying up)."""
+
+    def __init__(self, folder: Path, exc: OSError, *, made: bool = False) -> None:
+        reason = exc.strerror or type(exc).__name__
+        where = "" if exc.filename is None else f" ({path_text(exc.filename)})"
+        said = "changed, but could not be tidied up after" if made else "could not be changed"
+        outcome = "" if made else "; it holds what it held"
+        super().__init__(f"{path_text(folder)}: {said}: {reason}{where}{outcome}")
+        self.folder = folder
+
+
+def path_text(path: str | os.PathLike[str]) -> str:
+    """A path (or a text naming one) as text every output can hold: the bytes of a name that is not UTF-8 (which
+    Python keeps as lone surrogates, and which no UTF-8 text or JSON can hold) written as escapes, `\\xff`."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def live(folder: Path) -> Path:
@@ -43,30 +66,41 @@ def live(folder: Path) -> Path:
 @contextmanager
 def writing(folder: Path, wait: float, command: Sequence[str]) -> Iterator[None]:
     """Hold the folder's lock while the block runs (the folder is made if missing); wait up to `wait` seconds for
-    another writer, then raise FolderBusy naming it."""
+    another writer, then raise FolderBusy naming it. FolderUnwritable when the lock cannot be taken or written."""
     state = folder / STATE
-    state.mkdir(parents=True, exist_ok=True)
-    fd = os.open(state / "lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     try:
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise FolderBusy(str(folder), wait, _holder(fd)) from None
-                time.sleep(_LOCK_POLL)
+        state.mkdir(parents=True, exist_ok=True)
+        fd = os.open(state / "lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        raise FolderUnwritable(folder, exc) from None
+    try:
+        _lock(fd, folder, wait)
         now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
         held = json.dumps({"pid": os.getpid(), "since": now, "command": ["deckcheck", "data", *command]})
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, held.encode(), 0)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, held.encode(), 0)
+        except OSError as exc:
+            raise FolderUnwritable(folder, exc) from None
         try:
             yield
         finally:
             os.ftruncate(fd, 0)
     finally:
         os.close(fd)  # lets the lock go
+
+
+def _lock(fd: int, folder: Path, wait: float) -> None:
+    """Take the lock of `fd`, waiting up to `wait` seconds for another writer; FolderBusy naming it."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise FolderBusy(str(folder), wait, _holder(fd)) from None
+            time.sleep(_LOCK_POLL)
 
 
 def _holder(fd: int) -> str:
@@ -80,7 +114,32 @@ def _holder(fd: int) -> str:
 
 def publish(folder: Path, make: Callable[[Path], None], check: Callable[[Path], object]) -> None:
     """Make a change to `folder` as one step: `make` changes a staging copy of the data in force, `check` loads it
-    (raising when the data would not load), and then the copy is put in force. Call it holding the lock."""
+    (raising when the data would not load), and then the copy is put in force. Call it holding the lock.
+    FolderUnwritable when the system refuses a write: before the switch nothing is changed."""
+    try:
+        snapshot = _staged(folder, make, check)
+    except OSError as exc:
+        raise FolderUnwritable(folder, exc) from None
+    link = folder / f".{CURRENT}-{os.getpid()}"
+    try:
+        link.unlink(missing_ok=True)
+        os.symlink(os.path.relpath(snapshot, folder), link)
+        os.replace(link, folder / CURRENT)  # the one step that puts the change in force
+    except OSError as exc:
+        link.unlink(missing_ok=True)
+        shutil.rmtree(snapshot, ignore_errors=True)
+        raise FolderUnwritable(folder, exc) from None
+    try:
+        _fsync_dir(folder)
+        _link_entries(folder)
+    except OSError as exc:
+        raise FolderUnwritable(folder, exc, made=True) from None
+    _prune(snapshot.parent, snapshot)
+
+
+def _staged(folder: Path, make: Callable[[Path], None], check: Callable[[Path], object]) -> Path:
+    """The snapshot of the data in force with the change made (`publish`), written through to the disk; the staging
+    folder removed when anything fails."""
     state = folder / STATE
     _sweep(state)
     staging = Path(tempfile.mkdtemp(prefix="staging-", dir=state))
@@ -100,13 +159,7 @@ def publish(folder: Path, make: Callable[[Path], None], check: Callable[[Path], 
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    link = folder / f".{CURRENT}-{os.getpid()}"
-    link.unlink(missing_ok=True)
-    os.symlink(os.path.relpath(snapshot, folder), link)
-    os.replace(link, folder / CURRENT)  # the one step that puts the change in force
-    _fsync_dir(folder)
-    _link_entries(folder)
-    _prune(snapshots, snapshot)
+    return snapshot
 
 
 def _copy_live(folder: Path, staging: Path) -> None:

@@ -207,5 +207,6 @@ def _digest(folders: Sequence[Path]) -> str:
     digest = hashlib.sha256()
     for folder, path in data_files(folders):
         layer = str(folders.index(folder)).encode()
-        digest.update(layer + b"\0" + path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
+        name = os.fsencode(path.relative_to(folder).as_posix())  # its bytes, UTF-8 or not
+        digest.update(layer + b"\0" + name + b"\0" + path.read_bytes())
     return digest.hexdigest()

@@ -24,7 +24,7 @@ from typing import Any
 
 from deckcheck.data.banlists import STATUS_LIMITS
 from deckcheck.data.cards import UPDATE_CARD_COLUMNS, read_card_file
-from deckcheck.data.folder import STATE, live, publish
+from deckcheck.data.folder import STATE, live, path_text, publish
 from deckcheck.data.loader import IMPORTS, Data, DataSource, card_paths
 from deckcheck.data.names import normalize_name
 from deckcheck.errors import DataError
@@ -122,12 +122,20 @@ def file_sha256(path: Path) -> str:
 
 def record(action: str, argv: Sequence[str], source: str | None, digest: str | None, **more: Any) -> dict[str, Any]:
     """The record of one import: what was done, the command, the source file's name and SHA-256 (`digest`), and
-    when."""
+    when. Names and words that are not UTF-8 (a file named so) are kept with their bytes escaped (`path_text`):
+    the record is UTF-8 JSON."""
     now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-    found: dict[str, Any] = {"time": now, "action": action, "command": ["deckcheck", "data", *argv]}
+    found: dict[str, Any] = {"time": now, "action": action, "command": ["deckcheck", "data", *map(path_text, argv)]}
     if source is not None and digest is not None:
-        found |= {"source": source, "sha256": digest}
-    return found | more
+        found |= {"source": path_text(source), "sha256": digest}
+    return found | {key: _text(value) for key, value in more.items()}
+
+
+def _text(value: Any) -> Any:
+    """A record's value, each name in it as text (`path_text`)."""
+    if isinstance(value, str):
+        return path_text(value)
+    return [path_text(item) for item in value] if isinstance(value, list) else value
 
 
 def carry_out(change: Change, folder: Path, source: DataSource, *, keep_record: bool = True) -> None:
