@@ -69,6 +69,7 @@ def test_the_exit_codes_are_named_once() -> None:
         "EXIT_ILLEGAL": ["cli/output.py"],
         "EXIT_ERROR": ["cli/output.py"],
         "EXIT_FAILED": ["cli/output.py"],
+        "EXIT_UNCHECKED": ["cli/output.py"],
         "EXIT_CLOSED_PIPE": ["cli/output.py"],
     }
 
@@ -252,7 +253,7 @@ def test_recheck_files_and_folders(decks: Path, ndjson: Path, tmp_path: Path) ->
     out_file = tmp_path / "results.ndjson"
     argv = ["recheck", "--date", "2008-09-01", "--previous", "ocg-2008-03-01", "--out", str(out_file)]
     code, out, err = _run(*argv, str(ndjson), str(decks))
-    assert code == 2  # one corrupt line
+    assert code == 5  # some decks illegal (1), and a corrupt line no deck to check (4): every result written
     assert out == ""
     results = [orjson.loads(line) for line in out_file.read_bytes().splitlines()]
     *lines, closing = results
@@ -365,14 +366,14 @@ def test_recheck_workers_give_the_same_output(ndjson: Path, tmp_path: Path) -> N
         target = tmp_path / f"out-{workers}.ndjson"
         argv = ["recheck", "--date", "2008-09-01", "--previous", "ocg-2008-03-01", "--workers", workers]
         code, _out, _err = _run(*argv, "--out", str(target), str(ndjson))
-        assert code == 2
+        assert code == 5  # some illegal, one corrupt line
         outputs.append(target.read_bytes())
     assert outputs[0] == outputs[1]
 
 
 def test_recheck_to_stdout_with_progress_forced(ndjson: Path) -> None:
     code, out, err = _run("recheck", "--date", "2008-06-01", "--progress", str(ndjson))
-    assert code == 2
+    assert code == 5  # some illegal, one corrupt line
     assert len(out.splitlines()) == 302
     assert "301/301" in err
 
@@ -451,13 +452,13 @@ def _on_a_terminal(argv: list[str], *, results_too: bool) -> tuple[int, str]:
 def test_recheck_progress_on_a_terminal(ndjson: Path, tmp_path: Path) -> None:
     argv = ["recheck", "--date", "2008-09-01", "--out", str(tmp_path / "out.ndjson"), str(ndjson)]
     code, shown = _on_a_terminal(argv, results_too=False)
-    assert code == 2
+    assert code == 5  # some illegal, one corrupt line
     assert re.search(r"rechecking .* 301/301 [\d,]+ decks/s ETA 0:00:00", shown)  # the last state
 
 
 def test_no_progress_on_the_terminal_the_results_go_to(ndjson: Path) -> None:
     code, shown = _on_a_terminal(["recheck", "--date", "2008-09-01", str(ndjson)], results_too=True)
-    assert code == 2
+    assert code == 5  # some illegal, one corrupt line
     assert "rechecking" not in shown
     assert shown.count('{"line":') == 301
 

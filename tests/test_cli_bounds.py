@@ -15,7 +15,7 @@ import orjson
 import pytest
 
 from deckcheck.cli import run
-from deckcheck.cli.output import EXIT_ERROR
+from deckcheck.cli.output import EXIT_ERROR, EXIT_ILLEGAL, EXIT_UNCHECKED
 
 GIB = 1024**3
 BODY = "the 1,048,576 bytes DECKCHECK_MAX_BODY_BYTES allows"
@@ -82,7 +82,7 @@ def test_a_recheck_deck_file_past_a_line_is_its_error_line(huge: Path, tmp_path:
     legal = tmp_path / "legal.txt"
     legal.write_text("3 Kuriboh\n", encoding="utf-8")
     code, out, _err = _run("recheck", "--date", "2008-09-01", str(huge / "deck.ydk"), str(legal))
-    assert code == EXIT_ERROR
+    assert code == EXIT_UNCHECKED | EXIT_ILLEGAL  # the file no deck to check; three Kuriboh no legal deck
     lines = [orjson.loads(line) for line in out.splitlines()]
     why = "the file holds 1,073,741,824 bytes, past the 1,048,576 bytes a recheck line may hold"
     assert lines[0] == {
@@ -160,7 +160,7 @@ def test_a_recheck_line_past_its_bound_is_read_past_not_held(tmp_path: Path) -> 
         f.write(b'"}\n{"id": "b", "ydke": "ydke://!!!"}\n')
     out = tmp_path / "results.ndjson"
     code, err, peak = _measured(["recheck", str(decks), "--date", "2008-06-01", "--out", str(out)], tmp_path)
-    assert code == EXIT_ERROR, err  # an error line
+    assert code == EXIT_UNCHECKED | EXIT_ILLEGAL, err  # the long line no deck to check; the empty decks illegal
     lines = [orjson.loads(line) for line in out.read_bytes().splitlines()]
     assert [line.get("id") for line in lines[:3]] == ["a", None, "b"]
     too_long = {"loc": [], "msg": "line longer than 1048576 bytes", "type": "line_too_long"}

@@ -26,7 +26,7 @@ from deckcheck.batch import BatchSpec
 from deckcheck.batch.cluster import DataMismatch, Job, connect, plan, recheck_on_dask
 from deckcheck.batch.partition import RESULTS, checker_for, recheck_partition, results_schema
 from deckcheck.cli import run
-from deckcheck.cli.output import EXIT_ERROR, EXIT_FAILED
+from deckcheck.cli.output import EXIT_ERROR, EXIT_FAILED, EXIT_ILLEGAL, EXIT_UNCHECKED
 from deckcheck.errors import InvalidInput
 
 DECKS = 20_000
@@ -61,10 +61,10 @@ def store(data: Data, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def local(store: Path) -> list[bytes]:
     """The local CLI's output on the NDJSON decks: a result line each, then the summary line."""
     out = store / "local.ndjson"
-    # Exit 2: some lines are errors.
+    # Some decks are illegal (1), some lines no deck to check (4).
     report = ["--report", str(store / "local.csv")]
     code = run([*RECHECK, "--out", str(out), *report, str(store / "decks.ndjson")], io.StringIO(), io.StringIO())
-    assert code == EXIT_ERROR
+    assert code == EXIT_UNCHECKED | EXIT_ILLEGAL
     return out.read_bytes().splitlines()
 
 
@@ -101,7 +101,7 @@ def test_the_cli_on_a_local_cluster_gives_the_local_results(client: Client, stor
     code = run(
         [*RECHECK, "--dask", address, "--out", str(out), *report, str(store / "decks.parquet")], io.StringIO(), stderr
     )
-    assert code == EXIT_ERROR, stderr.getvalue()
+    assert code == EXIT_UNCHECKED | EXIT_ILLEGAL, stderr.getvalue()  # as the local recheck
     assert (store / "dask.csv").read_bytes() == (store / "local.csv").read_bytes()  # the decks to contact, alike
     results = _results(out)
     assert len(list(out.glob("part-*.parquet"))) == 7  # one a row group

@@ -66,7 +66,7 @@ def test_recheck_reads_deck_files_as_the_desk_does(lists: dict[str, Path], tmp_p
     (tmp_path / "utf16.txt").write_bytes("メインデッキ\n".encode("utf-16"))  # neither UTF-8 nor Shift_JIS
     out = tmp_path / "results.ndjson"
     code, _out, _err = _run("recheck", *DAY, "--out", str(out), str(tmp_path))
-    assert code == 2  # the UTF-16 file
+    assert code == 4  # every deck checked is legal; the UTF-16 file is no deck to check
     bom, sjis, utf16, utf8, _summary = map(orjson.loads, out.read_bytes().splitlines())
     for result, encoding in ((bom, "utf-8"), (sjis, "cp932"), (utf8, "utf-8")):
         assert (result["fields"], result["verdict"], result["violations"]) == ({"encoding": encoding}, "legal", [])

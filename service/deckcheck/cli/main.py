@@ -1,7 +1,8 @@
 """The `deckcheck` command: validate deck files, recheck stored decks against a list, compare and export lists, add
 new lists and cards, draw a deck as a QR code, serve the API.
 
-Exit codes: 0 every deck legal, 1 some deck illegal, 2 a usage or input error, 3 a recheck that could not be ended.
+Exit codes: 0 every deck legal, 1 some deck illegal, 2 a usage or input error, 3 a recheck that could not be ended;
+a recheck carried to its end adds 4 when some lines were no deck it could check: 4 (the decks checked legal) or 5.
 """
 
 from __future__ import annotations

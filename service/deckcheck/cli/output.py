@@ -19,10 +19,11 @@ from deckcheck.sentences import SENTENCES, say
 
 # The exit status of every command: 0 done (and every deck legal), 1 some deck illegal, 2 a usage or input error,
 # 3 a command that could not be carried to its end (a recheck on Dask whose partition every worker that ran it died
-# running, a reload no service took).
-EXIT_OK, EXIT_ILLEGAL, EXIT_ERROR, EXIT_FAILED = 0, 1, 2, 3
+# running, a reload no service took). A recheck carried to its end adds 4 when some of its lines were no deck it
+# could check (each has its error line among the results): 4 every deck it checked legal, 5 some illegal.
+EXIT_OK, EXIT_ILLEGAL, EXIT_ERROR, EXIT_FAILED, EXIT_UNCHECKED = 0, 1, 2, 3, 4
 # The exit status of a command whose output pipe was closed early: what a shell reports for a process SIGPIPE ended
-# (128 + 13), as it does for cat, grep or git in `… | head -1`, and apart from this command's 0, 1 and 2.
+# (128 + 13), as it does for cat, grep or git in `… | head -1`, and apart from every status above.
 EXIT_CLOSED_PIPE = 141
 TABLE_WIDTH = 80  # the width of a table written anywhere but a terminal
 NAME_WIDTH = 40  # the widest a left-justified column (card names) grows; past it, names wrap

@@ -23,7 +23,7 @@ from rich.text import Text
 from deckcheck.batch import BatchSpec, Rechecker, Summary, deck_lines, run_batch
 from deckcheck.cli.cluster import run_on_dask
 from deckcheck.cli.contacts import ContactList
-from deckcheck.cli.output import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, indented, table, words
+from deckcheck.cli.output import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, EXIT_UNCHECKED, indented, table, words
 from deckcheck.config import Settings
 from deckcheck.data import Data
 from deckcheck.days import today
@@ -130,16 +130,16 @@ def _run_here(
 
 
 def finish(summary: Summary, checker: Rechecker, args: argparse.Namespace, stderr: IO[str], seconds: float) -> int:
-    """Print the summary table, ending with where the decks to contact are listed; the exit code of the recheck."""
+    """Print the summary table, ending with where the decks to contact are listed; the exit code of the recheck:
+    EXIT_ILLEGAL when some deck is illegal, with EXIT_UNCHECKED added when some line was no deck it could check."""
     _print_summary(summary, checker, args.lang, stderr, seconds)
     count = summary.illegal + summary.errors
     if args.report:
         print(words(args.lang, "contact_report", count=count, path=args.report), file=stderr)
     else:
         print(words(args.lang, "contact_lines", count=count, where=args.results_to), file=stderr)
-    if summary.errors:
-        return EXIT_ERROR
-    return EXIT_ILLEGAL if summary.illegal else EXIT_OK
+    unchecked = EXIT_UNCHECKED if summary.errors else EXIT_OK  # the results are whole: no usage or input error
+    return unchecked | (EXIT_ILLEGAL if summary.illegal else EXIT_OK)
 
 
 def _unseen(done: int | bytes) -> None:
