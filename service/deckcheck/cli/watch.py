@@ -45,30 +45,13 @@ def await_services(
     while pending:
         now = {watcher.pid: watcher for watcher in watchers(folder)}
         for pid, old in list(pending.items()):
-            new = now.get(pid)
             waited = round(time.monotonic() - began, 1)
-            if new is None:
-                print(words(lang, "data_service_gone", service=old.describe()), file=out)
-            elif done(old, new) and new.reload_outcome == "ok":
-                print(
-                    words(lang, taken, service=new.describe(), version=new.data_version, seconds=waited),
-                    file=out,
-                )
-            elif new.reload_outcome == "failed" and new.reloaded != old.reloaded:
-                print(
-                    words(
-                        lang,
-                        "data_refused",
-                        service=new.describe(),
-                        version=new.data_version,
-                        problem=new.reload_problem,
-                    ),
-                    file=out,
-                )
-                all_took = False
-            else:
-                continue
-            del pending[pid]
+            heard = _heard(old, now.get(pid), done=done, taken=taken, lang=lang, waited=waited)
+            if heard is not None:
+                said, took = heard
+                print(said, file=out)
+                all_took = all_took and took
+                del pending[pid]
         if pending and time.monotonic() - began >= seconds:
             for old in pending.values():
                 print(
@@ -79,6 +62,21 @@ def await_services(
         if pending:
             time.sleep(_LOOK)
     return all_took
+
+
+def _heard(
+    old: Watcher, new: Watcher | None, *, done: Callable[[Watcher, Watcher], bool], taken: str, lang: str, waited: float
+) -> tuple[str, bool] | None:
+    """What a service waited for (`old` before the change, `new` now, None when gone) has come to, `waited` seconds
+    in: the sentence that says so, and whether it did not refuse the change; None while it has not come to either."""
+    if new is None:
+        return words(lang, "data_service_gone", service=old.describe()), True
+    if done(old, new) and new.reload_outcome == "ok":
+        return words(lang, taken, service=new.describe(), version=new.data_version, seconds=waited), True
+    if new.reload_outcome == "failed" and new.reloaded != old.reloaded:
+        problem = new.reload_problem
+        return words(lang, "data_refused", service=new.describe(), version=new.data_version, problem=problem), False
+    return None
 
 
 def reload_services(folder: Path, seconds: float, lang: str, out: IO[str]) -> bool:
