@@ -4,6 +4,7 @@ when the data may be out of date."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 import io
@@ -383,6 +384,21 @@ def test_the_cadence_is_a_setting(data: Data) -> None:
     assert Cadence((3, 9)).next_list(october) == dt.date(2027, 3, 1)
     tcg = _list(data.banlists.get("tcg-2026-05-18"))
     assert Cadence(tcg_days=90).next_list(tcg) == dt.date(2026, 8, 16)
+
+
+def test_a_list_at_the_end_of_the_calendar_is_due_no_successor(data: Data) -> None:
+    """A list an updates folder dates near 9999 has no next list the calendar can hold: it is never due one (it
+    ended `data status` and the service's notes in an overflow); a day before it, the cadence holds as ever."""
+    october, tcg = _list(data.banlists.get("ocg-2026-10-01")), _list(data.banlists.get("tcg-2026-05-18"))
+    late = dataclasses.replace(october, effective_from=dt.date(9999, 10, 2))
+    assert Cadence().next_list(late) is None
+    assert Cadence().next_list(dataclasses.replace(october, effective_from=dt.date(9998, 12, 31))) == dt.date(
+        9999, 1, 1
+    )
+    assert Cadence(tcg_days=90).next_list(dataclasses.replace(tcg, effective_from=dt.date(9999, 12, 1))) is None
+    assert Cadence(tcg_days=30).next_list(dataclasses.replace(tcg, effective_from=dt.date(9999, 12, 1))) == dt.date(
+        9999, 12, 31
+    )
 
 
 @pytest.mark.parametrize(("day", "said"), [("2025-11-15", False), ("2025-11-16", True)])

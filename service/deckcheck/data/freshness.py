@@ -24,14 +24,15 @@ class Cadence:
         if start is None:
             return None
         if banlist.format.lower() == "tcg":
-            return start + dt.timedelta(days=self.tcg_days)
+            left = dt.date.max - start
+            return start + dt.timedelta(days=self.tcg_days) if left.days >= self.tcg_days else None
         months = sorted(set(self.ocg_months))
-        for year in (start.year, start.year + 1):
+        for year in range(start.year, min(start.year + 1, dt.MAXYEAR) + 1):
             for month in months:
                 day = dt.date(year, month, 1)
                 if day > start:
                     return day
-        return None  # no months: no cadence, never stale
+        return None  # no months: no cadence, never stale; or no day after it in the calendar
 
     def may_be_outdated(self, banlist: Banlist | None, day: dt.date) -> bool:
         """Whether on `day` a newer list than `banlist` may be in force: `banlist` runs on with no end and a list
