@@ -14,7 +14,7 @@ import orjson
 import pytest
 from starlette.types import Message, Receive, Scope, Send
 
-from deckcheck.api.health import Lifecycle
+from deckcheck.api.lifecycle import Lifecycle
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.middleware.admission import Admission, ClientGone, Overloaded
 from deckcheck.api.middleware.gate import MAX_PAUSE, Gate, Gated

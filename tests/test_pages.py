@@ -20,7 +20,7 @@ from urllib.parse import urljoin
 import httpx
 import pytest
 
-from deckcheck.api.pages import MEDIA_TYPES, STATIC
+from deckcheck.api.page_files import MEDIA_TYPES, STATIC
 
 ROOT = Path(__file__).resolve().parent.parent
 DESK = STATIC / "desk"

@@ -19,8 +19,9 @@ from deckcheck import __version__
 from deckcheck.api.banlists import build_banlists_router
 from deckcheck.api.cards import build_cards_router
 from deckcheck.api.decks import CONVERT_PATH, PARSE_PATH, build_decks_router
-from deckcheck.api.health import Lifecycle, build_health_router
+from deckcheck.api.health import build_health_router
 from deckcheck.api.judge import build_judge_router
+from deckcheck.api.lifecycle import Lifecycle
 from deckcheck.api.middleware.admission import Admission, ClientGone, Overloaded, Pool
 from deckcheck.api.middleware.caching import HeadAsGet
 from deckcheck.api.middleware.gate import Gate, Gated, refusal
