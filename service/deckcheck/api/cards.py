@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
-from deckcheck.api.middleware.admission import Admission
+from deckcheck.api.app_state import app_state
 from deckcheck.api.responses import (
     NOT_FOUND,
     SEARCH_PROBLEMS,
@@ -47,144 +47,142 @@ PasscodePath = Annotated[
 ]
 
 
-def build_cards_router(admission: Admission) -> APIRouter:
-    """The card routes, over the data each request arrived to."""
-    router = APIRouter(tags=["cards"])
+router = APIRouter(tags=["cards"])
+"""The card routes, over the data each request arrived to."""
 
-    @router.get(
-        "/v1/cards/{passcode}", response_model=CardOutFull, responses={**NOT_FOUND, **cached()}, operation_id="getCard"
-    )
-    def card(request: Request, passcode: PasscodePath) -> Response:
-        """One card by any of its passcodes: names, kind, printings and its status on every bundled list."""
-        data, caching = served(request).data, served(request).caching
-        found = _card(data, passcode, today())
-        etag = caching.etag()
-        if unchanged := caching.answer(request, etag):
-            return unchanged
-        history = []
-        name_id = data.cards.name_id(found.passcode)
-        for banlist in data.banlists.lists:
-            limit = banlist.name_limit(name_id)  # a status reaches every card of the name
-            history.append(
-                {
-                    "banlist": banlist.id,
-                    "effective_from": None if banlist.effective_from is None else banlist.effective_from.isoformat(),
-                    "effective_until": None if banlist.effective_until is None else banlist.effective_until.isoformat(),
-                    "status": STATUS_NAMES[limit],
-                    "limit": limit,
-                }
-            )
-        answer = json_response(
+
+@router.get(
+    "/v1/cards/{passcode}", response_model=CardOutFull, responses={**NOT_FOUND, **cached()}, operation_id="getCard"
+)
+def card(request: Request, passcode: PasscodePath) -> Response:
+    """One card by any of its passcodes: names, kind, printings and its status on every bundled list."""
+    data, caching = served(request).data, served(request).caching
+    found = _card(data, passcode, today())
+    etag = caching.etag()
+    if unchanged := caching.answer(request, etag):
+        return unchanged
+    history = []
+    name_id = data.cards.name_id(found.passcode)
+    for banlist in data.banlists.lists:
+        limit = banlist.name_limit(name_id)  # a status reaches every card of the name
+        history.append(
             {
-                "passcode": found.passcode,
-                "requested": int(passcode),
-                "aliases": list(data.cards.aliases[found.passcode]),
-                "name_en": found.name_en,
-                "name_ja": found.name_ja,
-                "kind": found.kind,
-                "extra_deck_type": found.extra_deck_type,
-                "pendulum": found.pendulum,
-                "ocg": found.ocg,
-                "tcg": found.tcg,
-                "first_japanese_printing": None if found.ja_first_print is None else found.ja_first_print.isoformat(),
-                "first_japanese_printing_exact": found.ja_first_print_exact,
-                "first_tcg_printing": None if found.tcg_first_print is None else found.tcg_first_print.isoformat(),
-                "first_tcg_printing_exact": found.tcg_first_print_exact,
-                "provisional": found.provisional,
-                "banlists": history,
+                "banlist": banlist.id,
+                "effective_from": None if banlist.effective_from is None else banlist.effective_from.isoformat(),
+                "effective_until": None if banlist.effective_until is None else banlist.effective_until.isoformat(),
+                "status": STATUS_NAMES[limit],
+                "limit": limit,
             }
         )
-        return caching.keep(answer, etag)
-
-    @router.get(
-        "/v1/cards/{passcode}/legality",
-        response_model=CardLegality,
-        responses={**NOT_FOUND, **cached()},
-        operation_id="getCardLegality",
-    )
-    def legality(
-        request: Request,
-        passcode: PasscodePath,
-        date: Annotated[
-            IsoDate | None,
-            Query(description="The day asked about in `on_date`; default today in Japan.", examples=["2026-12-01"]),
-        ] = None,
-        accept_language: AcceptLanguage = None,
-    ) -> Response:
-        """A card's legality in the OCG and the TCG: its status on every list of each format as periods, from its
-        first printing there to today and on, and its status on `date`, with the notes POST /v1/validate gives an
-        event of the format on that date about its list (list_may_be_outdated), in the language of
-        Accept-Language. A passcode of no card on a day after the card data end is a 404 that says a card printed
-        since may be missing."""
-        lang = pick_language(accept_language)
-        data, caching = served(request).data, served(request).caching
-        day = date or today()
-        found = _card(data, passcode, day)
-        etag = caching.etag_of_day(day.isoformat(), lang)
-        freshness = caching.of_day(date is not None)
-        if unchanged := caching.answer(request, etag, _BY_LANGUAGE, cache_control=freshness):
-            return unchanged
-        answer = {
+    answer = json_response(
+        {
             "passcode": found.passcode,
             "requested": int(passcode),
+            "aliases": list(data.cards.aliases[found.passcode]),
             "name_en": found.name_en,
             "name_ja": found.name_ja,
-            "date": day.isoformat(),
-            "formats": [_format_legality(found, data, fmt, day, lang) for fmt in FORMATS],
+            "kind": found.kind,
+            "extra_deck_type": found.extra_deck_type,
+            "pendulum": found.pendulum,
+            "ocg": found.ocg,
+            "tcg": found.tcg,
+            "first_japanese_printing": None if found.ja_first_print is None else found.ja_first_print.isoformat(),
+            "first_japanese_printing_exact": found.ja_first_print_exact,
+            "first_tcg_printing": None if found.tcg_first_print is None else found.tcg_first_print.isoformat(),
+            "first_tcg_printing_exact": found.tcg_first_print_exact,
+            "provisional": found.provisional,
+            "banlists": history,
         }
-        return caching.keep(json_response(answer, lang), etag, _BY_LANGUAGE, cache_control=freshness)
-
-    @router.get(
-        "/v1/cards",
-        response_model=list[SearchHit],
-        responses={**SEARCH_PROBLEMS, **cached(paged=True)},
-        operation_id="searchCards",
     )
-    async def search(
-        request: Request,
-        q: Annotated[
-            str,
-            Query(
-                min_length=1, max_length=100, description="Part of a Japanese or English name.", examples=["Stardust"]
-            ),
-        ],
-        limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="Cards on this page.", examples=[10])] = 10,
-        offset: Annotated[
-            int,
-            Query(
-                ge=0,
-                le=MAX_SEARCH_HITS - 1,
-                description=f"Cards skipped: the page's start in the ranking of the best {MAX_SEARCH_HITS}.",
-                examples=[0],
-            ),
-        ] = 0,
-    ) -> Response:
-        """Search card names, best first: exact, then prefix, then substring, then fuzzy; width and kana variants
-        folded. A page at a time: when more cards match, a `Link` header names the next page (rel="next")."""
-        data, caching = served(request).data, served(request).caching
-        etag = caching.etag()
-        if unchanged := caching.answer(request, etag):
-            return unchanged
-        end = min(offset + limit, MAX_SEARCH_HITS)  # a page never reaches past the best MAX_SEARCH_HITS
-        found = await admission.check(request, partial(data.cards.search.search, q, end + 1))
-        hits = found[offset:end]
-        answer = json_response(
-            [
-                {
-                    "passcode": h.card.passcode,
-                    "name_en": h.card.name_en,
-                    "name_ja": h.card.name_ja,
-                    "matched": h.name,
-                    "match": h.match,
-                    "score": h.score,
-                }
-                for h in hits
-            ]
-        )
-        more = len(found) > end and end < MAX_SEARCH_HITS
-        return caching.keep(paged(answer, request, end if more else None), etag)
+    return caching.keep(answer, etag)
 
-    return router
+
+@router.get(
+    "/v1/cards/{passcode}/legality",
+    response_model=CardLegality,
+    responses={**NOT_FOUND, **cached()},
+    operation_id="getCardLegality",
+)
+def legality(
+    request: Request,
+    passcode: PasscodePath,
+    date: Annotated[
+        IsoDate | None,
+        Query(description="The day asked about in `on_date`; default today in Japan.", examples=["2026-12-01"]),
+    ] = None,
+    accept_language: AcceptLanguage = None,
+) -> Response:
+    """A card's legality in the OCG and the TCG: its status on every list of each format as periods, from its
+    first printing there to today and on, and its status on `date`, with the notes POST /v1/validate gives an
+    event of the format on that date about its list (list_may_be_outdated), in the language of
+    Accept-Language. A passcode of no card on a day after the card data end is a 404 that says a card printed
+    since may be missing."""
+    lang = pick_language(accept_language)
+    data, caching = served(request).data, served(request).caching
+    day = date or today()
+    found = _card(data, passcode, day)
+    etag = caching.etag_of_day(day.isoformat(), lang)
+    freshness = caching.of_day(date is not None)
+    if unchanged := caching.answer(request, etag, _BY_LANGUAGE, cache_control=freshness):
+        return unchanged
+    answer = {
+        "passcode": found.passcode,
+        "requested": int(passcode),
+        "name_en": found.name_en,
+        "name_ja": found.name_ja,
+        "date": day.isoformat(),
+        "formats": [_format_legality(found, data, fmt, day, lang) for fmt in FORMATS],
+    }
+    return caching.keep(json_response(answer, lang), etag, _BY_LANGUAGE, cache_control=freshness)
+
+
+@router.get(
+    "/v1/cards",
+    response_model=list[SearchHit],
+    responses={**SEARCH_PROBLEMS, **cached(paged=True)},
+    operation_id="searchCards",
+)
+async def search(
+    request: Request,
+    q: Annotated[
+        str,
+        Query(min_length=1, max_length=100, description="Part of a Japanese or English name.", examples=["Stardust"]),
+    ],
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="Cards on this page.", examples=[10])] = 10,
+    offset: Annotated[
+        int,
+        Query(
+            ge=0,
+            le=MAX_SEARCH_HITS - 1,
+            description=f"Cards skipped: the page's start in the ranking of the best {MAX_SEARCH_HITS}.",
+            examples=[0],
+        ),
+    ] = 0,
+) -> Response:
+    """Search card names, best first: exact, then prefix, then substring, then fuzzy; width and kana variants
+    folded. A page at a time: when more cards match, a `Link` header names the next page (rel="next")."""
+    data, caching = served(request).data, served(request).caching
+    etag = caching.etag()
+    if unchanged := caching.answer(request, etag):
+        return unchanged
+    end = min(offset + limit, MAX_SEARCH_HITS)  # a page never reaches past the best MAX_SEARCH_HITS
+    found = await app_state(request).admission.check(request, partial(data.cards.search.search, q, end + 1))
+    hits = found[offset:end]
+    answer = json_response(
+        [
+            {
+                "passcode": h.card.passcode,
+                "name_en": h.card.name_en,
+                "name_ja": h.card.name_ja,
+                "matched": h.name,
+                "match": h.match,
+                "score": h.score,
+            }
+            for h in hits
+        ]
+    )
+    more = len(found) > end and end < MAX_SEARCH_HITS
+    return caching.keep(paged(answer, request, end if more else None), etag)
 
 
 def _card(data: Data, passcode: str, day: dt.date) -> Card:

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import Response
 
-from deckcheck.api.middleware.admission import Admission
+from deckcheck.api.app_state import app_state
 from deckcheck.api.negotiation import choose_media, not_acceptable
 from deckcheck.api.responses import CHECK_PROBLEMS, CONVERT_PROBLEMS, AcceptLanguage, json_response, pick_language
 from deckcheck.api.served import served
@@ -104,57 +104,56 @@ def _json_deck(deck: Deck) -> dict[str, list[dict[str, Any]]]:
 PARSE_PATH, CONVERT_PATH = "/v1/decks/parse", "/v1/decks/convert"
 
 
-def build_decks_router(admission: Admission) -> APIRouter:
-    """The deck-format routes, over the data each request arrived to."""
-    router = APIRouter(tags=["decks"])
+router = APIRouter(tags=["decks"])
+"""The deck-format routes, over the data each request arrived to."""
 
-    @router.post(PARSE_PATH, response_model=ParseResponse, responses=CHECK_PROBLEMS, operation_id="parseDeck")
-    async def parse_deck(request: Request, body: DeckIn) -> Response:
-        """Read a deck in any form and return every entry resolved, with the entries that name no card."""
-        data = served(request).data
 
-        def parse() -> dict[str, Any]:
-            deck = deck_from(body, data)
-            entries = resolved(deck, data.cards)
-            result: dict[str, Any] = {"format": body.source_format(), "counts": deck.counts()}
-            result |= {s: [_parsed(e, card) for section, _i, e, card, *_ in entries if section == s] for s in SECTIONS}
-            result["problems"] = _problems(entries, data)
-            result["read_loosely"] = _read_loosely(entries, deck)
-            return result
+@router.post(PARSE_PATH, response_model=ParseResponse, responses=CHECK_PROBLEMS, operation_id="parseDeck")
+async def parse_deck(request: Request, body: DeckIn) -> Response:
+    """Read a deck in any form and return every entry resolved, with the entries that name no card."""
+    admission = app_state(request).admission
+    return json_response(await admission.run(request, partial(_parse, body, served(request).data)))
 
-        return json_response(await admission.run(request, parse))
 
-    @router.post(
-        CONVERT_PATH,
-        response_model=ConvertResponse,
-        responses={**CONVERT_PROBLEMS, **_CONVERTED},
-        operation_id="convertDeck",
-    )
-    async def convert_deck(
-        request: Request,
-        body: ConvertRequest,
-        accept: Annotated[str | None, Header(include_in_schema=False)] = None,
-        accept_language: AcceptLanguage = None,
-    ) -> Response:
-        """Turn a deck in any form into any other form, or (`to: qr`) draw its ydke:// link as a QR code: SVG, or PNG
-        when Accept prefers image/png. A deck whose link no QR code holds is refused (deck_too_large_for_qr).
-        `to: sheet` prints a deck registration sheet as a PDF (A4, or Letter with `sheet.paper`): the player and
-        event of `sheet`, the deck by section and kind with counts, names in `names` (default: Accept-Language),
-        and a QR code of its ydke:// link that POST /v1/decks/read reads back exactly."""
-        data = served(request).data
-        if body.to == "sheet":
-            lang = body.names if "names" in body.model_fields_set else pick_language(accept_language)
-            pdf = await admission.run(request, partial(_sheet, body, data, lang))
-            headers = {"Content-Disposition": 'inline; filename="deck-sheet.pdf"', "Content-Language": lang}
-            return Response(pdf, media_type="application/pdf", headers=headers)
-        if body.to != "qr":
-            return json_response(await admission.run(request, partial(_convert, body, data)))
-        image = _image(accept)
-        drawn = await admission.run(request, partial(_qr, body, data, image))
-        headers = {"Content-Disposition": f'inline; filename="deck.{image}"', "Vary": "Accept"}
-        return Response(drawn, media_type=QR_MEDIA_TYPES[image], headers=headers)
+@router.post(
+    CONVERT_PATH,
+    response_model=ConvertResponse,
+    responses={**CONVERT_PROBLEMS, **_CONVERTED},
+    operation_id="convertDeck",
+)
+async def convert_deck(
+    request: Request,
+    body: ConvertRequest,
+    accept: Annotated[str | None, Header(include_in_schema=False)] = None,
+    accept_language: AcceptLanguage = None,
+) -> Response:
+    """Turn a deck in any form into any other form, or (`to: qr`) draw its ydke:// link as a QR code: SVG, or PNG
+    when Accept prefers image/png. A deck whose link no QR code holds is refused (deck_too_large_for_qr).
+    `to: sheet` prints a deck registration sheet as a PDF (A4, or Letter with `sheet.paper`): the player and
+    event of `sheet`, the deck by section and kind with counts, names in `names` (default: Accept-Language),
+    and a QR code of its ydke:// link that POST /v1/decks/read reads back exactly."""
+    data, admission = served(request).data, app_state(request).admission
+    if body.to == "sheet":
+        lang = body.names if "names" in body.model_fields_set else pick_language(accept_language)
+        pdf = await admission.run(request, partial(_sheet, body, data, lang))
+        headers = {"Content-Disposition": 'inline; filename="deck-sheet.pdf"', "Content-Language": lang}
+        return Response(pdf, media_type="application/pdf", headers=headers)
+    if body.to != "qr":
+        return json_response(await admission.run(request, partial(_convert, body, data)))
+    image = _image(accept)
+    drawn = await admission.run(request, partial(_qr, body, data, image))
+    headers = {"Content-Disposition": f'inline; filename="deck.{image}"', "Vary": "Accept"}
+    return Response(drawn, media_type=QR_MEDIA_TYPES[image], headers=headers)
 
-    return router
+
+def _parse(body: DeckIn, data: Data) -> dict[str, Any]:
+    deck = deck_from(body, data)
+    entries = resolved(deck, data.cards)
+    result: dict[str, Any] = {"format": body.source_format(), "counts": deck.counts()}
+    result |= {s: [_parsed(e, card) for section, _i, e, card, *_ in entries if section == s] for s in SECTIONS}
+    result["problems"] = _problems(entries, data)
+    result["read_loosely"] = _read_loosely(entries, deck)
+    return result
 
 
 def _image(accept: str | None) -> QrImage:

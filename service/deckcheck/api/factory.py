@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from types import MappingProxyType
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.dependencies.models import Dependant
@@ -16,11 +17,9 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel
 
 from deckcheck import __version__
-from deckcheck.api.banlists import build_banlists_router
-from deckcheck.api.cards import build_cards_router
-from deckcheck.api.decks import CONVERT_PATH, PARSE_PATH, build_decks_router
-from deckcheck.api.health import build_health_router
-from deckcheck.api.judge import build_judge_router
+from deckcheck.api import banlists, cards, decks, health, judge, pages, paper, rechecks, validate
+from deckcheck.api.app_state import AppState, app_state
+from deckcheck.api.decks import CONVERT_PATH, PARSE_PATH
 from deckcheck.api.lifecycle import Lifecycle
 from deckcheck.api.middleware.admission import Admission, ClientGone, Overloaded, Pool
 from deckcheck.api.middleware.caching import HeadAsGet
@@ -28,13 +27,13 @@ from deckcheck.api.middleware.gate import Gate, Gated, refusal
 from deckcheck.api.middleware.limits import BodyStalled, RequestLimits
 from deckcheck.api.middleware.observe import CLIENT_GONE, Observe
 from deckcheck.api.openapi import install_openapi
-from deckcheck.api.pages import build_pages_router
-from deckcheck.api.paper import READ_PATH, build_paper_router
+from deckcheck.api.page_files import PageFiles
+from deckcheck.api.paper import READ_PATH
 from deckcheck.api.problems import install_error_handlers
-from deckcheck.api.rechecks import RECHECK_PATH, build_rechecks_router
+from deckcheck.api.rechecks import RECHECK_PATH
 from deckcheck.api.served import DataStore
 from deckcheck.api.slashes import install_slash_redirects
-from deckcheck.api.validate import VALIDATE_PATH, build_router
+from deckcheck.api.validate import VALIDATE_PATH
 from deckcheck.collector import serving_collector
 from deckcheck.config import Settings, load_settings
 
@@ -50,6 +49,17 @@ REQUEST_HEADERS = [
 ]
 CHECK_PATHS = (VALIDATE_PATH, PARSE_PATH, CONVERT_PATH)  # the routes whose work runs on the check threads
 EXPOSED_HEADERS = ["ETag", "Link", "Retry-After", "X-Request-ID", "Deckcheck-Data-Version"]
+# The API's routers, in the order of the OpenAPI document; each module's own, the same for every app.
+API_ROUTERS = (
+    health.router,
+    validate.router,
+    decks.router,
+    paper.router,
+    cards.router,
+    banlists.router,
+    rechecks.router,
+    judge.router,
+)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -68,7 +78,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     admission = Admission(
         settings.check_threads, settings.max_waiting, settings.max_rechecks, metrics, settings.queue_seconds
     )
-    paper = Pool(settings.paper_threads, settings.paper_waiting, metrics, settings.queue_seconds)
+    paper_pool = Pool(settings.paper_threads, settings.paper_waiting, metrics, settings.queue_seconds)
     lifecycle = Lifecycle(settings.drain_seconds)
     watched = {"updates_dir": str(source.updates), "updates_poll_seconds": settings.updates_poll}
 
@@ -90,23 +100,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         swagger_ui_oauth2_redirect_url=None,
     )
     install_openapi(app)
+    AppState(
+        admission=admission,
+        paper=paper_pool,
+        metrics=metrics,
+        lifecycle=lifecycle,
+        watched=MappingProxyType(watched),
+        retry_after=settings.retry_after,
+        paper_seconds=settings.paper_seconds,
+        max_held_bytes=settings.max_held_bytes,
+        pages=PageFiles.load(app.title, app.openapi_url or "/openapi.json"),
+    ).install(app)
     install_error_handlers(app, passed_on=[BodyStalled])  # answered 408 by RequestLimits
-    app.add_exception_handler(Overloaded, _overloaded(settings.retry_after))
+    app.add_exception_handler(Overloaded, _overloaded)
     app.add_exception_handler(ClientGone, _client_gone)
-    api = [
-        build_health_router(admission, metrics, lifecycle, watched, retry_after=settings.retry_after),
-        build_router(admission, metrics),
-        build_decks_router(admission),
-        build_paper_router(paper, settings.paper_seconds, metrics),
-        build_cards_router(admission),
-        build_banlists_router(),
-        build_rechecks_router(admission, metrics, settings.max_held_bytes),
-        build_judge_router(),
-    ]
-    for router in api:
+    for router in API_ROUTERS:
         app.include_router(router, dependencies=[Depends(refuse_unknown_query)])
     # The pages ignore a query string: people open them from links of every kind (a cache-buster, a tracking tag).
-    app.include_router(build_pages_router(app.title, app.openapi_url or "/openapi.json"))
+    app.include_router(pages.router)
     install_slash_redirects(app)
     app.add_middleware(
         RequestLimits,
@@ -122,7 +133,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # A deck in the query is checked as one in the body: admitted by the same queue, or refused alike (HEAD is routed
     # as GET before the gate, by HeadAsGet).
     gated[("GET", VALIDATE_PATH)] = gated[("POST", VALIDATE_PATH)]
-    gated[("POST", READ_PATH)] = Gated(READ_PATH, paper.enter, paper.leave)
+    gated[("POST", READ_PATH)] = Gated(READ_PATH, paper_pool.enter, paper_pool.leave)
     gated[("POST", RECHECK_PATH)] = Gated(
         RECHECK_PATH, admission.open_recheck, admission.close_recheck, body_timeout=settings.body_timeout
     )
@@ -148,12 +159,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def _overloaded(retry_after: int) -> Callable[[Request, Exception], Awaitable[Response]]:
-    async def on_overloaded(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, Overloaded)
-        return refusal(retry_after, exc.waited)
-
-    return on_overloaded
+async def _overloaded(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, Overloaded)
+    return refusal(app_state(request).retry_after, exc.waited)
 
 
 async def _client_gone(request: Request, exc: Exception) -> Response:

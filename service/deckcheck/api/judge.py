@@ -19,56 +19,56 @@ from deckcheck.wire.judge.requests import AssessRequest, TimeLimitRequest
 _BY_LANGUAGE = ("Accept-Language",)
 
 
-def build_judge_router() -> APIRouter:
-    """The judge's routes."""
-    router = APIRouter(tags=["judge"])
+router = APIRouter(tags=["judge"])
+"""The judge's routes."""
 
-    @router.get(
-        "/v1/infractions",
-        response_model=list[InfractionOut],
-        responses={**BAD_QUERY, **cached()},
-        operation_id="listInfractions",
-    )
-    def infractions(request: Request, accept_language: AcceptLanguage = None) -> Response:
-        """The infraction catalogue: every item of the penalty regulations from PR 3 (the deck rules) to PR 10, with
-        its penalty, citation, remedy and what an assessment of it depends on."""
-        lang = pick_language(accept_language)
-        caching = served(request).caching
-        etag = caching.etag(lang)
-        if unchanged := caching.answer(request, etag, _BY_LANGUAGE):
-            return unchanged
-        answer = json_response([infraction_json(item, lang) for item in INFRACTIONS.values()], lang)
-        return caching.keep(answer, etag, _BY_LANGUAGE)
 
-    @router.post(
-        "/v1/penalties/assess",
-        response_model=AssessmentOut,
-        responses=JUDGE_PROBLEMS,
-        operation_id="assessPenalty",
-    )
-    def assess_penalty(body: AssessRequest, accept_language: AcceptLanguage = None) -> Response:
-        """Assess an infraction: the penalty the regulations give on the facts given, whom and what it applies to, the
-        remedy, whether it is recorded, and the higher penalty the referee may give for a repeat (PR 2.B) or an
-        influenced outcome, never applied here. Facts that contradict the infraction chosen are refused (422), every
-        contradiction named with the fields it is between, in the language asked for."""
-        lang = pick_language(accept_language)
-        try:
-            return json_response(assess_body(body, lang), lang)
-        except Contradictions as refused:
-            detail = say("judging", "contradiction.detail", lang)
-            errors = contradiction_errors(refused, lang)
-            return problem(422, detail, errors, "invalid-request", headers={"Content-Language": lang})
+@router.get(
+    "/v1/infractions",
+    response_model=list[InfractionOut],
+    responses={**BAD_QUERY, **cached()},
+    operation_id="listInfractions",
+)
+def infractions(request: Request, accept_language: AcceptLanguage = None) -> Response:
+    """The infraction catalogue: every item of the penalty regulations from PR 3 (the deck rules) to PR 10, with
+    its penalty, citation, remedy and what an assessment of it depends on."""
+    lang = pick_language(accept_language)
+    caching = served(request).caching
+    etag = caching.etag(lang)
+    if unchanged := caching.answer(request, etag, _BY_LANGUAGE):
+        return unchanged
+    answer = json_response([infraction_json(item, lang) for item in INFRACTIONS.values()], lang)
+    return caching.keep(answer, etag, _BY_LANGUAGE)
 
-    @router.post(
-        "/v1/matches/time-limit",
-        response_model=RulingOut,
-        responses=JUDGE_PROBLEMS,
-        operation_id="ruleOnTimeLimit",
-    )
-    def time_limit(body: TimeLimitRequest, accept_language: AcceptLanguage = None) -> Response:
-        """Rule on a match whose 40 minutes ran out (TR 2.C): the procedure that applies (判定1–3), the steps taken,
-        the next step, and the duel and match winners once the state given settles them."""
-        lang = pick_language(accept_language)
-        return json_response(time_limit_body(body, lang), lang)
 
-    return router
+@router.post(
+    "/v1/penalties/assess",
+    response_model=AssessmentOut,
+    responses=JUDGE_PROBLEMS,
+    operation_id="assessPenalty",
+)
+def assess_penalty(body: AssessRequest, accept_language: AcceptLanguage = None) -> Response:
+    """Assess an infraction: the penalty the regulations give on the facts given, whom and what it applies to, the
+    remedy, whether it is recorded, and the higher penalty the referee may give for a repeat (PR 2.B) or an
+    influenced outcome, never applied here. Facts that contradict the infraction chosen are refused (422), every
+    contradiction named with the fields it is between, in the language asked for."""
+    lang = pick_language(accept_language)
+    try:
+        return json_response(assess_body(body, lang), lang)
+    except Contradictions as refused:
+        detail = say("judging", "contradiction.detail", lang)
+        errors = contradiction_errors(refused, lang)
+        return problem(422, detail, errors, "invalid-request", headers={"Content-Language": lang})
+
+
+@router.post(
+    "/v1/matches/time-limit",
+    response_model=RulingOut,
+    responses=JUDGE_PROBLEMS,
+    operation_id="ruleOnTimeLimit",
+)
+def time_limit(body: TimeLimitRequest, accept_language: AcceptLanguage = None) -> Response:
+    """Rule on a match whose 40 minutes ran out (TR 2.C): the procedure that applies (判定1–3), the steps taken,
+    the next step, and the duel and match winners once the state given settles them."""
+    lang = pick_language(accept_language)
+    return json_response(time_limit_body(body, lang), lang)

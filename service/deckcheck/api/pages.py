@@ -24,7 +24,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from deckcheck.api.page_files import LOCKED, VENDOR_URL, Asset, PageFiles
+from deckcheck.api.app_state import app_state
+from deckcheck.api.page_files import LOCKED, VENDOR_URL, Asset
 from deckcheck.api.served import served
 from deckcheck.errors import NotFound
 
@@ -39,60 +40,64 @@ NO_CACHE = "no-cache"
 KEPT_A_YEAR = "public, max-age=31536000, immutable"
 
 
-def build_pages_router(title: str, openapi_url: str) -> APIRouter:
-    """The desk page, its files, the vendored files and /docs; none of them in the OpenAPI document. Answered on
-    the event loop (from memory), never behind the checks; GET and HEAD, whatever the query string."""
-    router = APIRouter(include_in_schema=False)
-    files = PageFiles.load(title, openapi_url)
+def _answer(
+    request: Request, asset: Asset, cache_control: str, csp: str | None = None, cross_origin: bool = False
+) -> Response:
+    # A 304 when the browser's copy is this release's.
+    caching = served(request).caching
+    etag = caching.etag()
+    response = caching.answer(request, etag, cache_control=cache_control)
+    if response is None:
+        body = Response(asset.body, media_type=asset.media_type)
+        response = caching.keep(body, etag, cache_control=cache_control)
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    if csp is not None:
+        response.headers["Content-Security-Policy"] = csp
+    if cross_origin:
+        response.headers["Cross-Origin-Resource-Policy"] = "cross-origin"
+    return response
 
-    def answer(
-        request: Request, asset: Asset, cache_control: str, csp: str | None = None, cross_origin: bool = False
-    ) -> Response:
-        # A 304 when the browser's copy is this release's.
-        caching = served(request).caching
-        etag = caching.etag()
-        response = caching.answer(request, etag, cache_control=cache_control)
-        if response is None:
-            body = Response(asset.body, media_type=asset.media_type)
-            response = caching.keep(body, etag, cache_control=cache_control)
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        if csp is not None:
-            response.headers["Content-Security-Policy"] = csp
-        if cross_origin:
-            response.headers["Cross-Origin-Resource-Policy"] = "cross-origin"
-        return response
 
-    def find(assets: dict[str, Asset], name: str) -> Asset:
-        found = assets.get(name)
-        if found is None:
-            raise NotFound.one(["path", "name"], f"No file is called {name}.", "unknown_file")
-        return found
+def _find(assets: dict[str, Asset], name: str) -> Asset:
+    found = assets.get(name)
+    if found is None:
+        raise NotFound.one(["path", "name"], f"No file is called {name}.", "unknown_file")
+    return found
 
-    @router.api_route(DESK_URL, methods=READ)
-    @router.api_route(f"{DESK_URL}/", methods=READ)
-    async def desk_page(request: Request) -> Response:
-        """The registration desk's page."""
-        return answer(request, files.page, NO_CACHE, DESK_CSP)
 
-    @router.api_route(DESK_URL + "/{name}", methods=READ)
-    async def desk_file(request: Request, name: str) -> Response:
-        """The desk page's scripts and stylesheets: revalidated like the page, as they change with it. `name` is one
-        path segment: the page's files lie side by side in desk/, and its modules import each other as ./name.js."""
-        return answer(request, find(files.desk, name), NO_CACHE)
+router = APIRouter(include_in_schema=False)
+"""The desk page, its files, the vendored files and /docs; none of them in the OpenAPI document. Answered on
+the event loop (from memory), never behind the checks; GET and HEAD, whatever the query string."""
 
-    @router.api_route(ELEMENTS_URL + "/{name}", methods=READ)
-    async def element_file(request: Request, name: str) -> Response:
-        """The script of the `<deck-check>` element, for a page of any host to include."""
-        return answer(request, find(files.elements, name), NO_CACHE, cross_origin=True)
 
-    @router.api_route(VENDOR_URL + "/{name:path}", methods=READ)
-    async def vendor_file(request: Request, name: str) -> Response:
-        """A third-party file at its pinned version, whose URL names it."""
-        return answer(request, find(files.vendor, name), KEPT_A_YEAR)
+@router.api_route(DESK_URL, methods=READ)
+@router.api_route(f"{DESK_URL}/", methods=READ)
+async def desk_page(request: Request) -> Response:
+    """The registration desk's page."""
+    return _answer(request, app_state(request).pages.page, NO_CACHE, DESK_CSP)
 
-    @router.api_route("/docs", methods=READ)
-    async def swagger_ui(request: Request) -> Response:
-        """Swagger UI for the OpenAPI document, from the vendored files."""
-        return answer(request, files.docs, NO_CACHE, files.docs_csp)
 
-    return router
+@router.api_route(DESK_URL + "/{name}", methods=READ)
+async def desk_file(request: Request, name: str) -> Response:
+    """The desk page's scripts and stylesheets: revalidated like the page, as they change with it. `name` is one
+    path segment: the page's files lie side by side in desk/, and its modules import each other as ./name.js."""
+    return _answer(request, _find(app_state(request).pages.desk, name), NO_CACHE)
+
+
+@router.api_route(ELEMENTS_URL + "/{name}", methods=READ)
+async def element_file(request: Request, name: str) -> Response:
+    """The script of the `<deck-check>` element, for a page of any host to include."""
+    return _answer(request, _find(app_state(request).pages.elements, name), NO_CACHE, cross_origin=True)
+
+
+@router.api_route(VENDOR_URL + "/{name:path}", methods=READ)
+async def vendor_file(request: Request, name: str) -> Response:
+    """A third-party file at its pinned version, whose URL names it."""
+    return _answer(request, _find(app_state(request).pages.vendor, name), KEPT_A_YEAR)
+
+
+@router.api_route("/docs", methods=READ)
+async def swagger_ui(request: Request) -> Response:
+    """Swagger UI for the OpenAPI document, from the vendored files."""
+    pages = app_state(request).pages
+    return _answer(request, pages.docs, NO_CACHE, pages.docs_csp)

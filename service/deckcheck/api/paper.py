@@ -12,8 +12,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from deckcheck.api.app_state import app_state
 from deckcheck.api.metrics import Metrics
-from deckcheck.api.middleware.admission import Pool
 from deckcheck.api.problems import UnsupportedMediaType
 from deckcheck.api.responses import PAPER_PROBLEMS, AcceptLanguage, json_response, pick_language
 from deckcheck.api.served import served
@@ -35,32 +35,31 @@ _OPENAPI: dict[str, Any] = {
 }
 
 
-def build_paper_router(pool: Pool, seconds: float, metrics: Metrics) -> APIRouter:
-    """The route that reads paper, on `pool`, each file within `seconds`, counted in `metrics`."""
-    router = APIRouter(tags=["decks"])
+router = APIRouter(tags=["decks"])
+"""The route that reads paper, on the app's own pool of threads for it, each file within DECKCHECK_PAPER_SECONDS."""
 
-    @router.post(
-        READ_PATH,
-        response_model=ReadResponse,
-        operation_id="readPaper",
-        responses=PAPER_PROBLEMS,
-        openapi_extra=_OPENAPI,
-    )
-    async def read_deck(request: Request, accept_language: AcceptLanguage = None) -> Response:
-        """Read the deck on a photo, a scan or a PDF of a printed list. A QR code of a ydke:// link (a deckcheck
-        registration sheet has one) is read first and is exact; else every printed line is read by OCR and
-        matched as a pasted list's line is. `deck` holds only the lines read for sure; every other line has
-        `needs_review`, the reasons, a message in the language asked and the closest cards, for staff to confirm."""
-        declared = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if declared not in MEDIA_TYPES:
-            detail = f"send the file as one of {', '.join(MEDIA_TYPES)}, not {declared or 'no Content-Type'}"
-            raise UnsupportedMediaType.one(["header", "Content-Type"], detail, "unsupported_media_type")
-        content = await request.body()
-        lang = pick_language(accept_language)
-        data = served(request).data
-        return json_response(await pool.run(request, partial(_read, content, data, seconds, lang, metrics)), lang)
 
-    return router
+@router.post(
+    READ_PATH,
+    response_model=ReadResponse,
+    operation_id="readPaper",
+    responses=PAPER_PROBLEMS,
+    openapi_extra=_OPENAPI,
+)
+async def read_deck(request: Request, accept_language: AcceptLanguage = None) -> Response:
+    """Read the deck on a photo, a scan or a PDF of a printed list. A QR code of a ydke:// link (a deckcheck
+    registration sheet has one) is read first and is exact; else every printed line is read by OCR and
+    matched as a pasted list's line is. `deck` holds only the lines read for sure; every other line has
+    `needs_review`, the reasons, a message in the language asked and the closest cards, for staff to confirm."""
+    declared = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if declared not in MEDIA_TYPES:
+        detail = f"send the file as one of {', '.join(MEDIA_TYPES)}, not {declared or 'no Content-Type'}"
+        raise UnsupportedMediaType.one(["header", "Content-Type"], detail, "unsupported_media_type")
+    content = await request.body()
+    lang = pick_language(accept_language)
+    state, data = app_state(request), served(request).data
+    read = partial(_read, content, data, state.paper_seconds, lang, state.metrics)
+    return json_response(await state.paper.run(request, read), lang)
 
 
 def _read(content: bytes, data: Data, seconds: float, lang: str, metrics: Metrics) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from pydantic import AfterValidator
 from pydantic_core import PydanticCustomError
 from starlette.types import Message, Receive, Scope, Send
 
+from deckcheck.api.app_state import app_state
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.middleware.admission import Admission
 from deckcheck.api.middleware.limits import BodyStalled, BodyTooSlow
@@ -181,53 +182,51 @@ FormatParam = Annotated[
 RECHECK_PATH = "/v1/rechecks"
 
 
-def build_rechecks_router(admission: Admission, metrics: Metrics, max_held_bytes: int) -> APIRouter:
-    """The recheck route, over the data each request arrived to: a stream keeps them to its last line."""
-    router = APIRouter(tags=["rechecks"])
+router = APIRouter(tags=["rechecks"])
+"""The recheck route, over the data each request arrived to: a stream keeps them to its last line."""
 
-    @router.post(
-        RECHECK_PATH,
-        operation_id="recheckDecks",
-        responses={
-            **RECHECK_PROBLEMS,
-            200: {
-                "description": "One result line (or error line) per deck line, in input order, then a summary line.",
-            },
+
+@router.post(
+    RECHECK_PATH,
+    operation_id="recheckDecks",
+    responses={
+        **RECHECK_PROBLEMS,
+        200: {
+            "description": "One result line (or error line) per deck line, in input order, then a summary line.",
         },
-        openapi_extra={
-            "requestBody": {"required": True, "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}
-        },
-    )
-    async def rechecks(
-        request: Request,
-        *,
-        banlist: ListParam = None,
-        date: Annotated[
-            IsoDate | None, Query(description="Event date; default today in Japan.", examples=["2008-09-01"])
-        ] = None,
-        format: FormatParam = "ocg",
-        previous: PreviousParam = None,
-        deckcheck_banlist: ListHeader = None,
-        deckcheck_previous: ListHeader = None,
-        accept_language: AcceptLanguage = None,
-        deckcheck_hold_results: Annotated[
-            Literal["0", "1"],
-            Header(
-                description="1: keep the results in a temporary file and answer once the whole body is read, for "
-                "clients and proxies that send the whole body before they read (httpx, nginx).",
-                examples=["1"],
-            ),
-        ] = "0",
-    ) -> StreamingResponse:
-        """Recheck many decks (NDJSON, one `{id, deck…}` a line) against one list, optionally against a previous one.
+    },
+    openapi_extra={
+        "requestBody": {"required": True, "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}
+    },
+)
+async def rechecks(
+    request: Request,
+    *,
+    banlist: ListParam = None,
+    date: Annotated[
+        IsoDate | None, Query(description="Event date; default today in Japan.", examples=["2008-09-01"])
+    ] = None,
+    format: FormatParam = "ocg",
+    previous: PreviousParam = None,
+    deckcheck_banlist: ListHeader = None,
+    deckcheck_previous: ListHeader = None,
+    accept_language: AcceptLanguage = None,
+    deckcheck_hold_results: Annotated[
+        Literal["0", "1"],
+        Header(
+            description="1: keep the results in a temporary file and answer once the whole body is read, for "
+            "clients and proxies that send the whole body before they read (httpx, nginx).",
+            examples=["1"],
+        ),
+    ] = "0",
+) -> StreamingResponse:
+    """Recheck many decks (NDJSON, one `{id, deck…}` a line) against one list, optionally against a previous one.
 
-        Each line is read as the desk reads a file: UTF-8, else Shift_JIS as Windows writes it (CP932), line by line
-        as the body arrives; the summary's `encodings` counts the lines read in each once one was CP932."""
-        day = date or today()
-        data = served(request).data
-        lists = (banlist or deckcheck_banlist, previous or deckcheck_previous)
-        setup = BatchSpec(day, *lists, pick_language(accept_language), format).setup(data, ("query",))
-        held = Held(max_held_bytes) if deckcheck_hold_results == "1" else None
-        return _RecheckResponse(Rechecker(data, setup), admission, metrics, held)
-
-    return router
+    Each line is read as the desk reads a file: UTF-8, else Shift_JIS as Windows writes it (CP932), line by line
+    as the body arrives; the summary's `encodings` counts the lines read in each once one was CP932."""
+    day = date or today()
+    state, data = app_state(request), served(request).data
+    lists = (banlist or deckcheck_banlist, previous or deckcheck_previous)
+    setup = BatchSpec(day, *lists, pick_language(accept_language), format).setup(data, ("query",))
+    held = Held(state.max_held_bytes) if deckcheck_hold_results == "1" else None
+    return _RecheckResponse(Rechecker(data, setup), state.admission, state.metrics, held)

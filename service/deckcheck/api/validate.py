@@ -11,8 +11,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from deckcheck.api.metrics import Metrics
-from deckcheck.api.middleware.admission import Admission
+from deckcheck.api.app_state import app_state
 from deckcheck.api.problems import TargetTooLong
 from deckcheck.api.responses import (
     BAD_QUERY,
@@ -45,123 +44,123 @@ MAX_LINK_TARGET = 8192
 TOO_LONG = f"The request target is longer than {MAX_LINK_TARGET} bytes; send the deck in the body of POST /v1/validate."
 
 
-def build_router(admission: Admission, metrics: Metrics) -> APIRouter:
-    """The validation and catalogue routes, over the data each request arrived to."""
-    router = APIRouter()
+router = APIRouter()
+"""The validation and catalogue routes, over the data each request arrived to."""
 
-    @router.post(
-        VALIDATE_PATH,
-        response_model=ValidateResponse,
-        responses=CHECK_PROBLEMS,
-        tags=["validate"],
-        operation_id="validateDeck",
+
+@router.post(
+    VALIDATE_PATH,
+    response_model=ValidateResponse,
+    responses=CHECK_PROBLEMS,
+    tags=["validate"],
+    operation_id="validateDeck",
+)
+async def validate_deck(request: Request, body: ValidateRequest, accept_language: AcceptLanguage = None) -> Response:
+    """Check a deck against the tournament rules of its event (format and date) and report every violation with
+    its penalty."""
+    lang = pick_language(accept_language)
+    state = app_state(request)
+    answer, report = await state.admission.run(request, partial(_checked, body, served(request).data, lang))
+    state.metrics.count_codes(Counter(v.code for v in report.violations))
+    return json_response(answer, lang)
+
+
+@router.get(
+    VALIDATE_PATH,
+    response_model=ValidateResponse,
+    responses={**LINK_PROBLEMS, **cached()},
+    tags=["validate"],
+    operation_id="validateDeckLink",
+)
+async def validate_link(
+    request: Request, query: Annotated[ValidateQuery, Query()], accept_language: AcceptLanguage = None
+) -> Response:
+    """The answer of POST /v1/validate for a deck given as a ydke:// link in the query, which a CDN or the browser
+    may keep: its ETag is the data version, the language, a digest of the deck and event, and the cadence of new
+    lists that says whether a newer list may be in force, so a repeated deck is served by the cache and
+    revalidated without a check. It waits for a check thread as the POST does, refused alike (503, Retry-After)
+    when every one is busy and the queue is full. A target longer than 8,192 bytes is refused with 414: send such
+    a deck in the body of the POST."""
+    if len(request.scope["raw_path"]) + len(request.scope["query_string"]) + 1 > MAX_LINK_TARGET:
+        raise TargetTooLong.one(["query", "ydke"], TOO_LONG, "target_too_long")
+    link = query.ydke.replace(" ", "+")  # a + left unencoded reads as a space, which no link holds
+    lang = query.lang or pick_language(accept_language)
+    vary = () if query.lang else _BY_LANGUAGE
+    current = served(request)
+    day = query.date or today()
+    body = ValidateRequest(ydke=link, date=day, format=query.format, banlist=query.banlist)
+    etag = current.caching.etag_of_day(lang, _digest(link, day, query.format, query.banlist))
+    freshness = current.caching.of_day(query.date is not None)
+    # Whether the deck is one to answer (or a 422) is known once it is checked: If-None-Match: * waits for it.
+    if unchanged := current.caching.answer(request, etag, vary, cache_control=freshness, made=False):
+        return unchanged
+    state = app_state(request)
+    answer, report = await state.admission.run(request, partial(_checked, body, current.data, lang))
+    state.metrics.count_codes(Counter(v.code for v in report.violations))
+    if unchanged := current.caching.answer(request, etag, vary, cache_control=freshness):
+        return unchanged
+    return current.caching.keep(json_response(answer, lang), etag, vary, cache_control=freshness)
+
+
+@router.get(
+    "/v1/rules",
+    response_model=list[RuleOut],
+    tags=["rules"],
+    responses={**BAD_QUERY, **cached()},
+    operation_id="listRules",
+)
+def rules(request: Request, accept_language: AcceptLanguage = None) -> Response:
+    """The rule catalogue: every code with its citation, penalty, basis and remedy."""
+    lang = pick_language(accept_language)
+    caching = served(request).caching
+    etag = caching.etag(lang)
+    if unchanged := caching.answer(request, etag, _BY_LANGUAGE):
+        return unchanged
+    answer = json_response(
+        [
+            {
+                "code": r.code,
+                "summary": r.summary_ja if lang == "ja" else r.summary_en,
+                "rule": r.rule,
+                "penalty": r.penalty,
+                "penalty_basis": r.penalty_basis,
+                "penalty_ref": r.penalty_ref,
+                "remedy": r.remedy_ja if lang == "ja" else r.remedy_en,
+            }
+            for r in RULES.values()
+        ],
+        lang,
     )
-    async def validate_deck(
-        request: Request, body: ValidateRequest, accept_language: AcceptLanguage = None
-    ) -> Response:
-        """Check a deck against the tournament rules of its event (format and date) and report every violation with
-        its penalty."""
-        lang = pick_language(accept_language)
-        data = served(request).data
-        answer, report = await admission.run(request, partial(_checked, body, data, lang))
-        metrics.count_codes(Counter(v.code for v in report.violations))
-        return json_response(answer, lang)
+    return caching.keep(answer, etag, _BY_LANGUAGE)
 
-    @router.get(
-        VALIDATE_PATH,
-        response_model=ValidateResponse,
-        responses={**LINK_PROBLEMS, **cached()},
-        tags=["validate"],
-        operation_id="validateDeckLink",
+
+@router.get(
+    "/v1/rules/eras",
+    response_model=list[EraOut],
+    tags=["rules"],
+    responses={**BAD_QUERY, **cached()},
+    operation_id="listRuleEras",
+)
+def rule_eras(request: Request, accept_language: AcceptLanguage = None) -> Response:
+    """The rule eras of each format: from when each ruleset applied, its card types, languages and notes."""
+    lang = pick_language(accept_language)
+    data, caching = served(request).data, served(request).caching
+    etag = caching.etag(lang)
+    if unchanged := caching.answer(request, etag, _BY_LANGUAGE):
+        return unchanged
+    answer = json_response(
+        [
+            {
+                "from": None if start is None else start.isoformat(),
+                "until": None if until is None else until.isoformat(),
+                **ruleset_json(ruleset, ruleset.notes, lang),
+            }
+            for fmt in FORMATS
+            for start, until, ruleset in eras(data.cards, fmt)
+        ],
+        lang,
     )
-    async def validate_link(
-        request: Request, query: Annotated[ValidateQuery, Query()], accept_language: AcceptLanguage = None
-    ) -> Response:
-        """The answer of POST /v1/validate for a deck given as a ydke:// link in the query, which a CDN or the browser
-        may keep: its ETag is the data version, the language, a digest of the deck and event, and the cadence of new
-        lists that says whether a newer list may be in force, so a repeated deck is served by the cache and
-        revalidated without a check. It waits for a check thread as the POST does, refused alike (503, Retry-After)
-        when every one is busy and the queue is full. A target longer than 8,192 bytes is refused with 414: send such
-        a deck in the body of the POST."""
-        if len(request.scope["raw_path"]) + len(request.scope["query_string"]) + 1 > MAX_LINK_TARGET:
-            raise TargetTooLong.one(["query", "ydke"], TOO_LONG, "target_too_long")
-        link = query.ydke.replace(" ", "+")  # a + left unencoded reads as a space, which no link holds
-        lang = query.lang or pick_language(accept_language)
-        vary = () if query.lang else _BY_LANGUAGE
-        current = served(request)
-        day = query.date or today()
-        body = ValidateRequest(ydke=link, date=day, format=query.format, banlist=query.banlist)
-        etag = current.caching.etag_of_day(lang, _digest(link, day, query.format, query.banlist))
-        freshness = current.caching.of_day(query.date is not None)
-        # Whether the deck is one to answer (or a 422) is known once it is checked: If-None-Match: * waits for it.
-        if unchanged := current.caching.answer(request, etag, vary, cache_control=freshness, made=False):
-            return unchanged
-        answer, report = await admission.run(request, partial(_checked, body, current.data, lang))
-        metrics.count_codes(Counter(v.code for v in report.violations))
-        if unchanged := current.caching.answer(request, etag, vary, cache_control=freshness):
-            return unchanged
-        return current.caching.keep(json_response(answer, lang), etag, vary, cache_control=freshness)
-
-    @router.get(
-        "/v1/rules",
-        response_model=list[RuleOut],
-        tags=["rules"],
-        responses={**BAD_QUERY, **cached()},
-        operation_id="listRules",
-    )
-    def rules(request: Request, accept_language: AcceptLanguage = None) -> Response:
-        """The rule catalogue: every code with its citation, penalty, basis and remedy."""
-        lang = pick_language(accept_language)
-        caching = served(request).caching
-        etag = caching.etag(lang)
-        if unchanged := caching.answer(request, etag, _BY_LANGUAGE):
-            return unchanged
-        answer = json_response(
-            [
-                {
-                    "code": r.code,
-                    "summary": r.summary_ja if lang == "ja" else r.summary_en,
-                    "rule": r.rule,
-                    "penalty": r.penalty,
-                    "penalty_basis": r.penalty_basis,
-                    "penalty_ref": r.penalty_ref,
-                    "remedy": r.remedy_ja if lang == "ja" else r.remedy_en,
-                }
-                for r in RULES.values()
-            ],
-            lang,
-        )
-        return caching.keep(answer, etag, _BY_LANGUAGE)
-
-    @router.get(
-        "/v1/rules/eras",
-        response_model=list[EraOut],
-        tags=["rules"],
-        responses={**BAD_QUERY, **cached()},
-        operation_id="listRuleEras",
-    )
-    def rule_eras(request: Request, accept_language: AcceptLanguage = None) -> Response:
-        """The rule eras of each format: from when each ruleset applied, its card types, languages and notes."""
-        lang = pick_language(accept_language)
-        data, caching = served(request).data, served(request).caching
-        etag = caching.etag(lang)
-        if unchanged := caching.answer(request, etag, _BY_LANGUAGE):
-            return unchanged
-        answer = json_response(
-            [
-                {
-                    "from": None if start is None else start.isoformat(),
-                    "until": None if until is None else until.isoformat(),
-                    **ruleset_json(ruleset, ruleset.notes, lang),
-                }
-                for fmt in FORMATS
-                for start, until, ruleset in eras(data.cards, fmt)
-            ],
-            lang,
-        )
-        return caching.keep(answer, etag, _BY_LANGUAGE)
-
-    return router
+    return caching.keep(answer, etag, _BY_LANGUAGE)
 
 
 def _checked(body: ValidateRequest, data: Data, lang: str) -> tuple[dict[str, Any], Report]:
