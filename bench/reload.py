@@ -136,7 +136,7 @@ def _round(server: Server, reloader: Reloader, args: argparse.Namespace, peak: l
         time.sleep(0.5)  # the answers before written, the clients' threads gone, the replaced data freed
         cpu = cpu_seconds(server.process.pid)
         idle.append(reloader.reload())
-        time.sleep(0.3)  # the replaced data freed after the reload (api/served.py `_retire`)
+        time.sleep(0.3)  # the replaced data freed after the reload (api/live_data.py `_retire`)
         idle_cpu.append(cpu_seconds(server.process.pid) - cpu)
     quiet = _load(server.port, args.seconds, args.clients)
     stop = threading.Event()

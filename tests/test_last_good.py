@@ -22,7 +22,7 @@ import httpx
 import orjson
 import pytest
 
-from deckcheck.api.served import fingerprint
+from deckcheck.api.live_data import fingerprint
 from deckcheck.data import DataSource
 from tests import served
 from tests.cases import main_with, request

@@ -298,8 +298,8 @@ def test_every_form_of_new_data_is_served_after_sighup(server: Reloading, tmp_pa
 
 def test_the_store_swaps_keeps_and_polls_in_process(tmp_path: Path) -> None:
     # The same reloads as above, in this process, where the coverage of the store is measured.
+    from deckcheck.api.live_data import DataStore, fingerprint  # noqa: PLC0415
     from deckcheck.api.metrics import Metrics  # noqa: PLC0415
-    from deckcheck.api.served import DataStore, fingerprint  # noqa: PLC0415
     from deckcheck.data import DataSource  # noqa: PLC0415
     from deckcheck.versions import data_version  # noqa: PLC0415
 

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from deckcheck.api.live_data import _PACE_LOOK, _paced
 from deckcheck.api.metrics import Metrics
-from deckcheck.api.served import _PACE_LOOK, _paced
 from deckcheck.data import DataSource
 from deckcheck.data.loader import settle
 from deckcheck.data.memo import kept_for

@@ -131,7 +131,8 @@ class Settings(BaseSettings):
     def updates_folder(self, *, made: bool = True) -> Path:
         """The updates folder: DECKCHECK_UPDATES_DIR, which must be a folder unless `made` is False, else the
         default one, made when missing. A serving process asks with `made` False: a folder gone while the service
-        runs fails its load, not its settings, and a process started then serves the last good data (api/served.py)."""
+        runs fails its load, not its settings, and a process started then serves the last good data
+        (api/live_data.py)."""
         if self.updates_dir is not None:
             if made and not self.updates_dir.is_dir():
                 raise ConfigError(

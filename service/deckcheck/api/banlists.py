@@ -8,9 +8,9 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import Response
 
+from deckcheck.api.live_data import served
 from deckcheck.api.negotiation import choose_media, not_acceptable
 from deckcheck.api.responses import BAD_QUERY, NEGOTIATED, NOT_FOUND, cached, json_response, paged
-from deckcheck.api.served import served
 from deckcheck.data import STATUS_LIMITS, STATUS_NAMES, Banlist, CardIndex, Data, banlists_as_lflist, differences
 from deckcheck.errors import NotFound
 from deckcheck.model import Format

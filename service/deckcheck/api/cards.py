@@ -10,6 +10,7 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
 from deckcheck.api.app_state import app_state
+from deckcheck.api.live_data import served
 from deckcheck.api.responses import (
     NOT_FOUND,
     SEARCH_PROBLEMS,
@@ -19,7 +20,6 @@ from deckcheck.api.responses import (
     paged,
     pick_language,
 )
-from deckcheck.api.served import served
 from deckcheck.data import STATUS_NAMES, Card, Data
 from deckcheck.days import today
 from deckcheck.errors import NotFound

@@ -9,9 +9,9 @@ from fastapi import APIRouter, Header, Request
 from fastapi.responses import Response
 
 from deckcheck.api.app_state import app_state
+from deckcheck.api.live_data import served
 from deckcheck.api.negotiation import choose_media, not_acceptable
 from deckcheck.api.responses import CHECK_PROBLEMS, CONVERT_PROBLEMS, AcceptLanguage, json_response, pick_language
-from deckcheck.api.served import served
 from deckcheck.data import Card, Data
 from deckcheck.deck_limits import NameBudget
 from deckcheck.errors import RequestError

@@ -21,6 +21,7 @@ from deckcheck.api import banlists, cards, decks, health, judge, pages, paper, r
 from deckcheck.api.app_state import AppState, app_state
 from deckcheck.api.decks import CONVERT_PATH, PARSE_PATH
 from deckcheck.api.lifecycle import Lifecycle
+from deckcheck.api.live_data import DataStore
 from deckcheck.api.middleware.admission import Admission, ClientGone, Overloaded, Pool
 from deckcheck.api.middleware.caching import HeadAsGet
 from deckcheck.api.middleware.gate import Gate, Gated, refusal
@@ -31,7 +32,6 @@ from deckcheck.api.page_files import PageFiles
 from deckcheck.api.paper import READ_PATH
 from deckcheck.api.problems import install_error_handlers
 from deckcheck.api.rechecks import RECHECK_PATH
-from deckcheck.api.served import DataStore
 from deckcheck.api.slashes import install_slash_redirects
 from deckcheck.api.validate import VALIDATE_PATH
 from deckcheck.collector import serving_collector
@@ -64,12 +64,12 @@ API_ROUTERS = (
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Load the data and build the app around them; broken settings, or broken data with no last good data kept
-    for the updates folder (api/served.py `DataStore.start`), stop start-up here. The data are loaded again on SIGHUP
-    or a change of the updates folder (api/served.py)."""
+    for the updates folder (api/live_data.py `DataStore.start`), stop start-up here. The data are loaded again on SIGHUP
+    or a change of the updates folder (api/live_data.py)."""
     settings = settings or load_settings()
     if threading.current_thread() is threading.main_thread():
         # Told to reload while it starts, the server ignores SIGHUP rather than die (the default), and loads the data
-        # as they are now; once the app runs, SIGHUP reloads them (api/served.py).
+        # as they are now; once the app runs, SIGHUP reloads them (api/live_data.py).
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
     source = settings.data_source(made=False)  # a folder gone fails the load: the last good data are served
     store = DataStore.start(source, settings.cache_max_age)

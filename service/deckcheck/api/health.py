@@ -12,8 +12,8 @@ from fastapi.responses import Response
 
 from deckcheck import __version__
 from deckcheck.api.app_state import app_state
+from deckcheck.api.live_data import Served, served
 from deckcheck.api.responses import BAD_QUERY, json_response
-from deckcheck.api.served import Served, served
 from deckcheck.data.status import data_status, newest_lists
 from deckcheck.days import today
 from deckcheck.wire.answers import Health, Readiness

@@ -6,9 +6,9 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from deckcheck.api.live_data import served
 from deckcheck.api.problems import problem
 from deckcheck.api.responses import BAD_QUERY, JUDGE_PROBLEMS, AcceptLanguage, cached, json_response, pick_language
-from deckcheck.api.served import served
 from deckcheck.rules.assess import Contradictions
 from deckcheck.rules.infractions import INFRACTIONS
 from deckcheck.sentences import say

@@ -25,8 +25,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from deckcheck.api.app_state import app_state
+from deckcheck.api.live_data import served
 from deckcheck.api.page_files import LOCKED, VENDOR_URL, Asset
-from deckcheck.api.served import served
 from deckcheck.errors import NotFound
 
 DESK_URL = "/desk"

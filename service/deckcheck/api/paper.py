@@ -13,10 +13,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from deckcheck.api.app_state import app_state
+from deckcheck.api.live_data import served
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.problems import UnsupportedMediaType
 from deckcheck.api.responses import PAPER_PROBLEMS, AcceptLanguage, json_response, pick_language
-from deckcheck.api.served import served
 from deckcheck.data import Data
 from deckcheck.errors import PaperError
 from deckcheck.paper import MAX_PAGES, MAX_PIXELS, READING, require

@@ -15,6 +15,7 @@ from pydantic_core import PydanticCustomError
 from starlette.types import Message, Receive, Scope, Send
 
 from deckcheck.api.app_state import app_state
+from deckcheck.api.live_data import served
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.middleware.admission import Admission
 from deckcheck.api.middleware.limits import BodyStalled, BodyTooSlow
@@ -22,7 +23,6 @@ from deckcheck.api.middleware.observe import CUT
 from deckcheck.api.problems import problem
 from deckcheck.api.recheck_io import Disconnected, Held, HeldTooLarge, ndjson_batches
 from deckcheck.api.responses import RECHECK_PROBLEMS, AcceptLanguage, pick_language
-from deckcheck.api.served import served
 from deckcheck.batch import BatchSpec, Rechecker, Summary
 from deckcheck.days import today
 from deckcheck.model import Format

@@ -256,7 +256,7 @@ class Worker(Process):
 
 class Workers(Multiprocess):
     """uvicorn's supervisor of worker processes (`deckcheck serve --workers N`), its workers each a `Worker`, except
-    that SIGHUP reloads every worker's data in place (api/served.py) instead of replacing the workers: no request is
+    that SIGHUP reloads every worker's data in place (api/live_data.py) instead of replacing the workers: no request is
     cut, a recheck stream keeps its data to its end, and a reload takes the load's time, not a start-up's."""
 
     def init_processes(self) -> None:
@@ -295,7 +295,7 @@ class Workers(Multiprocess):
 
     def handle_hup(self) -> None:
         """Hand SIGHUP on to each worker that has started. One still starting would die of it (SIGHUP ends a
-        process that has not yet taken it); it reads the files as they are once it runs (api/served.py)."""
+        process that has not yet taken it); it reads the files as they are once it runs (api/live_data.py)."""
         for process in self.processes:
             if process.pid is not None and process.is_ready(self.config.timeout_worker_healthcheck):
                 os.kill(process.pid, signal.SIGHUP)

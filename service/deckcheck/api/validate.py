@@ -12,6 +12,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from deckcheck.api.app_state import app_state
+from deckcheck.api.live_data import served
 from deckcheck.api.problems import TargetTooLong
 from deckcheck.api.responses import (
     BAD_QUERY,
@@ -22,7 +23,6 @@ from deckcheck.api.responses import (
     json_response,
     pick_language,
 )
-from deckcheck.api.served import served
 from deckcheck.data import Data
 from deckcheck.days import today
 from deckcheck.model import FORMATS, Report

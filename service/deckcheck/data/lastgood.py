@@ -4,7 +4,7 @@ that was changed.
 After each good load (start-up and reload) a serving process keeps a copy of the updates folder's data files it
 loaded in the user's state folder, `<state>/last-good/<key>/<digest>/` (key: SHA-256 of the updates folder's path;
 digest: the loaded data's), named as the last good one by the file `latest` beside it. A process that starts while
-the folder does not load starts on that copy instead (api/served.py `DataStore.start`): a worker replaced while the
+the folder does not load starts on that copy instead (api/live_data.py `DataStore.start`): a worker replaced while the
 folder is broken serves what the others serve, rather than failing to start again and again.
 
 A writer holds an exclusive lock on `<key>/.lock`, a reader a shared one. A copy is made in a temporary folder,
@@ -157,7 +157,7 @@ def load_kept(source: DataSource) -> Kept | None:
 
 def check_startable(source: DataSource) -> None:
     """Raise the load's own error unless the data of `source` load, or else the last good data kept for its updates
-    folder do: whether a serving process can start (api/served.py `DataStore.start`), proved before the workers of
+    folder do: whether a serving process can start (api/live_data.py `DataStore.start`), proved before the workers of
     `deckcheck serve --workers N` are started, each of which then starts as one process alone would."""
     try:
         source.load()

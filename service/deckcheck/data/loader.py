@@ -89,7 +89,7 @@ def settle() -> Iterator[None]:
     thresholds, collector.py, leave for longer), which frozen would never be freed, is collected: the young and
     middle generations only, as a full collection would stop every thread for longer. Nothing is frozen when the
     block raises. Within another `settle` of the same thread the outer one does this once for both: a reload
-    (api/served.py) makes the data and then the tables of the day, and one collection walks them all."""
+    (api/live_data.py) makes the data and then the tables of the day, and one collection walks them all."""
     if getattr(_settling, "on", False):
         yield
         return

@@ -62,7 +62,7 @@ def _row(normalized: str, name: str, card: Card) -> Row:
 
 def _sorted_in_runs(rows: dict[tuple[str, str, int], tuple[int, Card]]) -> list[Row]:
     """`sorted(rows.items())`, sorted in runs that a Python generator merges: one sort of every name holds the GIL for
-    tens of milliseconds at once, which a reload beside running checks (api/served.py) would make them wait."""
+    tens of milliseconds at once, which a reload beside running checks (api/live_data.py) would make them wait."""
     items = list(rows.items())
     runs = [sorted(items[start : start + _RUN]) for start in range(0, len(items), _RUN)]
     return list(heapq.merge(*runs))

@@ -197,7 +197,7 @@ def _report(
 
 
 # Working out ahead, for newly loaded data, what the checks of a day need (the rules in force, the card tables),
-# so that the first requests after a reload (api/served.py) do not pay for it.
+# so that the first requests after a reload (api/live_data.py) do not pay for it.
 
 LATELY = 4  # how many of the card tables the replaced data held last are worked out again for the new
 

@@ -13,9 +13,9 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from deckcheck import logs
+from deckcheck.api.live_data import DataStore
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.problems import problem
-from deckcheck.api.served import DataStore
 
 # A caller's X-Request-ID is kept when it is a plain token of up to 128 characters; otherwise a new one is made.
 _REQUEST_ID = re.compile(rb"[A-Za-z0-9._:/+=@-]{1,128}")
@@ -32,7 +32,7 @@ _ERRORS = logging.getLogger("deckcheck.error")
 class Observe:
     """The outermost middleware but CORS: gives the request its id, answers crashes, logs and counts the request;
     every answer names its request id and the data version it was made from: the snapshot of the data in force
-    when the request arrived, which the routes take from the scope (api/served.py)."""
+    when the request arrived, which the routes take from the scope (api/live_data.py)."""
 
     def __init__(self, app: ASGIApp, metrics: Metrics, access_log: bool, store: DataStore) -> None:
         self.app = app

@@ -1,8 +1,8 @@
 """The data the service answers from, swapped whole on a reload: on SIGHUP, or when the updates folder changes
-(DECKCHECK_UPDATES_POLL). Each request takes the snapshot in force when it arrives (api/observe.py) and is judged
-wholly by it, a recheck stream to its last line; answers name its version (Deckcheck-Data-Version). A reload that
-fails, for whatever reason, keeps the data served, logs why as a JSON line naming the file and entry, is counted in
-/metrics and makes the data stale in /healthz until a reload succeeds. Each good load is kept on disk as the last
+(DECKCHECK_UPDATES_POLL). Each request takes the snapshot in force when it arrives (api/middleware/observe.py) and is
+judged wholly by it, a recheck stream to its last line; answers name its version (Deckcheck-Data-Version). A reload
+that fails, for whatever reason, keeps the data served, logs why as a JSON line naming the file and entry, is counted
+in /metrics and makes the data stale in /healthz until a reload succeeds. Each good load is kept on disk as the last
 good data (data/lastgood.py), which a process starts on when the folder does not load at its start."""
 
 from __future__ import annotations
