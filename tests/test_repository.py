@@ -15,8 +15,13 @@ ROOT = Path(__file__).resolve().parent.parent
 # What a clone does not have: the folder beside the repository its data and rules once came from, and the documents
 # there (the rules are cited by their own sections, TR n and PR n.X, and the data live in sources/).
 OUTSIDE = re.compile(r"\.\./shared|/work/shared|\bSPEC(?:\.md|\s*§|\s+section)|\bthe seeds\b|\bseeds'")
-# Vendored or generated files: their words are not the project's.
-NOT_OURS = ("service/deckcheck/static/vendor/", "clients/typescript/package-lock.json", "sources/")
+# Vendored or generated files, whose words are not the project's, and this file, which names what it looks for.
+NOT_OURS = (
+    "service/deckcheck/static/vendor/",
+    "clients/typescript/package-lock.json",
+    "sources/",
+    "tests/test_repository.py",
+)
 # The first commit held to the subject rule: the history before it is kept as it is, never rewritten.
 FIRST_SHORT_SUBJECT = "9c998ad"
 MAX_SUBJECT = 72
