@@ -138,9 +138,12 @@ def test_npm_pack_on_a_fresh_clone_builds_the_package_first(built: Path, tmp_pat
     (clone / "node_modules").symlink_to(HERE / "node_modules")
     (tmp_path / "openapi").mkdir()
     shutil.copy(ROOT / "openapi" / "openapi.json", tmp_path / "openapi" / "openapi.json")
+    shutil.copy(ROOT / "LICENSE", tmp_path / "LICENSE")  # a clone's root, whose licence the package carries
     packed = run(["npm", "pack", "--pack-destination", str(tmp_path)], clone, timeout=300)
     assert packed.returncode == 0, packed.stdout + packed.stderr
     (tarball,) = tmp_path.glob("deckcheck-client-*.tgz")
     with tarfile.open(tarball) as archive:
         names = set(archive.getnames())
-    assert {"package/dist/index.js", "package/dist/index.d.ts", "package/dist/deck-check.js"} <= names
+    assert {"package/LICENSE", "package/dist/index.js", "package/dist/index.d.ts", "package/dist/deck-check.js"} <= (
+        names
+    )
