@@ -1,20 +1,23 @@
 """The desk on a judge's phone, in headless Chromium emulating one held upright: 390×844 CSS pixels at a device scale
 factor of 3, as a mobile device (the page's viewport meta honoured; anything wider than the screen would zoom the
 whole page out, for good, rather than scroll it sideways), in Japanese and in English, on the desk's default event
-date (today, whose data carry a warning in the header). At each step of the desk's work (the page, the event
-settings, the verdict of a deck with Pot of Greed, a roster check before duel 2, the judge's time-limit form and
-assessor, and a paper list read and reviewed) it measures: the page never wider than the screen; the header at most
-HEADER px tall; every field rendered at least NARROW px wide and every control at least TAP px tall (a checkbox by
-its label, which takes the tap); no text broken into lines of fewer than WHOLE characters on average, and the word
-施行中 (In force), the table's headings, the clock's column headings and the verdict's buttons each on one line; the
-verdict's band and its close button on the screen, and the first violation's reason, penalty and remedy on the screen
-inside the pane that scrolls them. Screenshots of each step are saved under test-artefacts/desk-phone/."""
+date (today). At each step of the desk's work (the page, the event settings, the verdict of a deck with Pot of Greed,
+a roster check before duel 2, the judge's time-limit form and assessor, a date on which the header shows both its
+warnings, and a paper list read and reviewed) it measures: the page never wider than the screen; the header at most
+HEADER px tall (HEADER_WARNED with both warnings); every field rendered at least NARROW px wide and every control at
+least TAP px tall (a checkbox by its label, which takes the tap); no text broken into lines of fewer than WHOLE
+characters on average, and the word 施行中 (In force), the table's headings, the clock's column headings and the
+verdict's buttons each on one line; the verdict's band and its close button on the screen, and the first violation's
+reason, penalty and remedy on the screen inside the pane that scrolls them. Screenshots of each step are saved under
+test-artefacts/desk-phone/."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import date, timedelta
 from typing import Any
 
+import httpx
 import pytest
 from selenium import webdriver
 from selenium.webdriver.common.by import By
@@ -38,8 +41,10 @@ sheet = paper.sheet
 
 PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True}
 # The header's bound: under a quarter of the screen's 844 px for the title, the language, the event and the warning of
-# the day, leaving three quarters to the work.
+# the day, leaving three quarters to the work; with both warnings the header may show (a newer list may be in force,
+# cards may be missing), never folded, under a third of it.
 HEADER = 200
+HEADER_WARNED = 260
 TAP = 44 - 0.5  # px: the height of a target for a finger (less a rounding)
 NARROW = 120  # px: the width of a field one can read and type in
 WHOLE = 4  # characters a line at the least, on average, of a text broken over lines
@@ -172,11 +177,12 @@ def phone(request: pytest.FixtureRequest, chromium: webdriver.Chrome, base_url: 
     chromium.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
-def assert_fits(fit: dict[str, Any]) -> None:
-    """The screen is the phone's, nothing is wider, and every control, field and word measured is usable."""
+def assert_fits(fit: dict[str, Any], header: float = HEADER) -> None:
+    """The screen is the phone's, nothing is wider, the header at most `header` px tall, and every control, field and
+    word measured is usable."""
     assert (fit["width"], fit["height"]) == (PHONE["width"], PHONE["height"])
     assert fit["scrollWidth"] <= fit["width"]
-    assert fit["header"] <= HEADER, fit["header"]
+    assert fit["header"] <= header, fit["header"]
     assert (fit["small"], fit["tight"], fit["broken"], fit["split"]) == ([], [], [], [])
 
 
@@ -249,6 +255,21 @@ def test_the_judges_tools_are_usable_on_a_phone(phone: Phone) -> None:
     assert_fits(assessor)
     (logged,) = console_errors(phone.driver)  # the refusal's status, and nothing else
     assert "/v1/penalties/assess" in logged
+
+
+@pytest.mark.parametrize("phone", ["ja", "en"], indirect=True)
+def test_the_header_holds_both_warnings_on_a_phone(phone: Phone, base_url: str) -> None:
+    health = httpx.get(f"{base_url}/healthz", timeout=30).json()
+    (ocg,) = [newest for newest in health["newest_lists"] if newest["format"] == "ocg"]
+    late = date.fromisoformat(ocg["next_list_due"]) + timedelta(days=31)  # a newer list may be in force
+    assert late.isoformat() > health["printings_complete_until"]  # and cards printed by then may be missing
+    phone.set("event-date", late.isoformat())
+    warned = "return document.querySelectorAll('#currency-warnings p').length;"
+    WebDriverWait(phone.driver, WAIT).until(lambda d: d.execute_script(warned) == 2)
+    phone.shot("0-both-warnings")
+
+    assert_fits(phone.fit(), HEADER_WARNED)
+    assert console_errors(phone.driver) == []
 
 
 @pytest.fixture
