@@ -11,14 +11,17 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import httpx
 import pytest
+import uvicorn
 from uvicorn.config import STARTUP_FAILURE
 from uvicorn.supervisors.multiprocess import Multiprocess, Process
 
+from deckcheck.api.server import Worker
 from tests import served
 
 # Each process the supervisor starts (multiprocessing's spawn: `python -c … --multiprocessing-fork`) waits this
@@ -143,3 +146,31 @@ def test_the_uvicorn_internals_the_workers_build_on() -> None:
     source = inspect.getsource(Process)
     assert [name for name in ("self.parent_conn", "self.process", 'b"ping"') if name not in source] == []
     assert "self.sockets" in inspect.getsource(Multiprocess.__init__)
+
+
+class _Running:
+    """A worker's process as the supervisor sees it: alive (no process is started here)."""
+
+    def is_alive(self) -> bool:
+        return True
+
+
+def test_a_worker_asked_while_it_started_is_asked_again_before_a_sighup() -> None:
+    """The supervisor asks a starting worker whether it serves and reads the answer later; a worker that said "not
+    yet" and started since is ready when SIGHUP comes (it was passed by, and served the old data, when the stale
+    answer was believed)."""
+    worker = Worker(uvicorn.Config("deckcheck.app:app"), [])
+    worker.process = _Running()  # type: ignore[assignment]
+    assert worker.is_alive() is True  # starting: asked, not waited for
+    assert worker.child_conn.recv() == b"ping"
+    worker.child_conn.send(False)  # not yet serving; then the worker starts
+
+    def answer_twice() -> None:  # the started worker's answers: it serves
+        for _ in range(2):
+            worker.child_conn.send(worker.child_conn.recv() == b"ping")
+
+    answering = threading.Thread(target=answer_twice, daemon=True)
+    answering.start()
+    assert worker.is_ready(5) is True
+    answering.join(5)
+    assert (worker.serving, answering.is_alive()) == (True, False)

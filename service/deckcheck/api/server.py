@@ -250,7 +250,11 @@ class Worker(Process):
         return self.starting() or super().is_alive(timeout)
 
     def is_ready(self, timeout: float = 5) -> bool:
-        """Whether the worker serves, its answer waited for up to `timeout` seconds, as uvicorn does."""
+        """Whether the worker serves, its answer waited for up to `timeout` seconds, as uvicorn does. An answer to a
+        question asked before this call is read first and not believed if it says "not yet": the worker may have
+        started since (a SIGHUP just after its start would pass it by, and it would serve the old data)."""
+        if not self.serving and self.asked:
+            self.starting(timeout)  # the answer pending, whatever it says; the question is asked again below
         return not self.starting(timeout) and super().is_ready(timeout)
 
 
