@@ -106,6 +106,18 @@ def console_errors(driver: webdriver.Chrome) -> list[str]:
     return [entry["message"] for entry in read_log(driver, "browser") if entry["level"] == "SEVERE"]
 
 
+def open_desk(driver: webdriver.Chrome, origin: str, lang: str, metrics: Mapping[str, object]) -> None:
+    """Open the desk fresh on a screen of Chromium's device `metrics`, in `lang`: the origin's storage cleared, the
+    language chosen, the requests and console logged so far read, so that a test sees only the desk's own."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", dict(metrics))
+    driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+    driver.get(f"{origin}/desk")
+    driver.execute_script("localStorage.setItem('deckcheck.desk.lang', arguments[0]);", lang)
+    sent_requests(driver)
+    console_errors(driver)
+    driver.get(f"{origin}/desk")
+
+
 def foreign(sent: Sequence[Sent], origin: str) -> list[str]:
     """The URLs of the requests that went anywhere but `origin` (and are not inline data)."""
     return [r.url for r in sent if not r.url.startswith((f"{origin}/", *LOCAL_SCHEMES))]

@@ -20,7 +20,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from tests import browser
-from tests.browser import console_errors, screenshot, sent_requests
+from tests.browser import console_errors, screenshot
 from tests.decks import EXTRA, MAIN_40, SIDE
 from tests.test_desk import POT_OF_GREED, SET_VALUE, WAIT, convert
 
@@ -131,13 +131,7 @@ class Laptop:
         self.name = f"{size[0]}x{size[1]}-{lang}"
         width, height = size
         metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
-        driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
-        driver.get(f"{origin}/desk")
-        driver.execute_script("localStorage.setItem('deckcheck.desk.lang', arguments[0]);", lang)
-        sent_requests(driver)
-        console_errors(driver)
-        driver.get(f"{origin}/desk")
+        browser.open_desk(driver, origin, lang, metrics)
         ready = "return document.querySelectorAll('#event-banlist option').length > 1"
         WebDriverWait(driver, WAIT).until(lambda d: d.execute_script(ready))
         count = "return document.querySelectorAll('#assess-code option').length;"

@@ -26,7 +26,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from tests import browser
 from tests import test_desk_laptop as laptop
 from tests import test_desk_paper as paper
-from tests.browser import console_errors, screenshot, sent_requests
+from tests.browser import console_errors, screenshot
 from tests.test_desk import SET_VALUE, WAIT, Desk
 
 pytestmark = pytest.mark.browser
@@ -113,13 +113,7 @@ FIRST_TO_REVIEW = "document.querySelector('#paper-sections .paper-line[data-stat
 
 def load(driver: webdriver.Chrome, origin: str, lang: str) -> None:
     """Open the desk on the phone in `lang`, fresh, on its default event date, its logs read."""
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
-    driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
-    driver.get(f"{origin}/desk")
-    driver.execute_script("localStorage.setItem('deckcheck.desk.lang', arguments[0]);", lang)
-    sent_requests(driver)
-    console_errors(driver)
-    driver.get(f"{origin}/desk")
+    browser.open_desk(driver, origin, lang, PHONE)
     ready = "return document.querySelectorAll('#assess-code option').length > 30;"
     WebDriverWait(driver, WAIT).until(lambda d: d.execute_script(ready))
     WebDriverWait(driver, WAIT).until(lambda d: d.find_element(By.ID, "event-summary").text)
