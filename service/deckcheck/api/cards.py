@@ -12,6 +12,7 @@ from fastapi.responses import Response
 from deckcheck.api.app_state import app_state
 from deckcheck.api.live_data import served
 from deckcheck.api.responses import (
+    BY_LANGUAGE,
     NOT_FOUND,
     SEARCH_PROBLEMS,
     AcceptLanguage,
@@ -37,8 +38,6 @@ PASSCODE_PATTERN = r"^[0-9]{1,9}$"
 # The search answers at most this many cards for one query, a page at a time.
 MAX_SEARCH_HITS = 500
 MAX_PAGE = 50
-# The legality's notes are in the language Accept-Language picks.
-_BY_LANGUAGE = ("Accept-Language",)
 
 
 PasscodePath = Annotated[
@@ -123,7 +122,7 @@ def legality(
     found = _card(data, passcode, day)
     etag = caching.etag_of_day(day.isoformat(), lang)
     freshness = caching.of_day(date is not None)
-    if unchanged := caching.answer(request, etag, _BY_LANGUAGE, cache_control=freshness):
+    if unchanged := caching.answer(request, etag, BY_LANGUAGE, cache_control=freshness):
         return unchanged
     answer = {
         "passcode": found.passcode,
@@ -133,7 +132,7 @@ def legality(
         "date": day.isoformat(),
         "formats": [_format_legality(found, data, fmt, day, lang) for fmt in FORMATS],
     }
-    return caching.keep(json_response(answer, lang), etag, _BY_LANGUAGE, cache_control=freshness)
+    return caching.keep(json_response(answer, lang), etag, BY_LANGUAGE, cache_control=freshness)
 
 
 @router.get(

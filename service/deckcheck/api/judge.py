@@ -8,16 +8,21 @@ from fastapi.responses import Response
 
 from deckcheck.api.live_data import served
 from deckcheck.api.problems import problem
-from deckcheck.api.responses import BAD_QUERY, JUDGE_PROBLEMS, AcceptLanguage, cached, json_response, pick_language
+from deckcheck.api.responses import (
+    BAD_QUERY,
+    BY_LANGUAGE,
+    JUDGE_PROBLEMS,
+    AcceptLanguage,
+    cached,
+    json_response,
+    pick_language,
+)
 from deckcheck.rules.assess import Contradictions
 from deckcheck.rules.infractions import INFRACTIONS
 from deckcheck.sentences import say
 from deckcheck.wire.answers import AssessmentOut, InfractionOut, RulingOut
 from deckcheck.wire.judge.bodies import assess_body, contradiction_errors, infraction_json, time_limit_body
 from deckcheck.wire.judge.requests import AssessRequest, TimeLimitRequest
-
-_BY_LANGUAGE = ("Accept-Language",)
-
 
 router = APIRouter(tags=["judge"])
 """The judge's routes."""
@@ -35,10 +40,10 @@ def infractions(request: Request, accept_language: AcceptLanguage = None) -> Res
     lang = pick_language(accept_language)
     caching = served(request).caching
     etag = caching.etag(lang)
-    if unchanged := caching.answer(request, etag, _BY_LANGUAGE):
+    if unchanged := caching.answer(request, etag, BY_LANGUAGE):
         return unchanged
     answer = json_response([infraction_json(item, lang) for item in INFRACTIONS.values()], lang)
-    return caching.keep(answer, etag, _BY_LANGUAGE)
+    return caching.keep(answer, etag, BY_LANGUAGE)
 
 
 @router.post(

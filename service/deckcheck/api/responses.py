@@ -65,6 +65,8 @@ SEARCH_PROBLEMS = _problems(422, 431, 503)
 JUDGE_PROBLEMS = _problems(400, 408, 413, 422, 431)
 # A recheck: its lines are checked one by one, so only a stalled body or too large held results refuse it whole.
 RECHECK_PROBLEMS = _problems(408, 413, 422, 431, 503)
+# What an answer in the language Accept-Language picks varies by (Vary), for a cache that keeps it.
+BY_LANGUAGE = ("Accept-Language",)
 AcceptLanguage = Annotated[
     str | None,
     Header(description="ja or en (the higher q of the two, RFC 9110 §12.5.4); default en.", examples=["ja, en;q=0.8"]),

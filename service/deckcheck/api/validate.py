@@ -16,6 +16,7 @@ from deckcheck.api.live_data import served
 from deckcheck.api.problems import TargetTooLong
 from deckcheck.api.responses import (
     BAD_QUERY,
+    BY_LANGUAGE,
     CHECK_PROBLEMS,
     LINK_PROBLEMS,
     AcceptLanguage,
@@ -32,10 +33,6 @@ from deckcheck.wire.inputs import context_for, deck_from
 from deckcheck.wire.judge.bodies import mark_escalations
 from deckcheck.wire.reports import report_json, ruleset_json
 from deckcheck.wire.requests import ValidateQuery, ValidateRequest
-
-# The catalogues' texts are in the language Accept-Language picks.
-_BY_LANGUAGE = ("Accept-Language",)
-
 
 VALIDATE_PATH = "/v1/validate"
 # The longest target (path and query) GET /v1/validate reads: what CDNs and browsers commonly keep, and some sixteen
@@ -85,7 +82,7 @@ async def validate_link(
         raise TargetTooLong.one(["query", "ydke"], TOO_LONG, "target_too_long")
     link = query.ydke.replace(" ", "+")  # a + left unencoded reads as a space, which no link holds
     lang = query.lang or pick_language(accept_language)
-    vary = () if query.lang else _BY_LANGUAGE
+    vary = () if query.lang else BY_LANGUAGE
     current = served(request)
     day = query.date or today()
     body = ValidateRequest(ydke=link, date=day, format=query.format, banlist=query.banlist)
@@ -114,7 +111,7 @@ def rules(request: Request, accept_language: AcceptLanguage = None) -> Response:
     lang = pick_language(accept_language)
     caching = served(request).caching
     etag = caching.etag(lang)
-    if unchanged := caching.answer(request, etag, _BY_LANGUAGE):
+    if unchanged := caching.answer(request, etag, BY_LANGUAGE):
         return unchanged
     answer = json_response(
         [
@@ -131,7 +128,7 @@ def rules(request: Request, accept_language: AcceptLanguage = None) -> Response:
         ],
         lang,
     )
-    return caching.keep(answer, etag, _BY_LANGUAGE)
+    return caching.keep(answer, etag, BY_LANGUAGE)
 
 
 @router.get(
@@ -146,7 +143,7 @@ def rule_eras(request: Request, accept_language: AcceptLanguage = None) -> Respo
     lang = pick_language(accept_language)
     data, caching = served(request).data, served(request).caching
     etag = caching.etag(lang)
-    if unchanged := caching.answer(request, etag, _BY_LANGUAGE):
+    if unchanged := caching.answer(request, etag, BY_LANGUAGE):
         return unchanged
     answer = json_response(
         [
@@ -160,7 +157,7 @@ def rule_eras(request: Request, accept_language: AcceptLanguage = None) -> Respo
         ],
         lang,
     )
-    return caching.keep(answer, etag, _BY_LANGUAGE)
+    return caching.keep(answer, etag, BY_LANGUAGE)
 
 
 def _checked(body: ValidateRequest, data: Data, lang: str) -> tuple[dict[str, Any], Report]:
