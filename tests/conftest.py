@@ -5,17 +5,13 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-import threading
-import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
-import uvicorn
 
 from deckcheck import Data, load_data
 from deckcheck.api import create_app
-from deckcheck.api.server import server_options
 from deckcheck.config import load_settings
 from tests import served
 
@@ -64,20 +60,9 @@ def free_port() -> int:
 @pytest.fixture(scope="session")
 def base_url() -> Iterator[str]:
     """A uvicorn server on a free loopback port, serving the app as `deckcheck serve` does."""
-    port = served.free_port()
     settings = load_settings()
-    options = server_options(settings) | {"log_level": "warning"}
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, **options))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with served.serving_app(create_app(settings), settings) as url:
+        yield url
 
 
 @pytest.fixture

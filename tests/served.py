@@ -6,6 +6,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -15,6 +16,11 @@ from typing import Any
 
 import httpx
 import orjson
+import uvicorn
+from fastapi import FastAPI
+
+from deckcheck.api.server import server_options
+from deckcheck.config import Settings
 
 
 def free_port() -> int:
@@ -22,6 +28,27 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+@contextmanager
+def serving_app(app: FastAPI, settings: Settings) -> Iterator[str]:
+    """`app` served by uvicorn in a thread on a free loopback port, with the options `deckcheck serve` takes from
+    `settings`; its URL."""
+    port = free_port()
+    options = server_options(settings) | {"log_level": "warning"}
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, **options))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started:
+            if time.monotonic() > deadline or not thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
 
 
 @dataclass(frozen=True, slots=True)

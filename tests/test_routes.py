@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import socket
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -14,13 +13,11 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
 from deckcheck.api import create_app, pages
 from deckcheck.api.factory import API_ROUTERS
-from deckcheck.api.server import server_options
 from deckcheck.config import Settings
 from tests import served
 
@@ -64,26 +61,6 @@ def test_the_apps_operations_are_those_of_the_modules_routers(app: FastAPI) -> N
 
 
 @contextmanager
-def serving_app(app: FastAPI, settings: Settings) -> Iterator[str]:
-    """`app` served by uvicorn in a thread on a free loopback port, as `deckcheck serve` serves it."""
-    port = served.free_port()
-    options = server_options(settings) | {"log_level": "warning"}
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, **options))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 30
-        while not server.started:
-            if time.monotonic() > deadline or not thread.is_alive():
-                raise RuntimeError("the server did not start")
-            time.sleep(0.02)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-
-
-@contextmanager
 def check_held(url: str) -> Iterator[None]:
     """A POST /v1/validate whose head has come and whose body has not: admitted by its head, it holds a place among
     the checks of the server at `url` until the connection closes."""
@@ -106,7 +83,7 @@ def test_two_apps_in_one_process_keep_their_own_state(tmp_path: Path) -> None:
     busy = Settings(
         updates_dir=tmp_path / "busy", updates_poll=5, check_threads=1, max_waiting=0, retry_after=7, body_timeout=60
     )
-    with serving_app(create_app(calm), calm) as first, serving_app(create_app(busy), busy) as second:
+    with served.serving_app(create_app(calm), calm) as first, served.serving_app(create_app(busy), busy) as second:
         watched = [httpx.get(f"{url}/healthz").json() for url in (first, second)]
         assert [(health["updates_dir"], health["updates_poll_seconds"]) for health in watched] == [
             (str(tmp_path / "calm"), 0.0),
