@@ -18,7 +18,8 @@ import json
 import re
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -183,15 +184,22 @@ def chromium(tmp_path_factory: pytest.TempPathFactory, downloads: Path) -> Itera
     driver.quit()
 
 
-@pytest.fixture
-def desk(chromium: webdriver.Chrome, base_url: str) -> Iterator[Desk]:
-    """The desk page at 1280×720, fresh, on EVENT, with the paper panel open."""
-    chromium.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", VIEWPORT)
+@contextmanager
+def paper_desk(chromium: webdriver.Chrome, base_url: str, metrics: Mapping[str, object]) -> Iterator[Desk]:
+    """The desk page on a screen of Chromium's device `metrics`, fresh, on EVENT, with the paper panel open."""
+    chromium.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", dict(metrics))
     page = Desk(chromium, base_url)
     page.open()
     chromium.find_element(By.ID, "paper-read").click()
     yield page
     chromium.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+@pytest.fixture
+def desk(chromium: webdriver.Chrome, base_url: str) -> Iterator[Desk]:
+    """The desk page at 1280×720, fresh, on EVENT, with the paper panel open."""
+    with paper_desk(chromium, base_url, VIEWPORT) as page:
+        yield page
 
 
 def shot(desk: Desk, name: str) -> Path:

@@ -269,12 +269,8 @@ def test_the_header_holds_both_warnings_on_a_phone(phone: Phone, base_url: str) 
 @pytest.fixture
 def desk(chromium: webdriver.Chrome, base_url: str) -> Iterator[Desk]:
     """The desk page on the phone, in Japanese, fresh, on test_desk's event date, with the paper panel open."""
-    chromium.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
-    page = Desk(chromium, base_url)
-    page.open()
-    chromium.find_element(By.ID, "paper-read").click()
-    yield page
-    chromium.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    with paper.paper_desk(chromium, base_url, PHONE) as page:
+        yield page
 
 
 def test_a_paper_list_is_reviewed_on_a_phone(desk: Desk, sheet: paper.Sheet) -> None:
