@@ -24,7 +24,7 @@ from deckcheck import load_data
 from deckcheck.batch.recheck import Rechecker
 from deckcheck.batch.spec import BatchSpec
 
-SPEC = BatchSpec(dt.date(2008, 9, 1), None, "ocg-2008-03-01")
+BATCH = BatchSpec(dt.date(2008, 9, 1), None, "ocg-2008-03-01")
 SHOWN = 3  # differences printed per process
 
 
@@ -33,7 +33,7 @@ def _compare(job: tuple[Path, Path, int, int]) -> tuple[int, int, list[str]]:
     and the first SHOWN differences."""
     corpus, results, share, of = job
     data = load_data()
-    checker = Rechecker(data, SPEC.setup(data))
+    checker = Rechecker(data, BATCH.setup(data))
     same = different = 0
     shown: list[str] = []
     with corpus.open("rb") as lines, results.open("rb") as written:
