@@ -14,6 +14,7 @@ from deckcheck import Data, load_data
 from deckcheck.api import create_app
 from deckcheck.config import load_settings
 from tests import served
+from tests.postgres import PostgresServer, find_binaries
 
 # The Hypothesis profiles, registered before any test module is collected.
 pytest_plugins = ["tests.profiles"]
@@ -70,3 +71,24 @@ def client(base_url: str) -> Iterator[httpx.Client]:
     """An HTTP client talking to the test server."""
     with httpx.Client(base_url=base_url, timeout=30) as http:
         yield http
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A PostgreSQL server of this test process's own (each pytest-xdist worker starts one, on its own port), from
+    Debian's postgresql package; the tests that need it skip when it is not installed."""
+    binaries = find_binaries()
+    if binaries is None:
+        pytest.skip("PostgreSQL is not installed (bash scripts/system-deps installs it)")
+    server = PostgresServer(binaries)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer, request: pytest.FixtureRequest) -> str:
+    """The SQLAlchemy URL of an empty database of the test's own on the PostgreSQL server, named after the test."""
+    return postgres_server.fresh_database(request.node.name)
