@@ -24,10 +24,9 @@ from typing import Any
 import orjson
 
 from deckcheck.cli.output import words
+from deckcheck.spreadsheet import CSV_ENCODING, as_text
 
 MAX_COLUMNS = 64  # own-field columns; the fields first seen past them share one last column
-# A cell that begins so is a formula to a spreadsheet: an organiser's own text is kept as text (OWASP's advice).
-_FORMULA = ("=", "+", "-", "@", "\t", "\r")
 # How a legal deck's result line ends: its empty violations (an illegal deck has some), and what the previous list
 # said. Such a line is passed over unread; any other is read, and kept unless its verdict is legal after all.
 _LEGAL_ENDS = tuple(
@@ -93,7 +92,7 @@ class ContactList:
     def write(self) -> None:
         """Write the CSV file: the header, then every kept row in input order."""
         header = [words(self.lang, key) for key in ("column_line", "column_id")]
-        header += [_guarded(name) for name in self.columns]
+        header += [as_text(name) for name in self.columns]
         header += [
             words(self.lang, key) for key in ("column_verdict", "column_penalty", "column_causes", "column_cards")
         ]
@@ -101,7 +100,7 @@ class ContactList:
             header.append(words(self.lang, "column_other_fields"))
         self.waiting.seek(0)
         with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8-sig", newline="", dir=self.path.parent, prefix=f".{self.path.name}.", delete=False
+            "w", encoding=CSV_ENCODING, newline="", dir=self.path.parent, prefix=f".{self.path.name}.", delete=False
         ) as out:
             try:
                 writer = csv.writer(out)
@@ -118,8 +117,8 @@ class ContactList:
         cells += [
             words(self.lang, _VERDICTS[verdict]),
             "" if penalty is None else words(self.lang, penalty),
-            _guarded("\n".join(causes)),  # a cause may begin with a card's name, which imported cards give
-            _guarded("\n".join(cards)),  # and a name a deck wrote that names no card is listed as written
+            as_text("\n".join(causes)),  # a cause may begin with a card's name, which imported cards give
+            as_text("\n".join(cards)),  # and a name a deck wrote that names no card is listed as written
         ]
         if self.overflow:
             other = {name: value for name, value in fields.items() if name not in self.columns}
@@ -131,9 +130,4 @@ def _cell(value: Any) -> str:
     """A value of a line as a cell: text as it is (guarded), nothing for null, anything else as its JSON."""
     if value is None:
         return ""
-    return _guarded(value) if isinstance(value, str) else orjson.dumps(value).decode()
-
-
-def _guarded(text: str) -> str:
-    """`text` as a spreadsheet shows it as text: after a quote, when it begins as a formula would."""
-    return "'" + text if text.startswith(_FORMULA) else text
+    return as_text(value) if isinstance(value, str) else orjson.dumps(value).decode()

@@ -1,0 +1,156 @@
+"""Where the events database is and how it is opened: a SQLite file in the user's data folder by default
+(~/.local/share/deckcheck/events.sqlite3 on Linux, in WAL mode), or the PostgreSQL server DECKCHECK_EVENTS_DB names
+when several processes or machines share the events; its schema brought to the newest migration on first use."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event as sa_event
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError
+
+from deckcheck.errors import InvalidInput, Unavailable
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+# Seconds a PostgreSQL connection may take before the database is called unreachable, and a SQLite writer waits
+# for another's lock: short, so that a request answers 503 rather than hang with the database.
+CONNECT_SECONDS = 3
+BUSY_SECONDS = 5
+_IMMEDIATE = "deckcheck_immediate"
+
+
+class EventsUnavailable(Unavailable):
+    """The events database cannot be reached or is busy past its wait; the request may be sent again."""
+
+
+def default_database() -> Path:
+    """The SQLite file of the events when DECKCHECK_EVENTS_DB is not set: in the platform's data folder for the
+    user, beside the updates folder."""
+    return Path(platformdirs.user_data_dir("deckcheck", appauthor=False)) / "events.sqlite3"
+
+
+def engine_for(url: str | None) -> Engine:
+    """An engine over the events database `url` names (sqlite:///path or postgresql://…), or the default SQLite
+    file, its folder made; an InvalidInput naming the setting for anything else. Nothing is connected yet."""
+    if url is None:
+        path = default_database()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch(mode=0o600, exist_ok=True)  # names and CARD GAME IDs: the user's alone (its WAL files follow it)
+        url = f"sqlite:///{path}"
+    try:
+        parsed = sa.make_url(url)
+    except ArgumentError:
+        raise InvalidInput("DECKCHECK_EVENTS_DB: not a database URL (sqlite:///path or postgresql://…)") from None
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        return _sqlite(parsed)
+    if parsed.get_backend_name() == "postgresql":
+        return sa.create_engine(
+            parsed.set(drivername="postgresql+psycopg"),
+            pool_pre_ping=True,  # a connection from before a server restart is replaced, not failed on
+            pool_size=4,
+            max_overflow=4,
+            pool_timeout=CONNECT_SECONDS,
+            connect_args={"connect_timeout": CONNECT_SECONDS},
+        )
+    raise InvalidInput(
+        f"DECKCHECK_EVENTS_DB: {parsed.get_backend_name()} is not a database the events are kept in "
+        "(sqlite:///path to a file, or postgresql://…)"
+    )
+
+
+def _sqlite(url: sa.URL) -> Engine:
+    """A SQLite engine in WAL mode whose connections enforce foreign keys, and whose writes take the database's
+    write lock when they begin (BEGIN IMMEDIATE), so that two writers queue for it rather than fail half-way."""
+    engine = sa.create_engine(url, connect_args={"timeout": BUSY_SECONDS, "check_same_thread": False})
+
+    @sa_event.listens_for(engine, "connect")
+    def _connected(dbapi_connection: Any, record: Any) -> None:
+        dbapi_connection.isolation_level = None  # the transactions are begun below, not by the driver
+        for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL"):
+            dbapi_connection.execute(f"PRAGMA {pragma}")
+
+    @sa_event.listens_for(engine, "begin")
+    def _began(connection: Connection) -> None:
+        immediate = connection.get_execution_options().get(_IMMEDIATE, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+@contextmanager
+def writing(engine: Engine) -> Iterator[Connection]:
+    """A transaction that writes, committed when the block ends and rolled back on an error; on SQLite it holds
+    the write lock from its start."""
+    with (
+        unavailable_as_503(),
+        engine.connect() as connection,
+        connection.execution_options(**{_IMMEDIATE: True}).begin(),
+    ):
+        yield connection
+
+
+@contextmanager
+def reading(engine: Engine) -> Iterator[Connection]:
+    """A transaction that only reads."""
+    with unavailable_as_503(), engine.connect() as connection, connection.begin():
+        yield connection
+
+
+@contextmanager
+def unavailable_as_503() -> Iterator[None]:
+    """The database's own failures (unreachable, restarting, busy) as EventsUnavailable; a broken constraint
+    passes, for the caller to answer."""
+    try:
+        yield
+    except IntegrityError:
+        raise
+    except DBAPIError as exc:
+        raise EventsUnavailable(f"The events database cannot serve the request now: {_first_line(exc)}") from None
+    except sa.exc.TimeoutError:
+        raise EventsUnavailable("The events database has no free connection now.") from None
+
+
+def _first_line(exc: DBAPIError) -> str:
+    """The driver's message, its first line only (PostgreSQL adds the server's address and hints)."""
+    return str(exc.orig).strip().splitlines()[0] if exc.orig is not None else type(exc).__name__
+
+
+class Schema:
+    """Brings an engine's database to the newest migration, once per process: on the first request that needs
+    it, so that a server whose PostgreSQL is down starts, answers /v1/validate, and reaches the events when the
+    database comes back. Two processes migrating at once queue on a lock (PostgreSQL's advisory lock, SQLite's
+    write lock)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._done = False
+        self._lock = threading.Lock()
+
+    def ensure(self) -> None:
+        """The schema at the newest migration, or EventsUnavailable when the database cannot be reached."""
+        if self._done:
+            return
+        with self._lock:
+            if not self._done:
+                migrate(self.engine)
+                self._done = True
+
+
+def migrate(engine: Engine) -> None:
+    """Apply every migration the database lacks (Alembic), in one transaction under a lock."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with writing(engine) as connection:
+        if engine.dialect.name == "postgresql":
+            connection.exec_driver_sql("SELECT pg_advisory_xact_lock(7301)")  # the key names deckcheck's migrations
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")

@@ -1,0 +1,399 @@
+"""The events database's reads and writes: events and their staff tokens, registrations and deck checks. It knows
+no HTTP and no rule: the verdicts it keeps are given to it (events/verdicts.py makes them)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine, RowMapping
+from sqlalchemy.exc import IntegrityError
+
+from deckcheck.errors import InvalidInput, NotFound
+from deckcheck.events.database import Schema, engine_for, reading, writing
+from deckcheck.events.staff import ROLES, Role, Staff, digest, new_token
+from deckcheck.events.tables import deck_checks, events, players, registrations, tokens
+from deckcheck.model import FORMATS, Format
+
+NEW = 0
+"""The version a registration expects when it must be the player's first (If-None-Match: *)."""
+
+
+class StaleVersion(InvalidInput):
+    """A registration made against a version that is no longer the player's current one: another desk registered
+    the player meanwhile. `current` is the registration that won."""
+
+    def __init__(self, message: str, current: Registration | None) -> None:
+        super().__init__(message, [{"loc": ["header", "If-Match"], "msg": message, "type": "stale_version"}])
+        self.current = current
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """An event: its id, name, day, format and list (None: the format's list in force on the day)."""
+
+    id: str
+    name: str
+    date: dt.date
+    format: Format
+    banlist: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Registration:
+    """One version of a player's registration: the deck as given (JSON) and its status when it was kept."""
+
+    player: str
+    version: int
+    name: str
+    card_game_id: str | None
+    deck: dict[str, Any]
+    source: str
+    status: str
+    registered_by: str
+    registered_at: dt.datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    """A player in the event's list: the current registration's version, name, status and time."""
+
+    player: str
+    version: int
+    name: str
+    card_game_id: str | None
+    status: str
+    updated_at: dt.datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NewRegistration:
+    """What a desk registers for a player."""
+
+    name: str
+    card_game_id: str | None
+    deck: dict[str, Any]
+    source: str
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeckCheck:
+    """A deck check as kept: the deck presented, the round, the verdict and who checked it."""
+
+    player: str
+    version: int
+    round: int
+    deck: dict[str, Any]
+    legal: bool
+    penalty: str | None
+    codes: Sequence[str]
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(microsecond=0)
+
+
+def _when(value: dt.datetime) -> dt.datetime:
+    """A time as read back: SQLite gives it without its zone, which is UTC as it was written."""
+    return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
+
+
+class EventStore:
+    """The events of one database, safe to share between threads (a pool of connections)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.schema = Schema(engine)
+
+    @classmethod
+    def open(cls, url: str | None) -> EventStore:
+        """The store over the database `url` names (None: the default SQLite file); nothing connected yet."""
+        return cls(engine_for(url))
+
+    def close(self) -> None:
+        """Close the pool's connections."""
+        self.engine.dispose()
+
+    def _writing(self) -> Any:
+        self.schema.ensure()
+        return writing(self.engine)
+
+    def _reading(self) -> Any:
+        self.schema.ensure()
+        return reading(self.engine)
+
+    # Events and tokens: the organiser's command line (cli/event.py).
+
+    def create_event(self, name: str, date: dt.date, fmt: Format, banlist: str | None) -> Event:
+        """A new event, its id made here."""
+        event = Event(f"ev-{secrets.token_hex(5)}", name, date, fmt, banlist)
+        with self._writing() as db:
+            db.execute(events.insert().values(**_event_row(event), created_at=_now()))
+        return event
+
+    def event(self, event_id: str) -> Event:
+        """The event of `event_id`; NotFound when there is none."""
+        with self._reading() as db:
+            row = db.execute(events.select().where(events.c.id == event_id)).mappings().first()
+        if row is None:
+            raise NotFound.one(["event"], f"No event has the id {event_id[:40]}.", "unknown_event")
+        fmt = next(known for known in FORMATS if known == row["format"])
+        return Event(row["id"], row["name"], row["date"], fmt, row["banlist"])
+
+    def issue_token(self, event_id: str, role: Role, label: str | None = None) -> tuple[str, str]:
+        """A new token of `role` at the event, and its label (`label`, or the role numbered: desk-2)."""
+        self.event(event_id)
+        token = new_token()
+        with self._writing() as db:
+            if label is None:
+                taken = db.execute(
+                    sa.select(sa.func.count()).where(tokens.c.event_id == event_id, tokens.c.role == role)
+                )
+                label = f"{role}-{int(taken.scalar_one()) + 1}"
+            row = {"digest": digest(token), "event_id": event_id, "role": role, "label": label, "created_at": _now()}
+            try:
+                db.execute(tokens.insert().values(**row))
+            except IntegrityError:
+                raise InvalidInput.one(["label"], f"The event has a token labelled {label}.", "label_taken") from None
+        return token, label
+
+    def revoke_token(self, event_id: str, label: str) -> None:
+        """End the token labelled `label` at the event; NotFound when it has none of that label."""
+        with self._writing() as db:
+            done = db.execute(
+                tokens.update()
+                .where(tokens.c.event_id == event_id, tokens.c.label == label, tokens.c.revoked_at.is_(None))
+                .values(revoked_at=_now())
+            )
+        if done.rowcount == 0:
+            raise NotFound.one(["label"], f"The event has no token labelled {label} in use.", "unknown_token")
+
+    def delete_event(self, event_id: str) -> int:
+        """Remove the event and everything kept of it: tokens, registrations, deck checks. The players it had."""
+        with self._writing() as db:
+            count = db.execute(sa.select(sa.func.count()).where(players.c.event_id == event_id)).scalar_one()
+            if db.execute(events.delete().where(events.c.id == event_id)).rowcount == 0:
+                raise NotFound.one(["event"], f"No event has the id {event_id[:40]}.", "unknown_event")
+        return int(count)
+
+    def staff(self, token: str) -> Staff | None:
+        """Who `token` is, or None when it is no staff token in use."""
+        with self._reading() as db:
+            row = (
+                db.execute(
+                    sa.select(tokens.c.event_id, tokens.c.role, tokens.c.label).where(
+                        tokens.c.digest == digest(token), tokens.c.revoked_at.is_(None)
+                    )
+                )
+                .mappings()
+                .first()
+            )
+        return None if row is None or row["role"] not in ROLES else Staff(row["event_id"], row["role"], row["label"])
+
+    # Registrations.
+
+    def registration(self, event_id: str, player: str, version: int | None = None) -> Registration | None:
+        """The player's registration of `version` (None: the current one), or None."""
+        with self._reading() as db:
+            return _registration(db, event_id, player, version)
+
+    def register(self, staff: Staff, player: str, new: NewRegistration, expect: int | None) -> Registration:
+        """Keep `new` as the player's next registration, the earlier ones kept. `expect`: the version it follows
+        (NEW: none), or None for whichever is current. StaleVersion when that is not the current version, or when
+        another registration of the player was kept between this one's read and write."""
+        with self._writing() as db:
+            current = db.execute(
+                sa.select(players.c.version).where(players.c.event_id == staff.event, players.c.player == player)
+            ).scalar_one_or_none()
+            version = int(current or NEW)
+            if expect is not None and expect != version:
+                raise _stale(db, staff.event, player, expect)
+            kept = Registration(player, version + 1, new.name, new.card_game_id, new.deck, new.source, new.status,
+                                staff.label, _now())  # fmt: skip
+            if not _advance(db, staff.event, kept, version):
+                raise _stale(db, staff.event, player, version)
+            db.execute(registrations.insert().values(event_id=staff.event, **_registration_row(kept)))
+        return kept
+
+    def players(
+        self, event_id: str, status: str | None, query: str | None, offset: int, limit: int
+    ) -> tuple[list[PlayerRow], int]:
+        """A page of the event's players by player id, of one status and matching `query` (in the id, name or CARD
+        GAME ID, case folded), and how many match in all."""
+        where = [players.c.event_id == event_id]
+        if status is not None:
+            where.append(players.c.status == status)
+        if query:
+            pattern = "%" + query.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            columns = (players.c.player, players.c.name, players.c.card_game_id)
+            where.append(sa.or_(*(sa.func.lower(column).like(pattern, escape="\\") for column in columns)))
+        with self._reading() as db:
+            total = db.execute(sa.select(sa.func.count()).select_from(players).where(*where)).scalar_one()
+            rows = db.execute(
+                sa.select(players).where(*where).order_by(players.c.player).offset(offset).limit(limit)
+            ).mappings()
+            return [_player(row) for row in rows], int(total)
+
+    def counts(self, event_id: str) -> dict[str, int]:
+        """How many of the event's players have each status."""
+        with self._reading() as db:
+            rows = db.execute(
+                sa.select(players.c.status, sa.func.count())
+                .where(players.c.event_id == event_id)
+                .group_by(players.c.status)
+            )
+            return {status: int(count) for status, count in rows}
+
+    def current_registrations(self, event_id: str) -> Iterator[Registration]:
+        """Every player's current registration, by player id."""
+        with self._reading() as db:
+            rows = db.execute(
+                registrations.select()
+                .join(
+                    players,
+                    sa.and_(
+                        players.c.event_id == registrations.c.event_id,
+                        players.c.player == registrations.c.player,
+                        players.c.version == registrations.c.version,
+                    ),
+                )
+                .where(registrations.c.event_id == event_id)
+                .order_by(registrations.c.player)
+            ).mappings()
+            yield from (_registration_of(row) for row in rows)
+
+    def change_list(
+        self, event_id: str, banlist: str | None, judge: Callable[[dict[str, Any]], str]
+    ) -> list[tuple[PlayerRow, str]]:
+        """Play the event under `banlist` from now on, every current registration judged again by `judge` (its
+        deck to its status) in the same transaction; each player whose status changed, with the status before."""
+        changed: list[tuple[PlayerRow, str]] = []
+        with self._writing() as db:
+            if db.execute(events.update().where(events.c.id == event_id).values(banlist=banlist)).rowcount == 0:
+                raise NotFound.one(["event"], f"No event has the id {event_id[:40]}.", "unknown_event")
+            for player in db.execute(players.select().where(players.c.event_id == event_id)).mappings().all():
+                kept = _registration(db, event_id, player["player"], player["version"])
+                assert kept is not None  # the foreign key holds every player to a registration
+                status = judge(kept.deck)
+                if status != player["status"]:
+                    key = (players.c.event_id == event_id, players.c.player == player["player"])
+                    db.execute(players.update().where(*key).values(status=status))
+                    changed.append((_player({**player, "status": status}), player["status"]))
+        return changed
+
+    # Deck checks.
+
+    def record_check(self, staff: Staff, check: DeckCheck) -> tuple[int, dt.datetime]:
+        """Keep a deck check made by `staff`; its id and time."""
+        when = _now()
+        row = {
+            "event_id": staff.event,
+            "player": check.player,
+            "version": check.version,
+            "round": check.round,
+            "deck": orjson.dumps(check.deck).decode(),
+            "legal": check.legal,
+            "penalty": check.penalty,
+            "codes": orjson.dumps(list(check.codes)).decode(),
+            "checked_by": staff.label,
+            "checked_at": when,
+        }
+        with self._writing() as db:
+            made = db.execute(deck_checks.insert().values(**row).returning(deck_checks.c.id)).scalar_one()
+        return int(made), when
+
+
+def _event_row(event: Event) -> dict[str, Any]:
+    return {"id": event.id, "name": event.name, "date": event.date, "format": event.format, "banlist": event.banlist}
+
+
+def _advance(db: Connection, event_id: str, kept: Registration, version: int) -> bool:
+    """Make `kept` the player's current registration if `version` still is (compare and set); False if not."""
+    values = {
+        "version": kept.version,
+        "name": kept.name,
+        "card_game_id": kept.card_game_id,
+        "status": kept.status,
+        "updated_at": kept.registered_at,
+    }
+    if version == NEW:
+        try:
+            with db.begin_nested():
+                db.execute(players.insert().values(event_id=event_id, player=kept.player, **values))
+        except IntegrityError:
+            return False
+        return True
+    key = (players.c.event_id == event_id, players.c.player == kept.player, players.c.version == version)
+    return bool(db.execute(players.update().where(*key).values(**values)).rowcount)
+
+
+def _stale(db: Connection, event_id: str, player: str, expected: int) -> StaleVersion:
+    current = _registration(db, event_id, player, None)
+    if current is None:
+        msg = f"Player {player} has no registration of version {expected}: none is kept yet."
+    elif expected == NEW:
+        msg = f"Player {player} is registered already (version {current.version}, by {current.registered_by})."
+    else:
+        msg = f"Player {player}'s registration is at version {current.version}, not {expected}."
+    return StaleVersion(msg, current)
+
+
+def _registration(db: Connection, event_id: str, player: str, version: int | None) -> Registration | None:
+    if version is None:
+        version = db.execute(
+            sa.select(players.c.version).where(players.c.event_id == event_id, players.c.player == player)
+        ).scalar_one_or_none()
+        if version is None:
+            return None
+    row = (
+        db.execute(
+            registrations.select().where(
+                registrations.c.event_id == event_id,
+                registrations.c.player == player,
+                registrations.c.version == version,
+            )
+        )
+        .mappings()
+        .first()
+    )
+    return None if row is None else _registration_of(row)
+
+
+def _registration_of(row: RowMapping) -> Registration:
+    return Registration(
+        player=row["player"],
+        version=row["version"],
+        name=row["name"],
+        card_game_id=row["card_game_id"],
+        deck=orjson.loads(row["deck"]),
+        source=row["source"],
+        status=row["status"],
+        registered_by=row["registered_by"],
+        registered_at=_when(row["registered_at"]),
+    )
+
+
+def _registration_row(kept: Registration) -> dict[str, Any]:
+    return {
+        "player": kept.player,
+        "version": kept.version,
+        "name": kept.name,
+        "card_game_id": kept.card_game_id,
+        "deck": orjson.dumps(kept.deck).decode(),
+        "source": kept.source,
+        "status": kept.status,
+        "registered_by": kept.registered_by,
+        "registered_at": kept.registered_at,
+    }
+
+
+def _player(row: RowMapping | dict[str, Any]) -> PlayerRow:
+    return PlayerRow(
+        row["player"], row["version"], row["name"], row["card_game_id"], row["status"], _when(row["updated_at"])
+    )
