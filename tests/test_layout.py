@@ -35,6 +35,8 @@ CORE = (
     "logs",
     "sentences",
     "days",
+    "events",
+    "spreadsheet",
 )
 EDGES = ("deckcheck.api", "deckcheck.cli", "deckcheck.app", "deckcheck.client")
 FRAMEWORKS = ("fastapi", "starlette", "uvicorn")
@@ -77,6 +79,7 @@ def test_the_layout_is_the_one_described() -> None:
         "deckcheck.cli",
         "deckcheck.client",
         "deckcheck.data",
+        "deckcheck.events",
         "deckcheck.formats",
         "deckcheck.paper",
         "deckcheck.rules",
@@ -114,7 +117,7 @@ def test_the_circle_test_sees_a_circle(module: str, imports: str) -> None:
     [
         ("deckcheck, deckcheck.rules, deckcheck.data, deckcheck.formats, deckcheck.model", (*FRAMEWORKS, "pydantic")),
         ("deckcheck.logs", (*FRAMEWORKS, "pydantic")),  # data/ logs through it
-        ("deckcheck.batch, deckcheck.wire, deckcheck.config", FRAMEWORKS),
+        ("deckcheck.batch, deckcheck.wire, deckcheck.config, deckcheck.events", FRAMEWORKS),
         ("deckcheck.client", FRAMEWORKS),  # a website's backend reads answers without the server's framework
     ],
 )
@@ -171,6 +174,7 @@ def test_the_client_loads_no_engine() -> None:
         f"deckcheck.wire.{name}"
         for name in (
             *("answers", "answers.cards", "answers.decks", "answers.examples", "answers.paper", "answers.recheck"),
+                *("answers.events", "answers.event_examples"),
             *("answers.service", "answers.verdict", "base", "enums", "judge", "judge.answers"),
             *("judge.enums", "judge.examples", "request_values"),
         )

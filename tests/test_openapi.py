@@ -27,7 +27,7 @@ from deckcheck.rules.infractions import FAMILIES, INFRACTIONS
 from deckcheck.rules.infractions import Timing as AssessTiming
 from deckcheck.rules.registry import BASES
 from deckcheck.rules.timelimit import Procedure, StepCode
-from deckcheck.wire import answers, requests
+from deckcheck.wire import answers, event_requests, requests
 from scripts.export_openapi import OPENAPI_PATH, render
 
 Document = dict[str, Any]
@@ -35,7 +35,7 @@ PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
 MODELS = sorted(
     {
         model
-        for module in (answers, requests)
+        for module in (answers, requests, event_requests)
         for name, model in vars(module).items()
         if isinstance(model, type)
         and issubclass(model, BaseModel)

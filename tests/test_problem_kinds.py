@@ -26,7 +26,7 @@ MAKERS = {"problem": 3, "problem_body": 3, "_raw_problem": 2}
 # by its kind's status (the crash handler answers 500, not this one), and what the router raises (a 404 for a path
 # no route takes; its 400 and 405 are answered above it with kinds of their own).
 DYNAMIC = {
-    "problem(status_of(exc), str(exc), exc.errors)": set(STATUSES.values()) - {500},
+    "problem(status_of(exc), str(exc), exc.errors, headers=_headers_of(request, exc))": set(STATUSES.values()) - {500},
     "problem(exc.status_code, str(exc.detail), headers=exc.headers)": {404},
 }
 
@@ -198,4 +198,5 @@ def test_the_document_lists_the_table(client: httpx.Client) -> None:
     described = client.get("/openapi.json").json()["components"]["schemas"]["Problem"]["properties"]["type"]
     listed = [line for line in described["description"].splitlines() if line.startswith("- `")]
     assert [line.split("`")[1] for line in listed] == [kind.name for kind in PROBLEM_KINDS]
-    assert listed[3] == "- `not-found` (404, also from the proxy): " + PROBLEM_KINDS[3].meaning
+    found = next(index for index, kind in enumerate(PROBLEM_KINDS) if kind.name == "not-found")
+    assert listed[found] == "- `not-found` (404, also from the proxy): " + PROBLEM_KINDS[found].meaning

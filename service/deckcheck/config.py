@@ -106,6 +106,10 @@ class Settings(BaseSettings):
     [] or nothing: none."""
     cors_max_age: Annotated[int, Field(ge=0, le=86_400)] = 600
     """Seconds a browser may keep a preflight answer."""
+    events_db: str | None = None
+    """Where events are kept (deckcheck.events): postgresql://user:password@host/db for a server that several
+    processes or machines share, or sqlite:///path for a file; default a SQLite file in the user's data folder
+    (~/.local/share/deckcheck/events.sqlite3 on Linux), made when first used."""
     cache_max_age: Annotated[int, Field(ge=0, le=31_536_000)] = 3600
     """Seconds a client or shared cache may keep a card, list or rule answer (Cache-Control max-age)."""
 

@@ -15,6 +15,7 @@ from deckcheck.api.lifecycle import Lifecycle
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.middleware.admission import Admission, Pool
 from deckcheck.api.page_files import PageFiles
+from deckcheck.events import EventStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +38,8 @@ class AppState:
     """Result bytes one recheck may keep on disk (DECKCHECK_MAX_HELD_BYTES)."""
     pages: PageFiles
     """The files of the pages, and /docs made for this app's title and OpenAPI document."""
+    events: EventStore
+    """The events database (DECKCHECK_EVENTS_DB)."""
 
     def install(self, app: FastAPI) -> None:
         """Make this the state of `app`'s routes."""

@@ -17,7 +17,7 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel
 
 from deckcheck import __version__
-from deckcheck.api import banlists, cards, decks, health, judge, pages, paper, rechecks, validate
+from deckcheck.api import banlists, cards, decks, events, health, judge, pages, paper, rechecks, validate
 from deckcheck.api.app_state import AppState, app_state
 from deckcheck.api.decks import CONVERT_PATH, PARSE_PATH
 from deckcheck.api.lifecycle import Lifecycle
@@ -36,6 +36,7 @@ from deckcheck.api.slashes import install_slash_redirects
 from deckcheck.api.validate import VALIDATE_PATH
 from deckcheck.collector import serving_collector
 from deckcheck.config import Settings, load_settings
+from deckcheck.events import EventStore
 
 # The headers a page may send beyond the CORS-safelisted ones, and those it may read in an answer.
 REQUEST_HEADERS = [
@@ -59,6 +60,7 @@ API_ROUTERS = (
     banlists.router,
     rechecks.router,
     judge.router,
+    events.router,
 )
 
 
@@ -81,6 +83,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     paper_pool = Pool(settings.paper_threads, settings.paper_waiting, metrics, settings.queue_seconds)
     lifecycle = Lifecycle(settings.drain_seconds)
     watched = {"updates_dir": str(source.updates), "updates_poll_seconds": settings.updates_poll}
+    event_store = EventStore.open(settings.events_db)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -88,6 +91,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         with serving_collector():
             async with store.watching(settings.updates_poll):
                 yield
+        event_store.close()
 
     app = FastAPI(
         title="deckcheck",
@@ -110,6 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         paper_seconds=settings.paper_seconds,
         max_held_bytes=settings.max_held_bytes,
         pages=PageFiles.load(app.title, app.openapi_url or "/openapi.json"),
+        events=event_store,
     ).install(app)
     install_error_handlers(app, passed_on=[BodyStalled])  # answered 408 by RequestLimits
     app.add_exception_handler(Overloaded, _overloaded)

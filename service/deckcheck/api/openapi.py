@@ -11,7 +11,7 @@ from fastapi import FastAPI
 from pydantic import BaseModel, TypeAdapter
 
 from deckcheck.api.problems import PROBLEM_JSON, PROBLEM_KINDS, PROXY, SERVICE
-from deckcheck.wire import answers, requests
+from deckcheck.wire import answers, event_requests, requests
 from deckcheck.wire.answers.recheck import RECHECK_ANSWER_LINE
 from deckcheck.wire.requests import RecheckLine
 
@@ -50,7 +50,7 @@ def install_openapi(app: FastAPI) -> None:
 def _keep_nulls_in_examples(schemas: dict[str, Any]) -> None:
     """FastAPI drops the null values from the examples it copies into the document, so that `deck: null` goes
     missing from an answer that always has it: put each model's own examples back, and its properties'."""
-    for module in (answers, requests):
+    for module in (answers, requests, event_requests):
         for name in dir(module):
             model = getattr(module, name)
             if isinstance(model, type) and issubclass(model, BaseModel) and model.__name__ in schemas:

@@ -30,6 +30,7 @@ from deckcheck.errors import (
     TooLarge,
     Unavailable,
 )
+from deckcheck.events import EventsUnavailable, Forbidden, StaleVersion, Unauthorized
 from deckcheck.logs import REQUEST_ID
 
 PROBLEM_TYPE = "urn:deckcheck:problem:"
@@ -63,6 +64,20 @@ PROBLEM_KINDS: tuple[ProblemKind, ...] = (
     ),
     ProblemKind("bad-request", 400, PROXY, "The request is not HTTP that the proxy can read."),
     ProblemKind(
+        "unauthorized",
+        401,
+        SERVICE,
+        "An event route was sent no staff token, or one that is not (or no longer) in use.",
+        default=True,
+    ),
+    ProblemKind(
+        "forbidden",
+        403,
+        SERVICE,
+        "The token's role may not do this at its event; `detail` names those that may.",
+        default=True,
+    ),
+    ProblemKind(
         "not-found", 404, BOTH, "No such path, card, list or file; `errors` names what was asked for.", default=True
     ),
     ProblemKind("method-not-allowed", 405, SERVICE, "The path takes other methods, which `Allow` names.", default=True),
@@ -70,6 +85,13 @@ PROBLEM_KINDS: tuple[ProblemKind, ...] = (
     ProblemKind("body-timeout", 408, SERVICE, "The body stopped arriving, or came too slowly; the connection closes."),
     ProblemKind("head-timeout", 408, SERVICE, "The request head did not arrive in time; the connection closes."),
     ProblemKind("request-timeout", 408, PROXY, "The request did not reach the proxy in time."),
+    ProblemKind(
+        "precondition-failed",
+        412,
+        SERVICE,
+        "The registration followed a version no longer current: `current` is the one that is.",
+        default=True,
+    ),
     ProblemKind("body-too-large", 413, BOTH, "The body is larger than the route reads; the connection closes."),
     ProblemKind(
         "results-too-large", 413, SERVICE, "A held recheck's results pass their limit: send its decks in parts."
@@ -122,7 +144,7 @@ PROBLEM_KINDS: tuple[ProblemKind, ...] = (
         "service-unavailable",
         503,
         BOTH,
-        "What the request needs is not here now: the paper extra, or a replica.",
+        "What the request needs is not here now: the paper extra, the events database, or a replica.",
         default=True,
     ),
     ProblemKind(
@@ -164,6 +186,9 @@ STATUSES: dict[type[Error], int] = {
     UnsupportedMediaType: 415,
     TargetTooLong: 414,
     NotAnImage: 415,
+    Unauthorized: 401,
+    Forbidden: 403,
+    StaleVersion: 412,
 }
 
 
@@ -178,6 +203,8 @@ def problem_body(
     errors: Sequence[dict[str, Any]] = (),
     kind: str | None = None,
     request_id: str | None = None,
+    *,
+    extra: Mapping[str, Any] | None = None,
 ) -> bytes:
     """The JSON of an RFC 9457 problem, with the id of the request it answers (by default the current one)."""
     phrase = HTTPStatus(status).phrase
@@ -189,6 +216,7 @@ def problem_body(
         "detail": detail,
         "errors": list(errors),
         "request_id": request_id or REQUEST_ID.get(),
+        **(extra or {}),
     }
     return orjson.dumps(body)
 
@@ -199,9 +227,11 @@ def problem(
     errors: Sequence[dict[str, Any]] = (),
     kind: str | None = None,
     headers: Mapping[str, str] | None = None,
+    *,
+    extra: Mapping[str, Any] | None = None,
 ) -> Response:
-    """An RFC 9457 application/problem+json response."""
-    body = problem_body(status, detail, errors, kind)
+    """An RFC 9457 application/problem+json response; `extra`: members of its own kind (RFC 9457 3.2)."""
+    body = problem_body(status, detail, errors, kind, extra=extra)
     return Response(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
 
 
@@ -220,7 +250,16 @@ async def _on_validation(request: Request, exc: Exception) -> Response:
 
 async def _on_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, Error)
-    return problem(status_of(exc), str(exc), exc.errors)
+    return problem(status_of(exc), str(exc), exc.errors, headers=_headers_of(request, exc))
+
+
+def _headers_of(request: Request, exc: Error) -> dict[str, str] | None:
+    """The headers a problem of this error carries: how to authenticate (RFC 9110 11.6.1), when to try again."""
+    if isinstance(exc, Unauthorized):
+        return {"WWW-Authenticate": 'Bearer realm="deckcheck events"'}
+    if isinstance(exc, EventsUnavailable):
+        return {"Retry-After": str(request.app.state.deckcheck.retry_after)}
+    return None
 
 
 async def _on_http(request: Request, exc: Exception) -> Response:

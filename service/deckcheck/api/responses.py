@@ -65,6 +65,11 @@ SEARCH_PROBLEMS = _problems(422, 431, 503)
 JUDGE_PROBLEMS = _problems(400, 408, 413, 422, 431)
 # A recheck: its lines are checked one by one, so only a stalled body or too large held results refuse it whole.
 RECHECK_PROBLEMS = _problems(408, 413, 422, 431, 503)
+# An event's routes: a token missing (401), of a role not allowed (403), of another event or a player not registered
+# (404), the events database unreachable (503); those that write also a body that does not fit, and a registration
+# made against a version no longer current (412).
+EVENT_READ_PROBLEMS = _problems(401, 403, 404, 422, 431, 503)
+EVENT_WRITE_PROBLEMS = _problems(400, 401, 403, 404, 408, 412, 413, 422, 431, 503)
 # What an answer in the language Accept-Language picks varies by (Vary), for a cache that keeps it.
 BY_LANGUAGE = ("Accept-Language",)
 AcceptLanguage = Annotated[

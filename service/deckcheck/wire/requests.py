@@ -320,3 +320,4 @@ class ValidateQuery(BaseModel):
         "then varies by it).",
         examples=["ja"],
     )
+

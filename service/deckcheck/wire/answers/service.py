@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import ConfigDict, Field
 
 import deckcheck.wire.answers.examples as ex
+from deckcheck.wire.answers.events import RegistrationOut
 from deckcheck.wire.base import WireModel
 from deckcheck.wire.enums import Penalty, PenaltyBasis, ReadinessReason, RuleCode
 
@@ -85,6 +86,12 @@ class Problem(WireModel):
         description="The request's id, the same as the X-Request-ID answer header: the client's own X-Request-ID "
         "when it sent one of 1–128 letters, digits and ._:/+=@-, else 32 hex digits; quote it when reporting.",
         examples=["739a52ec436a4761bcae8c26be9e1eb6"],
+    )
+    current: RegistrationOut | None = Field(
+        default=None,
+        description="For precondition-failed on a registration: the player's registration that is current, which "
+        "another desk made; absent otherwise.",
+        examples=[None],
     )
 
 
