@@ -22,6 +22,7 @@ from deckcheck.batch import default_workers, validate_all
 from deckcheck.cli.banlist import ListError, add_banlist_parser, run_banlist
 from deckcheck.cli.data import add_data_parser, run_data
 from deckcheck.cli.decks import add_qr_parser, deck_request, read_file, run_qr, why
+from deckcheck.cli.event import add_event_parser, run_event
 from deckcheck.cli.output import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, exit_quietly_on_closed_pipe, words
 from deckcheck.cli.recheck import run_recheck
 from deckcheck.cli.sheet import add_sheet_parser, run_sheet
@@ -108,6 +109,7 @@ def _parser() -> argparse.ArgumentParser:
     add_data_parser(commands, _date)
     add_qr_parser(commands)
     add_sheet_parser(commands)
+    add_event_parser(commands, _date)
     serve = commands.add_parser("serve", help="serve the HTTP API")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=_whole(1, 65535), default=8000, help="TCP port (default 8000)")
@@ -179,6 +181,7 @@ def run(argv: Sequence[str], stdout: IO[str], stderr: IO[str]) -> int:
         "qr": run_qr,
         "sheet": run_sheet,
         "recheck": run_recheck,
+        "event": run_event,
     }
     return runners[args.command](args, settings, data, stdout, stderr)
 
