@@ -152,10 +152,14 @@ class EventStore:
         token = new_token()
         with self._writing() as db:
             if label is None:
-                taken = db.execute(
+                issued = db.execute(
                     sa.select(sa.func.count()).where(tokens.c.event_id == event_id, tokens.c.role == role)
-                )
-                label = f"{role}-{int(taken.scalar_one()) + 1}"
+                ).scalar_one()
+                taken = set(db.execute(sa.select(tokens.c.label).where(tokens.c.event_id == event_id)).scalars())
+                number = int(issued) + 1
+                while f"{role}-{number}" in taken:  # a label given by hand that looks like one of these
+                    number += 1
+                label = f"{role}-{number}"
             row = {"digest": digest(token), "event_id": event_id, "role": role, "label": label, "created_at": _now()}
             try:
                 db.execute(tokens.insert().values(**row))
@@ -230,9 +234,15 @@ class EventStore:
         if status is not None:
             where.append(players.c.status == status)
         if query:
-            pattern = "%" + query.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-            columns = (players.c.player, players.c.name, players.c.card_game_id)
-            where.append(sa.or_(*(sa.func.lower(column).like(pattern, escape="\\") for column in columns)))
+            # Matched here, case folded by Python: the databases' lower() folds ASCII letters only (SQLite's, and
+            # PostgreSQL's under the C locale), so that Émile or ＹＡＭＡＤＡ was not found even as written. An
+            # event's players are few enough to read.
+            folded = query.casefold()
+            with self._reading() as db:
+                rows = db.execute(sa.select(players).where(*where).order_by(players.c.player)).mappings().all()
+            columns = ("player", "name", "card_game_id")
+            found = [_player(row) for row in rows if any(folded in (row[c] or "").casefold() for c in columns)]
+            return found[offset : offset + limit], len(found)
         with self._reading() as db:
             total = db.execute(sa.select(sa.func.count()).select_from(players).where(*where)).scalar_one()
             rows = db.execute(
@@ -282,9 +292,15 @@ class EventStore:
                 assert kept is not None  # the foreign key holds every player to a registration
                 status = judge(kept.deck)
                 if status != player["status"]:
-                    key = (players.c.event_id == event_id, players.c.player == player["player"])
-                    db.execute(players.update().where(*key).values(status=status))
-                    changed.append((_player({**player, "status": status}), player["status"]))
+                    # Only the version judged: a registration another desk kept meanwhile (PostgreSQL lets it commit
+                    # during this transaction) keeps its own status, not the verdict of the deck it replaced.
+                    key = (
+                        players.c.event_id == event_id,
+                        players.c.player == player["player"],
+                        players.c.version == player["version"],
+                    )
+                    if db.execute(players.update().where(*key).values(status=status)).rowcount:
+                        changed.append((_player({**player, "status": status}), player["status"]))
         return changed
 
     # Deck checks.
