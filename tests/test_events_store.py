@@ -29,6 +29,7 @@ from deckcheck.events import (
     Event,
     EventStore,
     EventsUnavailable,
+    ListChanged,
     NewRegistration,
     Registration,
     Staff,
@@ -266,9 +267,9 @@ def test_a_token_is_kept_only_as_its_sha256(store: EventStore, event: Event) -> 
 def test_each_registration_is_a_new_version_and_the_earlier_are_kept(store: EventStore, event: Event) -> None:
     staff = desk(store, event)
 
-    first = store.register(staff, "p1", new("Yamada Taro", status="illegal"), NEW)
-    second = store.register(staff, "p1", new("Yamada Taro", status="needs_review"), 1)
-    third = store.register(staff, "p1", new("Yamada Tarou", "9876543210", "legal"), None)
+    first = store.register(staff, "p1", new("Yamada Taro", status="illegal"), NEW, event)
+    second = store.register(staff, "p1", new("Yamada Taro", status="needs_review"), 1, event)
+    third = store.register(staff, "p1", new("Yamada Tarou", "9876543210", "legal"), None, event)
 
     assert [first.version, second.version, third.version] == [1, 2, 3]
     assert store.registration(event.id, "p1") == third
@@ -285,10 +286,10 @@ def test_each_registration_is_a_new_version_and_the_earlier_are_kept(store: Even
 
 
 def test_a_first_registration_of_a_registered_player_is_stale(store: EventStore, event: Event) -> None:
-    store.register(desk(store, event), "p1", new("Yamada Taro"), NEW)
+    store.register(desk(store, event), "p1", new("Yamada Taro"), NEW, event)
 
     with pytest.raises(StaleVersion) as raised:
-        store.register(desk(store, event), "p1", new("Suzuki Hanako"), NEW)
+        store.register(desk(store, event), "p1", new("Suzuki Hanako"), NEW, event)
 
     assert raised.value.current is not None
     assert (raised.value.current.version, raised.value.current.name) == (1, "Yamada Taro")
@@ -298,11 +299,11 @@ def test_a_first_registration_of_a_registered_player_is_stale(store: EventStore,
 
 def test_a_registration_following_an_old_version_is_stale(store: EventStore, event: Event) -> None:
     staff = desk(store, event)
-    store.register(staff, "p1", new(), NEW)
-    winner = store.register(staff, "p1", new("Yamada Tarou"), 1)
+    store.register(staff, "p1", new(), NEW, event)
+    winner = store.register(staff, "p1", new("Yamada Tarou"), 1, event)
 
     with pytest.raises(StaleVersion) as raised:
-        store.register(staff, "p1", new("Yamada Taro"), 1)
+        store.register(staff, "p1", new("Yamada Taro"), 1, event)
 
     assert raised.value.current == winner
     assert store.registration(event.id, "p1") == winner
@@ -310,7 +311,7 @@ def test_a_registration_following_an_old_version_is_stale(store: EventStore, eve
 
 def test_a_registration_following_a_version_of_no_player_is_stale(store: EventStore, event: Event) -> None:
     with pytest.raises(StaleVersion) as raised:
-        store.register(desk(store, event), "p1", new(), 1)
+        store.register(desk(store, event), "p1", new(), 1, event)
 
     assert raised.value.current is None
     assert count_rows(store, players, event_id=event.id) == 0
@@ -321,7 +322,7 @@ def test_desks_registering_one_new_player_at_once_make_one_registration(store: E
     it is stale and given the winner."""
     desks = [desk(store, event) for _ in range(RACERS)]
 
-    outcomes = race(RACERS, lambda index: store.register(desks[index], "p1", new(f"Player {index}"), NEW))
+    outcomes = race(RACERS, lambda index: store.register(desks[index], "p1", new(f"Player {index}"), NEW, event))
 
     won = [outcome for outcome in outcomes if isinstance(outcome, Registration)]
     lost = [outcome for outcome in outcomes if isinstance(outcome, StaleVersion)]
@@ -336,9 +337,9 @@ def test_desks_registering_one_new_player_at_once_make_one_registration(store: E
 def test_desks_registering_one_player_again_at_once_make_one_version(store: EventStore, event: Event) -> None:
     """RACERS desks each register version 2 of a player registered once: one wins, the others are stale."""
     desks = [desk(store, event) for _ in range(RACERS)]
-    store.register(desks[0], "p1", new(), NEW)
+    store.register(desks[0], "p1", new(), NEW, event)
 
-    outcomes = race(RACERS, lambda index: store.register(desks[index], "p1", new(f"Player {index}"), 1))
+    outcomes = race(RACERS, lambda index: store.register(desks[index], "p1", new(f"Player {index}"), 1, event))
 
     won = [outcome for outcome in outcomes if isinstance(outcome, Registration)]
     lost = [outcome for outcome in outcomes if isinstance(outcome, StaleVersion)]
@@ -355,7 +356,7 @@ def test_registrations_of_many_players_from_several_desks_are_all_kept(store: Ev
 
     def register_fifty(index: int) -> list[int]:
         return [
-            store.register(desks[index], f"p{index}-{number:02}", new(f"Player {index}-{number}"), NEW).version
+            store.register(desks[index], f"p{index}-{number:02}", new(f"Player {index}-{number}"), NEW, event).version
             for number in range(50)
         ]
 
@@ -375,7 +376,7 @@ def registered_players(store: EventStore, event: Event, people: list[tuple[str, 
     """Register each (player, name, CARD GAME ID, status)."""
     staff = desk(store, event)
     for player, name, card_game_id, status in people:
-        store.register(staff, player, new(name, card_game_id, status), NEW)
+        store.register(staff, player, new(name, card_game_id, status), NEW, event)
 
 
 def test_the_players_come_a_page_at_a_time_by_id(store: EventStore, event: Event) -> None:
@@ -489,7 +490,7 @@ def test_a_change_of_list_judges_every_player_again(store: EventStore, event: Ev
     and the registrations keep the status they were made with."""
     registered_players(store, event, [("p1", "Yamada Taro", None, "legal"), ("p2", "Suzuki Ichiro", None, "illegal")])
     text_deck = NewRegistration("Sato Jiro", None, {"text": "Pot of Greed"}, "text", "legal")
-    store.register(desk(store, event), "p3", text_deck, NEW)
+    store.register(desk(store, event), "p3", text_deck, NEW, event)
     judged: list[dict[str, Any]] = []
 
     def judge_deck(deck: dict[str, Any]) -> str:
@@ -524,30 +525,29 @@ def test_a_change_of_list_with_the_real_judge(store: EventStore, event: Event, d
     assert [(row.player, row.status, before) for row, before in changed] == [("p1", "illegal", "legal")]
 
 
-def test_a_registration_made_while_the_list_changes_keeps_its_own_status(store: EventStore, event: Event) -> None:
-    """A desk registers a new deck for a player while the list is being changed and the player's old deck
-    judged: the player ends at the new registration with its own status, never with the old deck's verdict.
-    (SQLite queues the registration behind the change; PostgreSQL lets it commit during the change, which must
-    then leave the player alone.)"""
+def test_a_registration_judged_under_the_list_before_a_change_is_refused(store: EventStore, event: Event) -> None:
+    """A desk registers a deck it judged under the event's list while the organiser changes that list: the write
+    waits for the change, then is refused (ListChanged) rather than keep a verdict of the list no longer in force;
+    judged again under the new list, it is kept."""
     staff = desk(store, event)
-    store.register(staff, "p1", NewRegistration("Yamada Taro", None, DECK, "ydke", "legal"), NEW)
+    store.register(staff, "p1", NewRegistration("Yamada Taro", None, DECK, "ydke", "legal"), NEW, event)
     fixed = NewRegistration("Yamada Taro", None, {"text": "Pot of Greed"}, "text", "legal")
 
     with ThreadPoolExecutor(1) as pool:
         registering: list[Future[Registration]] = []
 
         def judge_deck(deck: dict[str, Any]) -> str:
-            registering.append(pool.submit(store.register, staff, "p1", fixed, 1))
-            if store.engine.dialect.name == "postgresql":
-                registering[0].result()  # committed before the change writes the old deck's verdict
-            return "illegal" if deck == DECK else "legal"
+            registering.append(pool.submit(store.register, staff, "p1", fixed, 1, event))
+            return "illegal"
 
         store.change_list(event.id, "2025-04", judge_deck)
-        kept = registering[0].result()
+        with pytest.raises(ListChanged):
+            registering[0].result()
 
     [row], _ = store.players(event.id, None, None, 0, 10)
-    assert (kept.version, kept.status) == (2, "legal")
-    assert (row.version, row.status) == (2, "legal")
+    assert (row.version, row.status) == (1, "illegal")
+    again = store.register(staff, "p1", fixed, 1, store.event(event.id))
+    assert (again.version, again.status) == (2, "legal")
 
 
 def test_a_change_of_list_of_no_event(store: EventStore) -> None:
@@ -560,8 +560,8 @@ def test_a_change_of_list_of_no_event(store: EventStore) -> None:
 
 def test_deck_checks_are_numbered_in_order_and_kept(store: EventStore, event: Event) -> None:
     staff = desk(store, event)
-    store.register(staff, "p1", new(), NEW)
-    store.register(staff, "p2", new(), NEW)
+    store.register(staff, "p1", new(), NEW, event)
+    store.register(staff, "p2", new(), NEW, event)
     judge_token, _ = store.issue_token(event.id, "judge")
     checker = store.staff(judge_token)
     assert checker is not None
@@ -605,9 +605,9 @@ def fill(store: EventStore, event: Event) -> None:
     """Tokens, two players (one registered twice) and deck checks at the event."""
     staff = desk(store, event)
     store.issue_token(event.id, "judge")
-    store.register(staff, "p1", new(), NEW)
-    store.register(staff, "p1", new("Yamada Tarou"), 1)
-    store.register(staff, "p2", new("Suzuki Ichiro"), NEW)
+    store.register(staff, "p1", new(), NEW, event)
+    store.register(staff, "p1", new("Yamada Tarou"), 1, event)
+    store.register(staff, "p2", new("Suzuki Ichiro"), NEW, event)
     store.record_check(staff, a_check("p1", 2, 1))
     store.record_check(staff, a_check("p2", 1, 1))
 
@@ -672,7 +672,7 @@ def test_a_registration_survives_the_server_going_down(
     pool replaces the connections the server dropped); while the server is down the store says it is
     unavailable, and works again once the server is back."""
     event = postgres_store.create_event("Summer Regional", DAY, "ocg", None)
-    kept = postgres_store.register(desk(postgres_store, event), "p1", new(), NEW)
+    kept = postgres_store.register(desk(postgres_store, event), "p1", new(), NEW, event)
     with started_again(postgres_server):
         if failure == "restart":
             postgres_server.restart()
@@ -686,11 +686,11 @@ def test_a_registration_survives_the_server_going_down(
         with pytest.raises(EventsUnavailable):
             postgres_store.registration(event.id, "p1")
         with pytest.raises(EventsUnavailable):
-            postgres_store.register(desk_of(event), "p2", new(), NEW)
+            postgres_store.register(desk_of(event), "p2", new(), NEW, event)
 
         postgres_server.start()
         assert postgres_store.registration(event.id, "p1") == kept
-        again = postgres_store.register(desk_of(event), "p1", new("Yamada Tarou"), 1)
+        again = postgres_store.register(desk_of(event), "p1", new("Yamada Tarou"), 1, event)
         assert postgres_store.registration(event.id, "p1") == again
 
 
@@ -724,7 +724,7 @@ def test_the_default_file_is_the_users_alone_and_in_wal_mode(tmp_path: Path, mon
     opened = EventStore.open(None)
     try:
         event = opened.create_event("Summer Regional", DAY, "ocg", None)
-        opened.register(desk(opened, event), "p1", new(), NEW)
+        opened.register(desk(opened, event), "p1", new(), NEW, event)
         with opened.engine.connect() as connection:
             mode = connection.exec_driver_sql("PRAGMA journal_mode").scalar_one()
         assert mode == "wal"

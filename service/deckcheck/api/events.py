@@ -32,6 +32,7 @@ from deckcheck.events import (
     DeckCheck,
     Event,
     EventStore,
+    ListChanged,
     NewRegistration,
     Registration,
     Staff,
@@ -53,6 +54,7 @@ EVENT_PATH = "/v1/events/{event}"
 PLAYERS_PATH = EVENT_PATH + "/players"
 PLAYER_PATH = PLAYERS_PATH + "/{player}"
 MAX_PAGE = 200
+MAX_RETRIES = 3  # judgings of a registration whose event changed its list meanwhile
 PRIVATE = {"Cache-Control": "no-store"}  # names and CARD GAME IDs: never kept by a browser's or a proxy's cache
 
 router = APIRouter(tags=["events"])
@@ -172,15 +174,21 @@ def register_player(
     the same player at once: one wins, the other gets 412 with the registration that won (`current`). A desk's or
     an organiser's token."""
     store, staff = _staff(request, token, event, "register")
-    held = store.event(event)
     lang = pick_language(accept_language)
-    answer, report = registered(held, body.deck, served(request).data, lang)
     deck = body.deck.model_dump(mode="json", exclude_unset=True)
-    new = NewRegistration(body.name, body.card_game_id, deck, body.source, status_of(report))
-    try:
-        kept = store.register(staff, player, new, _expected(if_match, if_none_match))
-    except StaleVersion as exc:
-        return _stale(exc, held, request, lang)
+    for _attempt in range(MAX_RETRIES):
+        held = store.event(event)
+        answer, report = registered(held, body.deck, served(request).data, lang)
+        new = NewRegistration(body.name, body.card_game_id, deck, body.source, status_of(report))
+        try:
+            kept = store.register(staff, player, new, _expected(if_match, if_none_match), held)
+            break
+        except StaleVersion as exc:
+            return _stale(exc, held, request, lang)
+        except ListChanged:
+            continue  # the organiser changed the list meanwhile: judged again under the new one
+    else:
+        raise ListChanged("The event's list kept changing while the registration was judged: send it again.")
     response = _private(_registration_json(held, kept, answer), lang, 201 if kept.version == 1 else 200)
     response.headers["ETag"] = _etag(kept.version)
     return response

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine, RowMapping
 from sqlalchemy.exc import IntegrityError
 
-from deckcheck.errors import InvalidInput, NotFound
+from deckcheck.errors import InvalidInput, NotFound, Unavailable
 from deckcheck.events.database import Schema, engine_for, reading, writing
 from deckcheck.events.staff import ROLES, Role, Staff, digest, new_token
 from deckcheck.events.tables import deck_checks, events, players, registrations, tokens
@@ -22,6 +22,10 @@ from deckcheck.model import FORMATS, Format
 
 NEW = 0
 """The version a registration expects when it must be the player's first (If-None-Match: *)."""
+
+
+class ListChanged(Unavailable):
+    """The event's list changed between a registration's verdict and its write; the caller judges it again."""
 
 
 class StaleVersion(InvalidInput):
@@ -207,11 +211,23 @@ class EventStore:
         with self._reading() as db:
             return _registration(db, event_id, player, version)
 
-    def register(self, staff: Staff, player: str, new: NewRegistration, expect: int | None) -> Registration:
+    def register(
+        self, staff: Staff, player: str, new: NewRegistration, expect: int | None, judged: Event
+    ) -> Registration:
         """Keep `new` as the player's next registration, the earlier ones kept. `expect`: the version it follows
         (NEW: none), or None for whichever is current. StaleVersion when that is not the current version, or when
-        another registration of the player was kept between this one's read and write."""
+        another registration of the player was kept between this one's read and write; ListChanged when the event's
+        list is no longer the one of `judged`, the event its status was judged at (the organiser changed it
+        meanwhile: judged again, it is sent again)."""
         with self._writing() as db:
+            # Read under a shared lock (PostgreSQL; SQLite's writers queue whole): a change of list waits for this.
+            listed = db.execute(
+                sa.select(events.c.banlist).where(events.c.id == staff.event).with_for_update(read=True)
+            ).first()
+            if listed is None:
+                raise NotFound.one(["event"], f"No event has the id {staff.event[:40]}.", "unknown_event")
+            if listed.banlist != judged.banlist:
+                raise ListChanged("The event's list changed while the registration was judged.")
             current = db.execute(
                 sa.select(players.c.version).where(players.c.event_id == staff.event, players.c.player == player)
             ).scalar_one_or_none()
