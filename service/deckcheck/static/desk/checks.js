@@ -10,6 +10,7 @@ import {DECK_FIELDS, deckOnly, fileKind, isDeckLink, readDeck, readFile, readQrP
 import {closeVerdict, render, returnFocusTo, showChecking, showError, showNotice, verdictOpen} from "./verdict.js";
 import {attachDeck, record} from "./queue.js";
 import {answeredWith} from "./currency.js";
+import {connected, eventSettings, mayRegister, register} from "./event.js";
 
 const MAX_CODE_WORDS = 80; // characters of a code that holds no deck shown to staff
 
@@ -73,7 +74,10 @@ export async function checkSubmission(from, kind = null) {
  * of that text each entry is). The event's settings win over a JSON request's own date, list, language or
  * protectors: the desk judges its event. */
 const submitted = (deck) =>
-  ({kind: "submission", body: {...deck.fields, ...eventFields()}, source: deck.source, entryLines: deck.lines});
+  ({kind: "submission", body: {...deck.fields, ...settings()}, source: deck.source, entryLines: deck.lines});
+
+/** The settings every check sends: the event's day, format and list when the desk is connected to one. */
+const settings = () => ({...eventFields(), ...eventSettings()});
 
 /** Compare the deck in #roster-presented with its Deck Roster Sheet: the list in #roster-registered, or `sheet`
  * (a deck's request fields and text) read from the paper itself. */
@@ -83,7 +87,7 @@ export async function checkRoster(sheet = null) {
     const presented = rosterDeck($("roster-presented"));
     const body = {
       ...presented.fields,
-      ...eventFields(),
+      ...settings(),
       roster: deckOnly(registered.fields),
       duel: Number($("roster-duel").value),
       phase: $("roster-phase").value,
@@ -134,7 +138,7 @@ async function run(input, prepare) {
   try {
     Object.assign(check, prepare());
     showChecking(check);
-    check.report = await validate(check.body, controller.signal);
+    check.report = await verdictOf(check, controller.signal);
     check.time = new Date().toISOString();
     const entry = record(check);
     // The player stays for their next duels (a roster check before duel 2 is theirs too) until staff clear it.
@@ -148,6 +152,14 @@ async function run(input, prepare) {
     $("status").textContent = "";
   }
   if (refused && verdictOpen()) showNotice(t("kept_waiting"));
+}
+
+/** The verdict on a check: of the event, where the desk registers the deck (the event's answer holds /v1/validate's),
+ * else of POST /v1/validate. */
+async function verdictOf(check, signal) {
+  if (check.kind !== "submission" || !connected() || !mayRegister()) return validate(check.body, signal);
+  const registered = await register(check, deckOnly(check.body), signal);
+  return registered.verdict;
 }
 
 /** Record the deck checked as a ydke link, written by POST /v1/decks/convert, in the queue's entry `entry`: the
@@ -166,8 +178,9 @@ async function keepDeckLink(entry, body) {
 function show(error, check) {
   const problem = error instanceof DeskError ? error : new DeskError(t("page_error"), [String(error)]);
   const {source, rosterSource, player} = check;
-  showError(problem.message, problem.details, {source, lines: problem.lines, rosterSource,
-    rosterLines: problem.rosterLines, player});
+  // A player another desk registered first: both decks shown, the event's as the registered one.
+  showError(problem.message, problem.details, {source, lines: problem.lines, rosterSource: problem.registered ??
+    rosterSource, rosterLines: problem.rosterLines, player});
 }
 
 /** Run the check refused while another ran; false when there is none. */

@@ -3,7 +3,7 @@
 
 export const KEYS = {
   settings: "deckcheck.desk.settings", queue: "deckcheck.desk.queue", lang: "deckcheck.desk.lang",
-  clock: "deckcheck.desk.clock",
+  clock: "deckcheck.desk.clock", event: "deckcheck.desk.event", outbox: "deckcheck.desk.outbox",
 };
 
 export const $ = (id) => document.getElementById(id);

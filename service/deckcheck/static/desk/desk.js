@@ -10,7 +10,8 @@
 // checks made), catalogue.js (what each code is, in words), paper.js (a paper list photographed or opened, and read
 // by the API), review.js (what it read, reviewed before the check) and picture.js (its picture), sheet.js (the
 // registration sheet printed), and for judges clock.js (the round clock and time-limit rulings) and assessor.js
-// (penalties).
+// (penalties). Connected to an event (event.js), the desk registers at it and lists every desk's players, and a
+// judge checks a player's deck against their registration (deckchecks.js).
 
 import {$} from "./common.js";
 import {applyWords, switchLanguage, t} from "./words.js";
@@ -26,6 +27,8 @@ import {closePaper, openPaper, photoOn, readPaper, shoot, startPhoto, stopPhoto}
 import {redrawRead} from "./review.js";
 import {printSheet} from "./sheet.js";
 import {dataVersion, keepCurrent, loadHealth} from "./currency.js";
+import {drawEvent, eventInfo, listPlayers, startEvent} from "./event.js";
+import {checkDeck, drawChosen, photographedCode, pickPlayer} from "./deckchecks.js";
 
 /** Set the page in its language: its own words, the lists, the queue, the verdict shown and the judge's tools. */
 function applyLanguage() {
@@ -35,6 +38,9 @@ function applyLanguage() {
   redrawVerdict();
   drawClock();
   redrawRead();
+  drawEvent();
+  drawChosen();
+  listPlayers();
   loadInfractions().then(renderQueue); // the catalogue in the page's language: the queue names what it found by it
 }
 
@@ -56,6 +62,7 @@ function refreshData() {
 /** Clear the player: the next check is the next player's. */
 function clearPlayer() {
   $("player").value = "";
+  $("player-name").value = "";
   $("player").focus();
 }
 
@@ -169,6 +176,18 @@ for (const id of ["paper-file", "paper-capture"]) {
 }
 $("sheet-print").addEventListener("click", () => guard(printSheet, $("submission")));
 $("verdict-close").addEventListener("click", closeOrStop);
+$("dc-check").addEventListener("click", () => checkDeck());
+$("dc-presented").addEventListener("keydown", (event) => {
+  if (ctrlEnter(event)) {
+    event.preventDefault();
+    checkDeck();
+  }
+});
+$("dc-qr").addEventListener("change", (event) => {
+  const [file] = event.target.files;
+  event.target.value = "";
+  if (file) guard(() => photographedCode(file), $("dc-presented"));
+});
 $("print").addEventListener("click", () => print());
 $("queue-export").addEventListener("click", exportQueue);
 $("queue-clear").addEventListener("click", clearQueue);
@@ -199,4 +218,6 @@ startAssessor();
 applyLanguage();
 await Promise.all([loadHealth(), loadBanlists(chosen)]);
 fillBanlists();
+// Connected to an event, the settings are the event's: its format's lists, its list chosen.
+await startEvent(pickPlayer, () => loadBanlists(eventInfo().banlist ?? ""));
 keepCurrent(refreshData);
