@@ -16,6 +16,7 @@ const POLL_MS = 3000; // how often the list of players is read again: every desk
 const RETRY_MS = 5000; // how often the outbox is sent again while it holds registrations
 const PAGE = 200; // players listed at once; the search finds the rest
 const PLAYER = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const EVENT = /^ev-[0-9a-f]{10}$/;
 
 let held = JSON.parse(localStorage.getItem(KEYS.event) || "null"); // {event, token}
 let info = null; // GET /v1/events/{event}: the event and who the token is
@@ -86,8 +87,12 @@ function linked() {
 }
 
 async function connect(given) {
-  held = given;
   $("event-status").textContent = "";
+  if (!EVENT.test(given.event) || !given.token) {
+    $("event-status").textContent = t("event_give");
+    return;
+  }
+  held = given;
   try {
     const answer = await call("GET", "");
     if (!answer.ok) throw await refusal(answer);

@@ -183,6 +183,7 @@ export const WORDS = {
   event_leave: ["接続を解除", "Disconnect"], event_named: ["{0}（{1}・{2}）", "{0} ({1}, {2})"],
   event_you: ["{0}として接続中（{1}）", "Connected as {0} ({1})"], role_desk: ["受付", "desk"], role_judge: ["審判", "judge"],
   role_organiser: ["主催者", "organiser"], event_failed: ["大会に接続できません。", "The event cannot be reached."],
+  event_give: ["大会ID（ev- で始まる）とスタッフトークンを入れてください。", "Enter the event id (it begins ev-) and a staff token."],
   event_player_name: ["プレイヤーの氏名", "Player's name"],
   event_player_id: ["プレイヤー番号には英数字と . _ - だけを使ってください（{0}）。", "Use only letters, digits and . _ - in a player number ({0})."],
   event_name_needed: ["大会に登録するにはプレイヤーの氏名を入れてください。", "Enter the player's name to register them at the event."],
