@@ -7,6 +7,7 @@ bodies."""
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import os
 import re
 import shutil
@@ -27,6 +28,8 @@ import pytest
 
 from bench.corpus import Corpus
 from deckcheck import Data
+from deckcheck.events import EventStore
+from deckcheck.wire.answers.examples import SMALL_YDKE
 
 pytestmark = pytest.mark.server
 
@@ -517,3 +520,29 @@ def test_a_photo_of_a_sheet_passes_through_and_reads_the_same(proxy: Proxy, clie
     assert through.json() == direct.json()
     assert through.json()["source"] == "qr"
     assert _problem(too_large, 413)["detail"] == "The request body is larger than 20971520 bytes."
+
+
+def test_an_event_through_the_proxy_keeps_names_and_tokens_out_of_its_log(proxy: Proxy) -> None:
+    """The event routes pass nginx with their methods, bodies and answers, no answer is cached on the way, and the
+    access log records an event route's path alone: no player's name searched for, no token."""
+    store = EventStore.open(None)  # the database of the test server, whose settings name none
+    try:
+        event = store.create_event("Summer regional", dt.date(2008, 6, 1), "ocg", None)
+        desk, _label = store.issue_token(event.id, "desk")
+    finally:
+        store.close()
+    auth = {"Authorization": f"Bearer {desk}"}
+    players = f"/v1/events/{event.id}/players"
+    with httpx.Client(base_url=proxy.url, timeout=30) as http:
+        sent = f"event-{uuid.uuid4().hex}"
+        made = http.put(f"{players}/0042", json={"name": "山田 太郎", "deck": {"ydke": SMALL_YDKE}}, headers=auth)
+        found = http.get(players, params={"q": "山田"}, headers={**auth, "X-Request-ID": sent})
+        again = http.get(players, params={"q": "山田"}, headers=auth)
+    assert (made.status_code, made.headers["cache-control"]) == (201, "no-store")
+    assert [p["name"] for p in found.json()["players"]] == ["山田 太郎"]
+    assert "x-cache-status" not in again.headers
+    entry = proxy.log(sent)
+    assert (entry["uri"], entry["status"]) == (players, 200)
+    logged = proxy.access_log.read_text(encoding="utf-8")
+    for secret in ("山田", "%E5%B1%B1", desk):
+        assert secret not in logged
