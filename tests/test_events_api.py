@@ -10,6 +10,7 @@ import io
 import logging
 import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from deckcheck.api import create_app
 from deckcheck.cli import run
 from deckcheck.config import Settings
 from tests.postgres import PostgresServer
-from tests.served import serving_app
+from tests.served import serving, serving_app
 
 pytestmark = pytest.mark.server
 
@@ -383,3 +384,26 @@ def test_postgresql_down_answers_503_and_validate_goes_on(
             postgres_server.start()
         back = httpx.get(player, headers=auth, timeout=30)
         assert (back.status_code, back.json()["version"]) == (200, 1)
+
+
+def test_two_server_processes_share_the_event(database: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """`deckcheck serve --workers 2` as an operator runs it on the database: the two processes (each migrating on
+    its first request, one after the other) take registrations from 40 requests at once, and every one is kept
+    once; the service's log names no token and no player's name."""
+    made = create_event(database, monkeypatch)
+    auth = {"Authorization": f"Bearer {made['tokens']['desk']}"}
+    with serving(tmp_path / "serve.log", {"DECKCHECK_EVENTS_DB": database}, "--workers", "2") as server:
+        players = f"{server.url}/v1/events/{made['event']}/players"
+
+        def register(number: int) -> int:
+            body = {"name": f"山田 {number}", "deck": SMALL}
+            return httpx.put(f"{players}/{number:04}", json=body, headers=auth, timeout=60).status_code
+
+        with ThreadPoolExecutor(8) as pool:
+            codes = list(pool.map(register, range(40)))
+        listed = httpx.get(players, params={"limit": 100}, headers=auth).json()
+        log = server.log.read_text(encoding="utf-8")
+    assert codes == [201] * 40
+    assert (listed["total"], {p["version"] for p in listed["players"]}) == (40, {1})
+    assert made["tokens"]["desk"] not in log
+    assert "山田" not in log
