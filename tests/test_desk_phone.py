@@ -299,3 +299,34 @@ def test_a_paper_list_is_reviewed_on_a_phone(desk: Desk, sheet: paper.Sheet) -> 
     assert_fits(ready)
     assert (verdict.state, verdict.heading) == ("legal", "合法")
     assert console_errors(desk.driver) == []
+
+
+# The phone held sideways: the laptop's layout at its width, on a screen a third as tall.
+SIDEWAYS = {"width": 844, "height": 390, "deviceScaleFactor": 3, "mobile": True}
+BAND_SIDEWAYS = 120  # px: the verdict's band at most, leaving the reasons most of the 390
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_verdict_reads_on_a_phone_held_sideways(
+    chromium: webdriver.Chrome, base_url: str, lists: dict[str, str], lang: str
+) -> None:
+    """At 844×390 the verdict's band takes at most BAND_SIDEWAYS px, its close button is on the screen, and the
+    first violation's reason, penalty and remedy are readable in the pane; nothing is wider than the screen."""
+    browser.open_desk(chromium, base_url, lang, SIDEWAYS)
+    try:
+        WebDriverWait(chromium, WAIT).until(lambda d: d.find_element(By.ID, "event-summary").text)
+        phone = Phone(chromium, lang)
+        phone.set("submission", lists["pot"])
+        phone.click("check")
+        measured = phone.verdict()
+        phone.shot("sideways-pot-of-greed")
+        band, close, viewport = measured["band"], measured["close"], measured["viewport"]
+        assert (viewport["right"], viewport["bottom"]) == (SIDEWAYS["width"], SIDEWAYS["height"])
+        assert band["bottom"] - band["top"] <= BAND_SIDEWAYS, band
+        assert laptop.inside(close, viewport), close
+        laptop.assert_readable(measured)
+        assert measured["fit"]["scrollWidth"] <= SIDEWAYS["width"]
+        phone.close()
+        assert console_errors(chromium) == []
+    finally:
+        chromium.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
