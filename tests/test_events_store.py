@@ -748,3 +748,19 @@ def test_the_default_file_is_the_users_alone_whatever_the_umask(
         os.umask(old)
 
     assert stat.S_IMODE((tmp_path / "data" / "deckcheck" / "events.sqlite3").stat().st_mode) == 0o600
+
+
+def test_a_deleted_event_leaves_no_copy_in_the_sqlite_files(tmp_path: Path) -> None:
+    """Deleting an event overwrites its rows in the file and empties the write-ahead log, so a player's name is in
+    neither file afterwards, while the service still has them open."""
+    path = tmp_path / "events.sqlite3"
+    opened = EventStore.open(f"sqlite:///{path}")
+    try:
+        event = opened.create_event("Summer Regional", DAY, "ocg", None)
+        opened.register(desk(opened, event), "p1", new("Zenkichi Unusualname"), NEW, event)
+        files = [path, path.with_name(path.name + "-wal")]
+        assert any(b"Unusualname" in f.read_bytes() for f in files if f.exists())
+        opened.delete_event(event.id)
+        assert [f.name for f in files if f.exists() and b"Unusualname" in f.read_bytes()] == []
+    finally:
+        opened.close()

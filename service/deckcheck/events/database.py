@@ -4,6 +4,7 @@ when several processes or machines share the events; its schema brought to the n
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +27,7 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 CONNECT_SECONDS = 3
 BUSY_SECONDS = 5
 _IMMEDIATE = "deckcheck_immediate"
+_LOG = logging.getLogger("deckcheck.events")
 
 
 class EventsUnavailable(Unavailable):
@@ -44,8 +46,9 @@ def engine_for(url: str | None) -> Engine:
     if url is None:
         path = default_database()
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.touch(mode=0o600, exist_ok=True)  # names and CARD GAME IDs: the user's alone (its WAL files follow it)
         url = f"sqlite:///{path}"
+    if url.startswith("postgres://"):  # the scheme Heroku and others write, which SQLAlchemy no longer reads
+        url = "postgresql://" + url.removeprefix("postgres://")
     try:
         parsed = sa.make_url(url)
     except ArgumentError:
@@ -68,14 +71,21 @@ def engine_for(url: str | None) -> Engine:
 
 
 def _sqlite(url: sa.URL) -> Engine:
-    """A SQLite engine in WAL mode whose connections enforce foreign keys, and whose writes take the database's
-    write lock when they begin (BEGIN IMMEDIATE), so that two writers queue for it rather than fail half-way."""
+    """A SQLite engine in WAL mode whose connections enforce foreign keys and overwrite what is deleted, and whose
+    writes take the database's write lock when they begin (BEGIN IMMEDIATE), so that two writers queue for it rather
+    than fail half-way. The file is made readable by its owner alone (names and CARD GAME IDs; its WAL files follow
+    its mode); InvalidInput naming it when its folder is missing or the file cannot be made."""
+    path = Path(str(url.database))
+    try:
+        path.touch(mode=0o600, exist_ok=True)
+    except OSError as exc:
+        raise InvalidInput(f"DECKCHECK_EVENTS_DB: the SQLite file {path} cannot be made ({exc.strerror})") from None
     engine = sa.create_engine(url, connect_args={"timeout": BUSY_SECONDS, "check_same_thread": False})
 
     @sa_event.listens_for(engine, "connect")
     def _connected(dbapi_connection: Any, record: Any) -> None:
         dbapi_connection.isolation_level = None  # the transactions are begun below, not by the driver
-        for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL"):
+        for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL", "secure_delete=ON"):
             dbapi_connection.execute(f"PRAGMA {pragma}")
 
     @sa_event.listens_for(engine, "begin")
@@ -114,7 +124,9 @@ def unavailable_as_503() -> Iterator[None]:
     except IntegrityError:
         raise
     except DBAPIError as exc:
-        raise EventsUnavailable(f"The events database cannot serve the request now: {_first_line(exc)}") from None
+        # Where the database is and why it failed are the operator's to read, in the log, not a client's.
+        _LOG.warning("the events database cannot serve a request: %s", _first_line(exc))
+        raise EventsUnavailable("The events database cannot serve the request now; send it again shortly.") from None
     except sa.exc.TimeoutError:
         raise EventsUnavailable("The events database has no free connection now.") from None
 

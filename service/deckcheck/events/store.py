@@ -14,8 +14,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine, RowMapping
 from sqlalchemy.exc import IntegrityError
 
-from deckcheck.errors import InvalidInput, NotFound, Unavailable
-from deckcheck.events.database import Schema, engine_for, reading, writing
+from deckcheck.errors import InvalidInput, NotFound
+from deckcheck.events.database import EventsUnavailable, Schema, engine_for, reading, writing
 from deckcheck.events.staff import ROLES, Role, Staff, digest, new_token
 from deckcheck.events.tables import deck_checks, events, players, registrations, tokens
 from deckcheck.model import FORMATS, Format
@@ -24,7 +24,7 @@ NEW = 0
 """The version a registration expects when it must be the player's first (If-None-Match: *)."""
 
 
-class ListChanged(Unavailable):
+class ListChanged(EventsUnavailable):
     """The event's list changed between a registration's verdict and its write; the caller judges it again."""
 
 
@@ -32,8 +32,8 @@ class StaleVersion(InvalidInput):
     """A registration made against a version that is no longer the player's current one: another desk registered
     the player meanwhile. `current` is the registration that won."""
 
-    def __init__(self, message: str, current: Registration | None) -> None:
-        super().__init__(message, [{"loc": ["header", "If-Match"], "msg": message, "type": "stale_version"}])
+    def __init__(self, message: str, current: Registration | None, header: str = "If-Match") -> None:
+        super().__init__(message, [{"loc": ["header", header], "msg": message, "type": "stale_version"}])
         self.current = current
 
 
@@ -188,6 +188,11 @@ class EventStore:
             count = db.execute(sa.select(sa.func.count()).where(players.c.event_id == event_id)).scalar_one()
             if db.execute(events.delete().where(events.c.id == event_id)).rowcount == 0:
                 raise NotFound.one(["event"], f"No event has the id {event_id[:40]}.", "unknown_event")
+        if self.engine.dialect.name == "sqlite":
+            # The deleted rows (overwritten in the file: secure_delete) live on in the write-ahead log until it is
+            # copied back: copy it back now and empty it.
+            with self.engine.connect() as db:
+                db.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
         return int(count)
 
     def staff(self, token: str) -> Staff | None:
@@ -373,7 +378,7 @@ def _stale(db: Connection, event_id: str, player: str, expected: int) -> StaleVe
         msg = f"Player {player} is registered already (version {current.version}, by {current.registered_by})."
     else:
         msg = f"Player {player}'s registration is at version {current.version}, not {expected}."
-    return StaleVersion(msg, current)
+    return StaleVersion(msg, current, "If-None-Match" if expected == NEW else "If-Match")
 
 
 def _registration(db: Connection, event_id: str, player: str, version: int | None) -> Registration | None:
