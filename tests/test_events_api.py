@@ -138,6 +138,7 @@ def test_a_registration_made_against_an_old_version_gets_412_with_the_current_on
     )
     taken = _put(held, "7", {"name": "B", "deck": SMALL}, **{"If-None-Match": "*"})
     assert (taken.status_code, taken.json()["current"]["version"]) == (412, 2)
+    assert taken.json()["errors"][0]["loc"] == ["header", "If-None-Match"]
 
 
 def test_two_desks_registering_one_player_at_once_one_wins_and_the_other_sees_both(
@@ -379,6 +380,7 @@ def test_postgresql_down_answers_503_and_validate_goes_on(
             down = httpx.get(player, headers=auth, timeout=30)
             assert (down.status_code, down.headers["Retry-After"]) == (503, "2")
             assert down.json()["type"] == "urn:deckcheck:problem:service-unavailable"
+            assert str(postgres_server.port) not in down.text  # where the database is stays in the log
             assert httpx.post(f"{url}/v1/validate", json={**SMALL, "date": DAY}).status_code == 200
         finally:
             postgres_server.start()
@@ -407,3 +409,27 @@ def test_two_server_processes_share_the_event(database: str, monkeypatch: pytest
     assert (listed["total"], {p["version"] for p in listed["players"]}) == (40, {1})
     assert made["tokens"]["desk"] not in log
     assert "山田" not in log
+
+
+def test_the_organisers_commands_answer_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The labels come with the tokens; a database the events cannot be kept in, or a token asked for and revoked at
+    once, is one line and exit status 2, never a traceback; a SQLite file named is the user's alone."""
+    database = tmp_path / "mine.sqlite3"
+    made = create_event(f"sqlite:///{database}", monkeypatch)
+    assert made["labels"] == {"desk": "desk-1", "judge": "judge-1", "organiser": "organiser-1"}
+    assert database.stat().st_mode & 0o777 == 0o600
+    out, err = io.StringIO(), io.StringIO()
+    text = run(["event", "create", "--name", "N", "--date", DAY, "--format", "ocg"], out, err)
+    assert (text, err.getvalue()) == (0, "")
+    assert out.getvalue().splitlines()[1].startswith("token desk (desk-1): dck_")
+    for setting in ("mysql://x/y", f"sqlite:///{tmp_path}/no-such-folder/events.sqlite3"):
+        monkeypatch.setenv("DECKCHECK_EVENTS_DB", setting)
+        err = io.StringIO()
+        assert run(["event", "create", "--name", "N", "--date", DAY, "--format", "ocg"], io.StringIO(), err) == 2
+        assert err.getvalue().startswith("deckcheck event create: DECKCHECK_EVENTS_DB: ")
+        assert len(err.getvalue().splitlines()) == 1
+    monkeypatch.setenv("DECKCHECK_EVENTS_DB", f"sqlite:///{database}")
+    err = io.StringIO()
+    both = ["event", "tokens", made["event"], "--role", "judge", "--revoke", "judge-1"]
+    assert run(both, io.StringIO(), err) == 2
+    assert "not allowed with argument" in err.getvalue()

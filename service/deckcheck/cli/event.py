@@ -14,7 +14,7 @@ import orjson
 from deckcheck.cli.output import EXIT_ERROR, EXIT_OK
 from deckcheck.config import Settings
 from deckcheck.data import Data
-from deckcheck.errors import Error, InvalidInput
+from deckcheck.errors import Error
 from deckcheck.events import ROLES, EventStore
 from deckcheck.wire.inputs import bundled_list
 
@@ -30,9 +30,10 @@ def add_event_parser(commands: Any, date: Callable[[str], Any]) -> None:
     create.add_argument("--banlist", help="a bundled list id (default: the format's list in force on the day)")
     tokens = actions.add_parser("tokens", help="issue another staff token of a role, or end one (--revoke LABEL)")
     tokens.add_argument("event", help="the event's id")
-    tokens.add_argument("--role", choices=ROLES, help="the role of the token to issue")
-    tokens.add_argument("--label", help="its label in the records (default: the role numbered, desk-2)")
-    tokens.add_argument("--revoke", metavar="LABEL", help="end the token of this label instead")
+    which = tokens.add_mutually_exclusive_group(required=True)
+    which.add_argument("--role", choices=ROLES, help="the role of the token to issue")
+    which.add_argument("--revoke", metavar="LABEL", help="end the token of this label instead")
+    tokens.add_argument("--label", help="the label of the token issued (default: the role numbered, desk-2)")
     delete = actions.add_parser("delete", help="delete an event with its tokens, registrations and deck checks")
     delete.add_argument("event", help="the event's id")
     for action in (create, tokens, delete):
@@ -41,7 +42,11 @@ def add_event_parser(commands: Any, date: Callable[[str], Any]) -> None:
 
 def run_event(args: argparse.Namespace, settings: Settings, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
     """Carry out `deckcheck event …`; 0 when done, 2 with one line naming what is wrong."""
-    store = EventStore.open(settings.events_db)
+    try:
+        store = EventStore.open(settings.events_db)
+    except Error as exc:
+        print(f"deckcheck event {args.action}: {exc}", file=stderr)
+        return EXIT_ERROR
     try:
         answer = _ACTIONS[args.action](args, store, data)
     except Error as exc:
@@ -60,15 +65,18 @@ def _create(args: argparse.Namespace, store: EventStore, data: Data) -> dict[str
     if args.banlist is not None:
         bundled_list(args.banlist, args.format, data, ["--banlist"])
     event = store.create_event(args.name, args.date, args.format, args.banlist)
-    return {"event": event.id, "tokens": {role: store.issue_token(event.id, role)[0] for role in ROLES}}
+    issued = {role: store.issue_token(event.id, role) for role in ROLES}
+    return {
+        "event": event.id,
+        "tokens": {role: token for role, (token, _label) in issued.items()},
+        "labels": {role: label for role, (_token, label) in issued.items()},
+    }
 
 
 def _tokens(args: argparse.Namespace, store: EventStore, data: Data) -> dict[str, Any]:
     if args.revoke is not None:
         store.revoke_token(args.event, args.revoke)
         return {"event": args.event, "revoked": args.revoke}
-    if args.role is None:
-        raise InvalidInput("give --role ROLE to issue a token, or --revoke LABEL to end one")
     token, label = store.issue_token(args.event, args.role, args.label)
     return {"event": args.event, "role": args.role, "label": label, "token": token}
 
@@ -85,8 +93,8 @@ _ACTIONS: dict[str, Callable[[argparse.Namespace, EventStore, Data], dict[str, A
 
 
 def _lines(answer: dict[str, Any]) -> list[tuple[str, Any]]:
-    """The answer as `key: value` lines, a token a line."""
-    tokens = answer.get("tokens", {})
-    return [(key, value) for key, value in answer.items() if key != "tokens"] + [
-        (f"token {role}", token) for role, token in tokens.items()
+    """The answer as `key: value` lines, a token a line with its label (which `--revoke` takes)."""
+    tokens, labels = answer.get("tokens", {}), answer.get("labels", {})
+    return [(key, value) for key, value in answer.items() if key not in ("tokens", "labels")] + [
+        (f"token {role} ({labels[role]})", token) for role, token in tokens.items()
     ]

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 import deckcheck.wire.answers.event_examples as ex
-from deckcheck.wire.request_values import Duel, Phase
+from deckcheck.wire.request_values import Duel
 from deckcheck.wire.requests import BanlistId, DeckIn
 
 PLAYER_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
@@ -50,7 +50,7 @@ class DeckCheckRequest(_Strict):
     )
     round: int = Field(ge=1, le=99, description="The round of the event.", examples=[3])
     duel: Duel = Field(default=1, description="The duel of the match it is presented for; default 1.", examples=[1])
-    phase: Phase = Field(
+    phase: Literal["between_duels", "during_duel"] = Field(
         default="between_duels",
         description="When it is checked: between duels (or before the first, the default; a forfeit costs the "
         "next duel, PR 1.C) or during a duel (it costs the current one).",
