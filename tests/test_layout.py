@@ -174,7 +174,7 @@ def test_the_client_loads_no_engine() -> None:
         f"deckcheck.wire.{name}"
         for name in (
             *("answers", "answers.cards", "answers.decks", "answers.examples", "answers.paper", "answers.recheck"),
-                *("answers.events", "answers.event_examples"),
+            *("answers.events", "answers.event_examples"),
             *("answers.service", "answers.verdict", "base", "enums", "judge", "judge.answers"),
             *("judge.enums", "judge.examples", "request_values"),
         )

@@ -320,4 +320,3 @@ class ValidateQuery(BaseModel):
         "then varies by it).",
         examples=["ja"],
     )
-
