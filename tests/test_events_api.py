@@ -194,6 +194,23 @@ def test_a_deck_check_is_validate_with_the_registration_as_roster_and_is_recorde
     )
     assert during.json()["id"] > answer["id"]
     assert during.json()["verdict"]["violations"][-1]["penalty_applies_to"] == "current_duel"
+    history = httpx.get(url, headers=held.auth("desk"))
+    assert (history.status_code, history.headers["Cache-Control"]) == (200, "no-store")
+    kept = {
+        "player": "0042",
+        "round": 3,
+        "duel": 1,
+        "registration_version": 1,
+        "deck": SMALL_NO_EXTRA,
+        "legal": False,
+        "penalty": "duel_forfeiture",
+        "codes": ["forbidden_card", "main_deck_too_small", "roster_mismatch"],
+        "checked_by": "judge-1",
+    }
+    assert history.json() == [
+        {**kept, "id": answer["id"], "phase": "between_duels", "checked_at": answer["checked_at"]},
+        {**kept, "id": during.json()["id"], "phase": "during_duel", "checked_at": during.json()["checked_at"]},
+    ]
     none = httpx.post(
         f"{held.url}/v1/events/{held.event}/players/0001/deck-checks",
         json={"deck": SMALL, "round": 1},
@@ -277,6 +294,7 @@ ROUTES = [
     ("GET", "/players", None, {"desk", "judge", "organiser"}),
     ("GET", "/players.csv", None, {"organiser"}),
     ("POST", "/players/0042/deck-checks", {"deck": SMALL, "round": 1}, {"judge", "organiser"}),
+    ("GET", "/players/0042/deck-checks", None, {"desk", "judge", "organiser"}),
     ("DELETE", "", None, {"organiser"}),
 ]
 

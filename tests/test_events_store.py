@@ -130,7 +130,17 @@ def rows_of_event(store: EventStore, event_id: str) -> dict[str, int]:
 
 def a_check(player: str, version: int, round_: int) -> DeckCheck:
     """A deck check of DECK, found legal."""
-    return DeckCheck(player=player, version=version, round=round_, deck=DECK, legal=True, penalty=None, codes=[])
+    return DeckCheck(
+        player=player,
+        version=version,
+        round=round_,
+        duel=1,
+        phase="between_duels",
+        deck=DECK,
+        legal=True,
+        penalty=None,
+        codes=[],
+    )
 
 
 # The schema.

@@ -17,7 +17,7 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel
 
 from deckcheck import __version__
-from deckcheck.api import banlists, cards, decks, events, health, judge, pages, paper, rechecks, validate
+from deckcheck.api import banlists, cards, decks, events, health, judge, pages, paper, players, rechecks, validate
 from deckcheck.api.app_state import AppState, app_state
 from deckcheck.api.decks import CONVERT_PATH, PARSE_PATH
 from deckcheck.api.lifecycle import Lifecycle
@@ -61,6 +61,7 @@ API_ROUTERS = (
     rechecks.router,
     judge.router,
     events.router,
+    players.router,
 )
 
 

@@ -3,18 +3,19 @@
 organiser's commands (cli/event.py) are thin layers over it; it imports no web framework."""
 
 from deckcheck.events.database import EventsUnavailable
-from deckcheck.events.staff import ROLES, Action, Forbidden, Role, Staff, Unauthorized
-from deckcheck.events.store import (
+from deckcheck.events.records import (
     NEW,
     DeckCheck,
     Event,
-    EventStore,
+    KeptCheck,
     ListChanged,
     NewRegistration,
     PlayerRow,
     Registration,
     StaleVersion,
 )
+from deckcheck.events.staff import ROLES, Action, Forbidden, Role, Staff, Unauthorized
+from deckcheck.events.store import EventStore
 from deckcheck.events.verdicts import STATUSES, Status, checked, judge, registered, status_of
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "EventStore",
     "EventsUnavailable",
     "Forbidden",
+    "KeptCheck",
     "ListChanged",
     "NewRegistration",
     "PlayerRow",

@@ -1,111 +1,41 @@
-"""The events database's reads and writes: events and their staff tokens, registrations and deck checks. It knows
-no HTTP and no rule: the verdicts it keeps are given to it (events/verdicts.py makes them)."""
+"""The events database's reads and writes: events and their staff tokens, registrations and deck checks (what it
+keeps: events/records.py). It knows no HTTP and no rule: the verdicts it keeps are given to it (events/verdicts.py
+makes them)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import secrets
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import orjson
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection, Engine, RowMapping
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from deckcheck.errors import InvalidInput, NotFound
-from deckcheck.events.database import EventsUnavailable, Schema, engine_for, reading, writing
+from deckcheck.events.database import Schema, engine_for, reading, writing
+from deckcheck.events.records import (
+    NEW,
+    DeckCheck,
+    Event,
+    KeptCheck,
+    ListChanged,
+    NewRegistration,
+    PlayerRow,
+    Registration,
+    StaleVersion,
+    event_row,
+    kept_check,
+    now,
+    player_of,
+    registration_of,
+    registration_row,
+)
 from deckcheck.events.staff import ROLES, Role, Staff, digest, new_token
 from deckcheck.events.tables import deck_checks, events, players, registrations, tokens
 from deckcheck.model import FORMATS, Format
-
-NEW = 0
-"""The version a registration expects when it must be the player's first (If-None-Match: *)."""
-
-
-class ListChanged(EventsUnavailable):
-    """The event's list changed between a registration's verdict and its write; the caller judges it again."""
-
-
-class StaleVersion(InvalidInput):
-    """A registration made against a version that is no longer the player's current one: another desk registered
-    the player meanwhile. `current` is the registration that won."""
-
-    def __init__(self, message: str, current: Registration | None, header: str = "If-Match") -> None:
-        super().__init__(message, [{"loc": ["header", header], "msg": message, "type": "stale_version"}])
-        self.current = current
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """An event: its id, name, day, format and list (None: the format's list in force on the day)."""
-
-    id: str
-    name: str
-    date: dt.date
-    format: Format
-    banlist: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Registration:
-    """One version of a player's registration: the deck as given (JSON) and its status when it was kept."""
-
-    player: str
-    version: int
-    name: str
-    card_game_id: str | None
-    deck: dict[str, Any]
-    source: str
-    status: str
-    registered_by: str
-    registered_at: dt.datetime
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerRow:
-    """A player in the event's list: the current registration's version, name, status and time."""
-
-    player: str
-    version: int
-    name: str
-    card_game_id: str | None
-    status: str
-    updated_at: dt.datetime
-
-
-@dataclass(frozen=True, slots=True)
-class NewRegistration:
-    """What a desk registers for a player."""
-
-    name: str
-    card_game_id: str | None
-    deck: dict[str, Any]
-    source: str
-    status: str
-
-
-@dataclass(frozen=True, slots=True)
-class DeckCheck:
-    """A deck check as kept: the deck presented, the round, the verdict and who checked it."""
-
-    player: str
-    version: int
-    round: int
-    deck: dict[str, Any]
-    legal: bool
-    penalty: str | None
-    codes: Sequence[str]
-
-
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC).replace(microsecond=0)
-
-
-def _when(value: dt.datetime) -> dt.datetime:
-    """A time as read back: SQLite gives it without its zone, which is UTC as it was written."""
-    return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
 
 
 class EventStore:
@@ -138,7 +68,7 @@ class EventStore:
         """A new event, its id made here."""
         event = Event(f"ev-{secrets.token_hex(5)}", name, date, fmt, banlist)
         with self._writing() as db:
-            db.execute(events.insert().values(**_event_row(event), created_at=_now()))
+            db.execute(events.insert().values(**event_row(event), created_at=now()))
         return event
 
     def event(self, event_id: str) -> Event:
@@ -164,7 +94,7 @@ class EventStore:
                 while f"{role}-{number}" in taken:  # a label given by hand that looks like one of these
                     number += 1
                 label = f"{role}-{number}"
-            row = {"digest": digest(token), "event_id": event_id, "role": role, "label": label, "created_at": _now()}
+            row = {"digest": digest(token), "event_id": event_id, "role": role, "label": label, "created_at": now()}
             try:
                 db.execute(tokens.insert().values(**row))
             except IntegrityError:
@@ -177,7 +107,7 @@ class EventStore:
             done = db.execute(
                 tokens.update()
                 .where(tokens.c.event_id == event_id, tokens.c.label == label, tokens.c.revoked_at.is_(None))
-                .values(revoked_at=_now())
+                .values(revoked_at=now())
             )
         if done.rowcount == 0:
             raise NotFound.one(["label"], f"The event has no token labelled {label} in use.", "unknown_token")
@@ -240,10 +170,10 @@ class EventStore:
             if expect is not None and expect != version:
                 raise _stale(db, staff.event, player, expect)
             kept = Registration(player, version + 1, new.name, new.card_game_id, new.deck, new.source, new.status,
-                                staff.label, _now())  # fmt: skip
+                                staff.label, now())  # fmt: skip
             if not _advance(db, staff.event, kept, version):
                 raise _stale(db, staff.event, player, version)
-            db.execute(registrations.insert().values(event_id=staff.event, **_registration_row(kept)))
+            db.execute(registrations.insert().values(event_id=staff.event, **registration_row(kept)))
         return kept
 
     def players(
@@ -262,14 +192,14 @@ class EventStore:
             with self._reading() as db:
                 rows = db.execute(sa.select(players).where(*where).order_by(players.c.player)).mappings().all()
             columns = ("player", "name", "card_game_id")
-            found = [_player(row) for row in rows if any(folded in (row[c] or "").casefold() for c in columns)]
+            found = [player_of(row) for row in rows if any(folded in (row[c] or "").casefold() for c in columns)]
             return found[offset : offset + limit], len(found)
         with self._reading() as db:
             total = db.execute(sa.select(sa.func.count()).select_from(players).where(*where)).scalar_one()
             rows = db.execute(
                 sa.select(players).where(*where).order_by(players.c.player).offset(offset).limit(limit)
             ).mappings()
-            return [_player(row) for row in rows], int(total)
+            return [player_of(row) for row in rows], int(total)
 
     def counts(self, event_id: str) -> dict[str, int]:
         """How many of the event's players have each status."""
@@ -297,7 +227,7 @@ class EventStore:
                 .where(registrations.c.event_id == event_id)
                 .order_by(registrations.c.player)
             ).mappings()
-            yield from (_registration_of(row) for row in rows)
+            yield from (registration_of(row) for row in rows)
 
     def change_list(
         self, event_id: str, banlist: str | None, judge: Callable[[dict[str, Any]], str]
@@ -321,19 +251,21 @@ class EventStore:
                         players.c.version == player["version"],
                     )
                     if db.execute(players.update().where(*key).values(status=status)).rowcount:
-                        changed.append((_player({**player, "status": status}), player["status"]))
+                        changed.append((player_of({**player, "status": status}), player["status"]))
         return changed
 
     # Deck checks.
 
     def record_check(self, staff: Staff, check: DeckCheck) -> tuple[int, dt.datetime]:
         """Keep a deck check made by `staff`; its id and time."""
-        when = _now()
+        when = now()
         row = {
             "event_id": staff.event,
             "player": check.player,
             "version": check.version,
             "round": check.round,
+            "duel": check.duel,
+            "phase": check.phase,
             "deck": orjson.dumps(check.deck).decode(),
             "legal": check.legal,
             "penalty": check.penalty,
@@ -345,9 +277,12 @@ class EventStore:
             made = db.execute(deck_checks.insert().values(**row).returning(deck_checks.c.id)).scalar_one()
         return int(made), when
 
-
-def _event_row(event: Event) -> dict[str, Any]:
-    return {"id": event.id, "name": event.name, "date": event.date, "format": event.format, "banlist": event.banlist}
+    def deck_checks(self, event_id: str, player: str) -> list[KeptCheck]:
+        """The player's deck checks at the event, oldest first."""
+        of_player = (deck_checks.c.event_id == event_id, deck_checks.c.player == player)
+        with self._reading() as db:
+            rows = db.execute(deck_checks.select().where(*of_player).order_by(deck_checks.c.id)).mappings().all()
+        return [kept_check(row) for row in rows]
 
 
 def _advance(db: Connection, event_id: str, kept: Registration, version: int) -> bool:
@@ -399,38 +334,4 @@ def _registration(db: Connection, event_id: str, player: str, version: int | Non
         .mappings()
         .first()
     )
-    return None if row is None else _registration_of(row)
-
-
-def _registration_of(row: RowMapping) -> Registration:
-    return Registration(
-        player=row["player"],
-        version=row["version"],
-        name=row["name"],
-        card_game_id=row["card_game_id"],
-        deck=orjson.loads(row["deck"]),
-        source=row["source"],
-        status=row["status"],
-        registered_by=row["registered_by"],
-        registered_at=_when(row["registered_at"]),
-    )
-
-
-def _registration_row(kept: Registration) -> dict[str, Any]:
-    return {
-        "player": kept.player,
-        "version": kept.version,
-        "name": kept.name,
-        "card_game_id": kept.card_game_id,
-        "deck": orjson.dumps(kept.deck).decode(),
-        "source": kept.source,
-        "status": kept.status,
-        "registered_by": kept.registered_by,
-        "registered_at": kept.registered_at,
-    }
-
-
-def _player(row: RowMapping | dict[str, Any]) -> PlayerRow:
-    return PlayerRow(
-        row["player"], row["version"], row["name"], row["card_game_id"], row["status"], _when(row["updated_at"])
-    )
+    return None if row is None else registration_of(row)

@@ -84,6 +84,8 @@ deck_checks = sa.Table(
     sa.Column("player", sa.String(64), nullable=False),
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("duel", sa.Integer, nullable=False),
+    sa.Column("phase", sa.String(16), nullable=False),
     sa.Column("deck", sa.Text, nullable=False),
     sa.Column("legal", sa.Boolean, nullable=False),
     sa.Column("penalty", sa.String(40)),
@@ -95,5 +97,5 @@ deck_checks = sa.Table(
     ),
     sa.Index("deck_checks_player_round", "event_id", "player", "round"),
 )
-"""A deck check (PR 3.B): the deck presented in a round, checked against the registration of `version`; its
-verdict, the violation codes (a JSON list) and the judge's token label."""
+"""A deck check (PR 3.B): the deck presented in a round (for a duel, between duels or during one), checked
+against the registration of `version`; its verdict, the violation codes (a JSON list) and the judge's token label."""

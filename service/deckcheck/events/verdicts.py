@@ -8,7 +8,7 @@ from typing import Any, Literal, get_args
 
 from deckcheck.data import Data
 from deckcheck.errors import RequestError
-from deckcheck.events.store import Event
+from deckcheck.events.records import Event
 from deckcheck.model import Report
 from deckcheck.rules import validate
 from deckcheck.wire.inputs import context_for, deck_from

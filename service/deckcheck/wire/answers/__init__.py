@@ -30,6 +30,7 @@ from deckcheck.wire.answers.decks import (
 )
 from deckcheck.wire.answers.events import (
     DeckCheckOut,
+    DeckCheckRecord,
     EventOut,
     ListChangeOut,
     PlayerChange,
@@ -108,6 +109,7 @@ __all__ = [
     "CardType",
     "ConvertResponse",
     "DeckCheckOut",
+    "DeckCheckRecord",
     "DeckEntryOut",
     "DeckFormat",
     "Duel",

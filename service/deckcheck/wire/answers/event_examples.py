@@ -58,6 +58,20 @@ DECK_CHECK: Example = {
     "checked_at": "2008-06-01T04:12:55Z",
     "verdict": VALIDATE_RESPONSE,
 }
+DECK_CHECK_RECORD: Example = {
+    "id": 17,
+    "player": "0042",
+    "round": 3,
+    "duel": 1,
+    "phase": "between_duels",
+    "registration_version": 2,
+    "deck": {"ydke": "ydke://rvTMAq70zAKu9MwCSnBJAw==!!!"},
+    "legal": False,
+    "penalty": "duel_forfeiture",
+    "codes": ["forbidden_card", "main_deck_too_small", "roster_mismatch"],
+    "checked_by": "judge-4",
+    "checked_at": "2008-06-01T04:12:55Z",
+}
 EVENT_CHANGE: Example = {"banlist": "ocg-2008-03-01"}
 PLAYER_CHANGE: Example = {**PLAYER, "before": "legal"}
 LIST_CHANGE: Example = {

@@ -11,6 +11,7 @@ from pydantic import ConfigDict, Field
 import deckcheck.wire.answers.event_examples as ex
 from deckcheck.wire.answers.verdict import ValidateResponse
 from deckcheck.wire.base import WireModel
+from deckcheck.wire.enums import Penalty, RuleCode
 from deckcheck.wire.request_values import Duel, Phase
 
 StaffRole = Literal["desk", "judge", "organiser"]
@@ -137,6 +138,37 @@ class DeckCheckOut(WireModel):
         description="POST /v1/validate's answer for the deck presented with the registered deck as its roster.",
         examples=[ex.VALIDATE_RESPONSE],
     )
+
+
+class DeckCheckRecord(WireModel):
+    """A deck check (PR 3.B) as the event keeps it: what was presented when, against which registration, what the
+    verdict was and who made it."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.DECK_CHECK_RECORD]})
+
+    id: int = Field(description="The record's number.", examples=[17])
+    player: str = PLAYER_ID
+    round: int = Field(description="The round the deck was checked in.", examples=[3])
+    duel: Duel = Field(description="The duel of the match the deck was presented for.", examples=[1])
+    phase: Literal["between_duels", "during_duel"] = Field(
+        description="When it was checked: between duels (or before the first) or during a duel.",
+        examples=["between_duels"],
+    )
+    registration_version: int = Field(description="The registration the deck was checked against.", examples=[2])
+    deck: dict[str, Any] = Field(
+        description="The deck presented, in the form the judge gave it.",
+        examples=[{"ydke": "ydke://rvTMAq70zAKu9MwCSnBJAw==!!!"}],
+    )
+    legal: bool = Field(description="Whether the deck presented broke no rule.", examples=[False])
+    penalty: Penalty | None = Field(
+        description="The most severe penalty of its violations; null when legal.", examples=["duel_forfeiture"]
+    )
+    codes: list[RuleCode] = Field(
+        description="The code of each violation, in the verdict's order.",
+        examples=[["forbidden_card", "main_deck_too_small", "roster_mismatch"]],
+    )
+    checked_by: str = Field(description="The label of the judge's token.", examples=["judge-4"])
+    checked_at: dt.datetime = Field(description="When it was checked (UTC).", examples=["2008-06-01T04:12:55Z"])
 
 
 class PlayerChange(PlayerOut):

@@ -75,6 +75,8 @@ def upgrade() -> None:
         sa.Column("player", sa.String(64), nullable=False),
         sa.Column("version", sa.Integer, nullable=False),
         sa.Column("round", sa.Integer, nullable=False),
+        sa.Column("duel", sa.Integer, nullable=False),
+        sa.Column("phase", sa.String(16), nullable=False),
         sa.Column("deck", sa.Text, nullable=False),
         sa.Column("legal", sa.Boolean, nullable=False),
         sa.Column("penalty", sa.String(40)),
