@@ -53,11 +53,31 @@ export async function checkDeck() {
     const answer = await call("POST", `/players/${encodeURIComponent(chosen.player)}/deck-checks`, {body});
     if (!answer.ok) throw await refusal(answer);
     const made = await answer.json();
-    render({...check, report: made.verdict, time: made.checked_at});
+    // The event judged the deck against the registration current when it was sent: another desk may have registered
+    // the player again since they were picked. The verdict shows that one, whose lines it marks.
+    const registered = await judgedAgainst(made.registration_version);
+    render({...check, rosterSource: registered ? deckText(registered.deck) : undefined, report: made.verdict,
+      time: made.checked_at});
   } catch (error) {
     const problem = error instanceof DeskError ? error : new DeskError(t("page_error"), [String(error)]);
     showError(problem.message, problem.details, {source: check.source, rosterSource: check.rosterSource,
       player: check.player});
+  }
+}
+
+/** The chosen player's registration at `version`, read and shown as the chosen one when it is another (the verdict
+ * covers the page meanwhile: no other player can be picked); null when it cannot be read, so that no other deck
+ * stands for it. */
+async function judgedAgainst(version) {
+  if (chosen.version === version) return chosen;
+  try {
+    const answer = await call("GET", `/players/${encodeURIComponent(chosen.player)}?version=${version}`);
+    if (!answer.ok) return null;
+    chosen = await answer.json();
+    drawChosen();
+    return chosen;
+  } catch {
+    return null;
   }
 }
 
