@@ -47,7 +47,8 @@ PLAYER: Example = {
 }
 PLAYER_PAGE: Example = {"players": [PLAYER], "total": 3, "offset": 0, "limit": 50}
 DECK_CHECK_REQUEST: Example = {"deck": {"ydke": SMALL_YDKE}, "round": 3}
-DECK_CHECK: Example = {
+# What a deck check's answer and its record share.
+_CHECKED: Example = {
     "id": 17,
     "player": "0042",
     "round": 3,
@@ -56,21 +57,14 @@ DECK_CHECK: Example = {
     "registration_version": 2,
     "checked_by": "judge-4",
     "checked_at": "2008-06-01T04:12:55Z",
-    "verdict": VALIDATE_RESPONSE,
 }
+DECK_CHECK: Example = {**_CHECKED, "verdict": VALIDATE_RESPONSE}
 DECK_CHECK_RECORD: Example = {
-    "id": 17,
-    "player": "0042",
-    "round": 3,
-    "duel": 1,
-    "phase": "between_duels",
-    "registration_version": 2,
+    **_CHECKED,
     "deck": {"ydke": "ydke://rvTMAq70zAKu9MwCSnBJAw==!!!"},
     "legal": False,
     "penalty": "duel_forfeiture",
     "codes": ["forbidden_card", "main_deck_too_small", "roster_mismatch"],
-    "checked_by": "judge-4",
-    "checked_at": "2008-06-01T04:12:55Z",
 }
 EVENT_CHANGE: Example = {"banlist": "ocg-2008-03-01"}
 PLAYER_CHANGE: Example = {**PLAYER, "before": "legal"}

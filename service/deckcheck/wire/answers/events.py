@@ -12,7 +12,7 @@ import deckcheck.wire.answers.event_examples as ex
 from deckcheck.wire.answers.verdict import ValidateResponse
 from deckcheck.wire.base import WireModel
 from deckcheck.wire.enums import Penalty, RuleCode
-from deckcheck.wire.request_values import Duel, Phase
+from deckcheck.wire.request_values import Duel
 
 StaffRole = Literal["desk", "judge", "organiser"]
 PlayerStatus = Literal["legal", "needs_review", "illegal"]
@@ -118,43 +118,40 @@ class PlayerPage(WireModel):
     limit: int = Field(description="Players a page holds at most.", examples=[50])
 
 
-class DeckCheckOut(WireModel):
-    """A deck check (PR 3.B) as recorded: the deck presented checked against the registration as its Deck Roster
-    Sheet, every difference a roster_mismatch with its penalty."""
-
-    model_config = ConfigDict(json_schema_extra={"examples": [ex.DECK_CHECK]})
-
-    id: int = Field(description="The record's number.", examples=[17])
-    player: str = PLAYER_ID
-    round: int = Field(description="The round the deck was checked in.", examples=[3])
-    duel: Duel = Field(description="The duel of the match the deck was presented for.", examples=[1])
-    phase: Phase = Field(
-        description="When it was checked: it says which duel a forfeit costs.", examples=["between_duels"]
-    )
-    registration_version: int = Field(description="The registration the deck was checked against.", examples=[2])
-    checked_by: str = Field(description="The label of the judge's token.", examples=["judge-4"])
-    checked_at: dt.datetime = Field(description="When it was checked (UTC).", examples=["2008-06-01T04:12:55Z"])
-    verdict: ValidateResponse = Field(
-        description="POST /v1/validate's answer for the deck presented with the registered deck as its roster.",
-        examples=[ex.VALIDATE_RESPONSE],
-    )
-
-
-class DeckCheckRecord(WireModel):
-    """A deck check (PR 3.B) as the event keeps it: what was presented when, against which registration, what the
-    verdict was and who made it."""
-
-    model_config = ConfigDict(json_schema_extra={"examples": [ex.DECK_CHECK_RECORD]})
+class _Checked(WireModel):
+    """What a deck check's answer and its record share: which check, of whom, when and by whom."""
 
     id: int = Field(description="The record's number.", examples=[17])
     player: str = PLAYER_ID
     round: int = Field(description="The round the deck was checked in.", examples=[3])
     duel: Duel = Field(description="The duel of the match the deck was presented for.", examples=[1])
     phase: Literal["between_duels", "during_duel"] = Field(
-        description="When it was checked: between duels (or before the first) or during a duel.",
+        description="When it was checked: between duels (or before the first; a forfeit costs the next duel) or "
+        "during a duel (it costs the current one), PR 1.C.",
         examples=["between_duels"],
     )
     registration_version: int = Field(description="The registration the deck was checked against.", examples=[2])
+    checked_by: str = Field(description="The label of the judge's token.", examples=["judge-4"])
+    checked_at: dt.datetime = Field(description="When it was checked (UTC).", examples=["2008-06-01T04:12:55Z"])
+
+
+class DeckCheckOut(_Checked):
+    """A deck check (PR 3.B) as made: the deck presented checked against the registration as its Deck Roster Sheet,
+    every difference a roster_mismatch with its penalty."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.DECK_CHECK]})
+
+    verdict: ValidateResponse = Field(
+        description="POST /v1/validate's answer for the deck presented with the registered deck as its roster.",
+        examples=[ex.VALIDATE_RESPONSE],
+    )
+
+
+class DeckCheckRecord(_Checked):
+    """A deck check (PR 3.B) as the event keeps it: what was presented, and what the verdict was."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [ex.DECK_CHECK_RECORD]})
+
     deck: dict[str, Any] = Field(
         description="The deck presented, in the form the judge gave it.",
         examples=[{"ydke": "ydke://rvTMAq70zAKu9MwCSnBJAw==!!!"}],
@@ -167,8 +164,6 @@ class DeckCheckRecord(WireModel):
         description="The code of each violation, in the verdict's order.",
         examples=[["forbidden_card", "main_deck_too_small", "roster_mismatch"]],
     )
-    checked_by: str = Field(description="The label of the judge's token.", examples=["judge-4"])
-    checked_at: dt.datetime = Field(description="When it was checked (UTC).", examples=["2008-06-01T04:12:55Z"])
 
 
 class PlayerChange(PlayerOut):
