@@ -119,6 +119,8 @@ def test_the_circle_test_sees_a_circle(module: str, imports: str) -> None:
         ("deckcheck.logs", (*FRAMEWORKS, "pydantic")),  # data/ logs through it
         ("deckcheck.batch, deckcheck.wire, deckcheck.config, deckcheck.events", FRAMEWORKS),
         ("deckcheck.client", FRAMEWORKS),  # a website's backend reads answers without the server's framework
+        # A command that meets no event loads no database layer (0.3 s and more of every start).
+        ("deckcheck.cli.main, deckcheck.events", ("sqlalchemy", "alembic", "psycopg")),
     ],
 )
 def test_the_core_loads_no_web_framework(modules: str, forbidden: tuple[str, ...]) -> None:

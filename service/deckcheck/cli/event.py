@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import orjson
 
@@ -15,8 +15,11 @@ from deckcheck.cli.output import EXIT_ERROR, EXIT_OK
 from deckcheck.config import Settings
 from deckcheck.data import Data
 from deckcheck.errors import Error
-from deckcheck.events import ROLES, EventStore
+from deckcheck.events import ROLES
 from deckcheck.wire.inputs import bundled_list
+
+if TYPE_CHECKING:
+    from deckcheck.events import EventStore
 
 
 def add_event_parser(commands: Any, date: Callable[[str], Any]) -> None:
@@ -42,6 +45,8 @@ def add_event_parser(commands: Any, date: Callable[[str], Any]) -> None:
 
 def run_event(args: argparse.Namespace, settings: Settings, data: Data, stdout: IO[str], stderr: IO[str]) -> int:
     """Carry out `deckcheck event …`; 0 when done, 2 with one line naming what is wrong."""
+    from deckcheck.events import EventStore  # noqa: PLC0415 - SQLAlchemy only for the commands that need it
+
     try:
         store = EventStore.open(settings.events_db)
     except Error as exc:

@@ -13,13 +13,12 @@ from typing import Any
 
 import platformdirs
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError
 
-from deckcheck.errors import InvalidInput, Unavailable
+from deckcheck.errors import InvalidInput
+from deckcheck.events.records import EventsUnavailable
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 # Seconds a PostgreSQL connection may take before the database is called unreachable, and a SQLite writer waits
@@ -28,10 +27,6 @@ CONNECT_SECONDS = 3
 BUSY_SECONDS = 5
 _IMMEDIATE = "deckcheck_immediate"
 _LOG = logging.getLogger("deckcheck.events")
-
-
-class EventsUnavailable(Unavailable):
-    """The events database cannot be reached or is busy past its wait; the request may be sent again."""
 
 
 def default_database() -> Path:
@@ -159,6 +154,9 @@ class Schema:
 
 def migrate(engine: Engine) -> None:
     """Apply every migration the database lacks (Alembic), in one transaction under a lock."""
+    from alembic import command  # noqa: PLC0415 - only a process that meets the events pays for Alembic
+    from alembic.config import Config  # noqa: PLC0415
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with writing(engine) as connection:

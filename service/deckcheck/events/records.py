@@ -7,14 +7,20 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-from sqlalchemy.engine import RowMapping
 
-from deckcheck.errors import InvalidInput
-from deckcheck.events.database import EventsUnavailable
+from deckcheck.errors import InvalidInput, Unavailable
 from deckcheck.model import Format
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import RowMapping
+
+
+class EventsUnavailable(Unavailable):
+    """The events database cannot be reached or is busy past its wait; the request may be sent again."""
+
 
 NEW = 0
 """The version a registration expects when it must be the player's first (If-None-Match: *)."""
