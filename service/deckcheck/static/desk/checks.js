@@ -66,15 +66,16 @@ export async function checkSubmission(from, kind = null) {
   const input = from === "scan" ? $("scan") : $("submission");
   await run(input, () => {
     if (from === "scan" && input.value.trim() && !isDeckLink(input.value)) throw noDeck(input.value);
-    return submitted(readDeck(input.value, kind));
+    return submitted(readDeck(input.value, kind), from === "scan" ? "qr" : "typed");
   });
 }
 
 /** The check of a submitted deck (its request fields, the text shown for it and, for a deck read from paper, the line
- * of that text each entry is). The event's settings win over a JSON request's own date, list, language or
- * protectors: the desk judges its event. */
-const submitted = (deck) =>
-  ({kind: "submission", body: {...deck.fields, ...settings()}, source: deck.source, entryLines: deck.lines});
+ * of that text each entry is), and how the desk took it (`how`: typed, qr or paper, which an event keeps as the
+ * registration's source). The event's settings win over a JSON request's own date, list, language or protectors:
+ * the desk judges its event. */
+const submitted = (deck, how) =>
+  ({kind: "submission", body: {...deck.fields, ...settings()}, source: deck.source, entryLines: deck.lines, how});
 
 /** The settings every check sends: the event's day, format and list when the desk is connected to one. */
 const settings = () => ({...eventFields(), ...eventSettings()});
@@ -112,7 +113,7 @@ function rosterDeck(field, kind = null) {
  * `asRegistered`, as the Deck Roster Sheet the deck in #roster-presented is compared with. */
 export async function checkPaper(deck, asRegistered) {
   if (asRegistered) await checkRoster(deck);
-  else await run($("scan"), () => submitted(deck));
+  else await run($("scan"), () => submitted(deck, "paper"));
 }
 
 const noDeck = (code) => new DeskError(t("no_deck"), [t("code_holds", code.trim().slice(0, MAX_CODE_WORDS))]);

@@ -194,7 +194,7 @@ export async function register(check, deck, signal) {
   const version = replacing?.player === player ? replacing.version : 0;
   replacing = null;
   const item = {id: `${Date.now()}-${Math.random().toString(36).slice(2)}`, event: held.event, player, name,
-    deck, source: check.source, label: info.you.label, version};
+    deck, how: check.how ?? "typed", label: info.you.label, version};
   keepOutbox([...readOutbox(), item]); // kept before it is sent: a page closed meanwhile loses nothing
   const outcome = await send(item, signal);
   if (outcome.kept) throw new DeskError(t("event_kept"), [t("event_kept_detail")]);
@@ -206,7 +206,7 @@ export async function register(check, deck, signal) {
 async function send(item, signal) {
   let answer;
   const precondition = item.version ? {"If-Match": `"v${item.version}"`} : {"If-None-Match": "*"};
-  const body = {name: item.name, deck: item.deck, source: "typed"};
+  const body = {name: item.name, deck: item.deck, source: item.how ?? "typed"};
   try {
     answer = await call("PUT", `/players/${encodeURIComponent(item.player)}`, {body, headers: precondition, signal});
   } catch (error) {
