@@ -51,8 +51,11 @@ def engine_for(url: str | None) -> Engine:
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
         return _sqlite(parsed)
     if parsed.get_backend_name() == "postgresql":
+        import psycopg  # noqa: PLC0415 - the driver, named rather than found by SQLAlchemy; only for PostgreSQL
+
         return sa.create_engine(
             parsed.set(drivername="postgresql+psycopg"),
+            module=psycopg,
             pool_pre_ping=True,  # a connection from before a server restart is replaced, not failed on
             pool_size=4,
             max_overflow=4,
