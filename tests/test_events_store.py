@@ -17,7 +17,9 @@ from typing import Any, TypeVar
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
 from alembic.autogenerate import compare_metadata
+from alembic.config import Config
 from alembic.migration import MigrationContext
 
 from deckcheck import Data
@@ -36,7 +38,7 @@ from deckcheck.events import (
     StaleVersion,
     judge,
 )
-from deckcheck.events.database import engine_for
+from deckcheck.events.database import MIGRATIONS, engine_for
 from deckcheck.events.tables import deck_checks, events, metadata, players, registrations, tokens
 from tests.postgres import PostgresServer
 
@@ -87,8 +89,18 @@ def new(name: str = "Yamada Taro", card_game_id: str | None = "0123456789", stat
 def desk(store: EventStore, event: Event, label: str | None = None) -> Staff:
     """A new desk token at the event, as the store reads it back."""
     token, _ = store.issue_token(event.id, "desk", label)
-    staff = store.staff(token)
+    staff = staff_of(store, token)
     assert staff is not None
+    return staff
+
+
+def staff_of(store: EventStore, token: str) -> Staff | None:
+    """Who the token is, as the store reads it with its event (which must be the token's)."""
+    found = store.access(token)
+    if found is None:
+        return None
+    staff, event = found
+    assert event == store.event(staff.event)
     return staff
 
 
@@ -169,7 +181,34 @@ def test_ensuring_the_schema_again_keeps_it_and_its_rows(store_url: str, store: 
 
     with store.engine.connect() as connection:
         versions = connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all()
-    assert versions == ["0001"]
+    assert versions == ["0002"]
+
+
+def test_a_database_of_the_first_migration_gets_its_names_folded_for_the_search(store_url: str) -> None:
+    """A database made before the names were folded (migration 0001) keeps its players, and the search finds them
+    by their names after the next migration, as it finds players registered after it."""
+    engine = engine_for(store_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0001")
+        when = dt.datetime(2026, 12, 5, tzinfo=dt.UTC)
+        connection.execute(
+            events.insert().values(id="ev-0123456789", name="Old", date=DAY, format="ocg", created_at=when)
+        )
+        for player, name in (("A-1", "Émile Zola"), ("A-2", "ＹＡＭＡＤＡ Ｔａｒｏ"), ("A-3", "Suzuki Hanako")):
+            row = {"version": 1, "name": name, "card_game_id": None, "status": "legal", "updated_at": when}
+            connection.execute(sa.table("players", *map(sa.column, ["event_id", "player", *row])).insert().values(
+                event_id="ev-0123456789", player=player, **row
+            ))  # fmt: skip
+    store = EventStore(engine)
+    try:
+        found = {query: [row.player for row in store.players("ev-0123456789", None, query, 0, 10)[0]]
+                 for query in ("émile", "ｙａｍａｄａ", "hanako", "zz")}  # fmt: skip
+        assert found == {"émile": ["A-1"], "ｙａｍａｄａ": ["A-2"], "hanako": ["A-3"], "zz": []}
+    finally:
+        store.close()
 
 
 def test_two_stores_migrating_the_same_database_at_once_both_succeed(store_url: str) -> None:
@@ -204,11 +243,11 @@ def test_tokens_are_labelled_by_role_and_number_and_say_who_holds_them(store: Ev
     named, named_label = store.issue_token(event.id, "organiser", "Head organiser")
 
     assert (first_label, second_label, judge_label, named_label) == ("desk-1", "desk-2", "judge-1", "Head organiser")
-    assert store.staff(first) == Staff(event.id, "desk", "desk-1")
-    assert store.staff(second) == Staff(event.id, "desk", "desk-2")
-    assert store.staff(judge_token) == Staff(event.id, "judge", "judge-1")
-    assert store.staff(named) == Staff(event.id, "organiser", "Head organiser")
-    assert store.staff("dck_not-a-token") is None
+    assert staff_of(store, first) == Staff(event.id, "desk", "desk-1")
+    assert staff_of(store, second) == Staff(event.id, "desk", "desk-2")
+    assert staff_of(store, judge_token) == Staff(event.id, "judge", "judge-1")
+    assert staff_of(store, named) == Staff(event.id, "organiser", "Head organiser")
+    assert staff_of(store, "dck_not-a-token") is None
 
 
 def test_a_label_the_event_has_is_refused(store: EventStore, event: Event) -> None:
@@ -228,7 +267,7 @@ def test_the_same_label_at_another_event_is_allowed(store: EventStore, event: Ev
     token, label = store.issue_token(other.id, "desk")
 
     assert label == "desk-1"
-    assert store.staff(token) == Staff(other.id, "desk", "desk-1")
+    assert staff_of(store, token) == Staff(other.id, "desk", "desk-1")
 
 
 def test_a_numbered_label_skips_one_given_by_hand(store: EventStore, event: Event) -> None:
@@ -241,7 +280,7 @@ def test_a_numbered_label_skips_one_given_by_hand(store: EventStore, event: Even
     labels = [label for _, label in issued]
     assert len({"desk-2", *labels}) == 4
     assert all(label.startswith("desk-") and label.removeprefix("desk-").isdigit() for label in labels)
-    assert [store.staff(token) for token, _ in issued] == [Staff(event.id, "desk", label) for label in labels]
+    assert [staff_of(store, token) for token, _ in issued] == [Staff(event.id, "desk", label) for label in labels]
 
 
 def test_a_token_for_no_event_is_not_issued(store: EventStore) -> None:
@@ -255,8 +294,8 @@ def test_a_revoked_token_is_no_one_and_the_others_stay(store: EventStore, event:
 
     store.revoke_token(event.id, label)
 
-    assert store.staff(ended) is None
-    assert store.staff(kept) == Staff(event.id, "desk", "desk-1")
+    assert staff_of(store, ended) is None
+    assert staff_of(store, kept) == Staff(event.id, "desk", "desk-1")
     with pytest.raises(NotFound):
         store.revoke_token(event.id, label)
 
@@ -573,7 +612,7 @@ def test_deck_checks_are_numbered_in_order_and_kept(store: EventStore, event: Ev
     store.register(staff, "p1", new(), NEW, event)
     store.register(staff, "p2", new(), NEW, event)
     judge_token, _ = store.issue_token(event.id, "judge")
-    checker = store.staff(judge_token)
+    checker = staff_of(store, judge_token)
     assert checker is not None
 
     made = [store.record_check(checker, a_check(player, 1, round_)) for round_ in (1, 2) for player in ("p1", "p2")]

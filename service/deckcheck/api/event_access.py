@@ -43,18 +43,19 @@ PlayerId = Annotated[
 ]
 
 
-def allowed(request: Request, token: Token, event: str, action: Action) -> tuple[EventStore, Staff]:
-    """The app's events and who the token is, allowed to do `action` at `event`; else 401, 403 or 404."""
+def allowed(request: Request, token: Token, event: str, action: Action) -> tuple[EventStore, Staff, Event]:
+    """The app's events, who the token is and its event, allowed to do `action` at `event`; else 401, 403 or 404."""
     store = app_state(request).events
     if token is None:
         msg = "The event routes need Authorization: Bearer and a staff token of the event."
         raise Unauthorized.one(["header", "Authorization"], msg, "token_missing")
-    staff = store.staff(token.credentials)
-    if staff is None:
+    found = store.access(token.credentials)
+    if found is None:
         msg = "The token is no staff token in use: ask the organiser for one."
         raise Unauthorized.one(["header", "Authorization"], msg, "token_unknown")
+    staff, held = found
     staff.allow(event, action)
-    return store, staff
+    return store, staff, held
 
 
 def private(body: Any, lang: str | None = None, status: int = 200) -> Response:

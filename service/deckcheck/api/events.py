@@ -49,16 +49,15 @@ router = APIRouter(tags=["events"])
 def get_event(request: Request, event: EventId, token: Token) -> Response:
     """The event: its day, format and list, the role and label of the token, and its players by status. Any
     staff token of the event."""
-    store, staff = allowed(request, token, event, "read")
-    return private(event_json(store.event(event), staff, store.counts(event)))
+    store, staff, held = allowed(request, token, event, "read")
+    return private(event_json(held, staff, store.counts(event)))
 
 
 @router.patch(EVENT_PATH, response_model=ListChangeOut, responses=EVENT_WRITE_PROBLEMS, operation_id="changeEvent")
 def change_event(request: Request, event: EventId, body: EventChange, token: Token) -> Response:
     """Play the event under another list (an organiser's token): every player's current registration is checked
     again under it, in one transaction, and each player whose status changed is listed, the newly illegal apart."""
-    store = allowed(request, token, event, "organise")[0]
-    held = store.event(event)
+    store, _staff, held = allowed(request, token, event, "organise")
     data = served(request).data
     if body.banlist is not None:
         bundled_list(body.banlist, held.format, data, ["body", "banlist"])  # unknown, or another format's: 422
@@ -119,7 +118,6 @@ def export_players(request: Request, event: EventId, token: Token) -> Response:
     would begin as a formula is kept as text): player, name, CARD GAME ID, version, status, who registered it and
     when, how, and the deck as JSON. An organiser's token."""
     store = allowed(request, token, event, "export")[0]
-    store.event(event)
     out = io.StringIO()
     out.write("\ufeff")
     writer = csv.writer(out)

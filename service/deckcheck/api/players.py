@@ -79,11 +79,12 @@ def register_player(
     holds the verdict POST /v1/validate gives the deck on the event's day, format and list. Two desks registering
     the same player at once: one wins, the other gets 412 with the registration that won (`current`). A desk's or
     an organiser's token."""
-    store, staff = allowed(request, token, event, "register")
+    store, staff, held = allowed(request, token, event, "register")
     lang = pick_language(accept_language)
     deck = body.deck.model_dump(mode="json", exclude_unset=True)
-    for _attempt in range(MAX_RETRIES):
-        held = store.event(event)
+    for attempt in range(MAX_RETRIES):
+        if attempt:
+            held = store.event(event)
         answer, report = registered(held, body.deck, served(request).data, lang)
         new = NewRegistration(body.name, body.card_game_id, deck, body.source, status_of(report))
         try:
@@ -133,8 +134,7 @@ def get_player(
 ) -> Response:
     """A player's registration (the current one, or `version`): the deck, who registered it and when, and the
     verdict it gets now on the event's day, format and list. Any staff token of the event."""
-    store = allowed(request, token, event, "read")[0]
-    held = store.event(event)
+    store, _staff, held = allowed(request, token, event, "read")
     kept = store.registration(event, player, version)
     if kept is None:
         which = "" if version is None else f" of version {version}"
@@ -165,8 +165,7 @@ def check_deck(
     """A deck check (PR 3.B): the deck the player presents, checked against their current registration as its Deck
     Roster Sheet (TR 2.B), so that each difference is a roster_mismatch with its penalty and the duel it costs; and
     recorded, with the round and the judge's token label. A judge's or an organiser's token."""
-    store, staff = allowed(request, token, event, "check")
-    held = store.event(event)
+    store, staff, held = allowed(request, token, event, "check")
     kept = store.registration(event, player)
     if kept is None:
         raise NotFound.one(
@@ -210,7 +209,6 @@ def list_deck_checks(request: Request, event: EventId, player: PlayerId, token: 
     against, the deck presented, the verdict's legality, penalty and violation codes, and who checked it when. Any
     staff token of the event."""
     store = allowed(request, token, event, "read")[0]
-    store.event(event)
     return private([_record_json(kept) for kept in store.deck_checks(event, player)])
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from deckcheck.errors import InvalidInput, Unavailable
-from deckcheck.model import Format
+from deckcheck.model import FORMATS, Format
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import RowMapping
@@ -120,6 +120,11 @@ def now() -> dt.datetime:
 def when(value: dt.datetime) -> dt.datetime:
     """A time as read back: SQLite gives it without its zone, which is UTC as it was written."""
     return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
+
+
+def event_of(row: RowMapping) -> Event:
+    fmt = next(known for known in FORMATS if known == row["format"])
+    return Event(row["id"], row["name"], row["date"], fmt, row["banlist"])
 
 
 def event_row(event: Event) -> dict[str, Any]:

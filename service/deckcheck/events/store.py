@@ -15,6 +15,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from deckcheck.errors import InvalidInput, NotFound
+from deckcheck.events import queries as q
 from deckcheck.events.database import Schema, engine_for, reading, writing
 from deckcheck.events.records import (
     NEW,
@@ -26,6 +27,7 @@ from deckcheck.events.records import (
     PlayerRow,
     Registration,
     StaleVersion,
+    event_of,
     event_row,
     kept_check,
     now,
@@ -34,8 +36,8 @@ from deckcheck.events.records import (
     registration_row,
 )
 from deckcheck.events.staff import ROLES, Role, Staff, digest, new_token
-from deckcheck.events.tables import deck_checks, events, players, registrations, tokens
-from deckcheck.model import FORMATS, Format
+from deckcheck.events.tables import events, players, registrations, tokens
+from deckcheck.model import Format
 
 
 class EventStore:
@@ -44,6 +46,7 @@ class EventStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.schema = Schema(engine)
+        self.dialect = q.Dialect.of(engine.dialect.name)
 
     @classmethod
     def open(cls, url: str | None) -> EventStore:
@@ -77,8 +80,7 @@ class EventStore:
             row = db.execute(events.select().where(events.c.id == event_id)).mappings().first()
         if row is None:
             raise NotFound.one(["event"], f"No event has the id {event_id[:40]}.", "unknown_event")
-        fmt = next(known for known in FORMATS if known == row["format"])
-        return Event(row["id"], row["name"], row["date"], fmt, row["banlist"])
+        return event_of(row)
 
     def issue_token(self, event_id: str, role: Role, label: str | None = None) -> tuple[str, str]:
         """A new token of `role` at the event, and its label (`label`, or the role numbered: desk-2)."""
@@ -125,19 +127,13 @@ class EventStore:
                 db.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
         return int(count)
 
-    def staff(self, token: str) -> Staff | None:
-        """Who `token` is, or None when it is no staff token in use."""
+    def access(self, token: str) -> tuple[Staff, Event] | None:
+        """Who `token` is and its event, or None when it is no staff token in use."""
         with self._reading() as db:
-            row = (
-                db.execute(
-                    sa.select(tokens.c.event_id, tokens.c.role, tokens.c.label).where(
-                        tokens.c.digest == digest(token), tokens.c.revoked_at.is_(None)
-                    )
-                )
-                .mappings()
-                .first()
-            )
-        return None if row is None or row["role"] not in ROLES else Staff(row["event_id"], row["role"], row["label"])
+            row = db.execute(q.ACCESS, {"b_digest": digest(token)}).mappings().first()
+        if row is None or row["role"] not in ROLES:
+            return None
+        return Staff(row["id"], row["role"], row["label"]), event_of(row)
 
     # Registrations.
 
@@ -155,25 +151,20 @@ class EventStore:
         list is no longer the one of `judged`, the event its status was judged at (the organiser changed it
         meanwhile: judged again, it is sent again)."""
         with self._writing() as db:
-            # Read under a shared lock (PostgreSQL; SQLite's writers queue whole): a change of list waits for this.
-            listed = db.execute(
-                sa.select(events.c.banlist).where(events.c.id == staff.event).with_for_update(read=True)
-            ).first()
+            listed = db.execute(q.LISTED, {"b_event": staff.event}).first()
             if listed is None:
                 raise NotFound.one(["event"], f"No event has the id {staff.event[:40]}.", "unknown_event")
             if listed.banlist != judged.banlist:
                 raise ListChanged("The event's list changed while the registration was judged.")
-            current = db.execute(
-                sa.select(players.c.version).where(players.c.event_id == staff.event, players.c.player == player)
-            ).scalar_one_or_none()
-            version = int(current or NEW)
-            if expect is not None and expect != version:
-                raise _stale(db, staff.event, player, expect)
-            kept = Registration(player, version + 1, new.name, new.card_game_id, new.deck, new.source, new.status,
+            follows = expect
+            if follows is None:
+                current = db.execute(q.VERSION, {"b_event": staff.event, "b_player": player}).scalar_one_or_none()
+                follows = int(current or NEW)
+            kept = Registration(player, follows + 1, new.name, new.card_game_id, new.deck, new.source, new.status,
                                 staff.label, now())  # fmt: skip
-            if not _advance(db, staff.event, kept, version):
-                raise _stale(db, staff.event, player, version)
-            db.execute(registrations.insert().values(event_id=staff.event, **registration_row(kept)))
+            if not self._advance(db, staff.event, kept, follows):
+                raise _stale(db, staff.event, player, follows)
+            db.execute(q.KEEP, {"event_id": staff.event, **registration_row(kept)})
         return kept
 
     def players(
@@ -185,15 +176,14 @@ class EventStore:
         if status is not None:
             where.append(players.c.status == status)
         if query:
-            # Matched here, case folded by Python: the databases' lower() folds ASCII letters only (SQLite's, and
-            # PostgreSQL's under the C locale), so that Émile or ＹＡＭＡＤＡ was not found even as written. An
-            # event's players are few enough to read.
-            folded = query.casefold()
-            with self._reading() as db:
-                rows = db.execute(sa.select(players).where(*where).order_by(players.c.player)).mappings().all()
-            columns = ("player", "name", "card_game_id")
-            found = [player_of(row) for row in rows if any(folded in (row[c] or "").casefold() for c in columns)]
-            return found[offset : offset + limit], len(found)
+            folded = query.casefold()  # the ids are ASCII, where lower() and casefold agree
+            where.append(
+                sa.or_(
+                    sa.func.lower(players.c.player).contains(folded, autoescape=True),
+                    players.c.name_folded.contains(folded, autoescape=True),
+                    sa.func.lower(players.c.card_game_id).contains(folded, autoescape=True),
+                )
+            )
         with self._reading() as db:
             total = db.execute(sa.select(sa.func.count()).select_from(players).where(*where)).scalar_one()
             rows = db.execute(
@@ -254,6 +244,22 @@ class EventStore:
                         changed.append((player_of({**player, "status": status}), player["status"]))
         return changed
 
+    def _advance(self, db: Connection, event_id: str, kept: Registration, version: int) -> bool:
+        """Make `kept` the player's current registration if `version` still is (compare and set); False if not."""
+        values = {
+            "version": kept.version,
+            "name": kept.name,
+            "name_folded": kept.name.casefold(),
+            "card_game_id": kept.card_game_id,
+            "status": kept.status,
+            "updated_at": kept.registered_at,
+        }
+        if version == NEW:
+            made = db.execute(self.dialect.first, {"event_id": event_id, "player": kept.player, **values})
+            return made.first() is not None
+        moved = db.execute(q.ADVANCE, {"b_event": event_id, "b_player": kept.player, "b_version": version, **values})
+        return bool(moved.rowcount)
+
     # Deck checks.
 
     def record_check(self, staff: Staff, check: DeckCheck) -> tuple[int, dt.datetime]:
@@ -274,35 +280,14 @@ class EventStore:
             "checked_at": when,
         }
         with self._writing() as db:
-            made = db.execute(deck_checks.insert().values(**row).returning(deck_checks.c.id)).scalar_one()
+            made = db.execute(q.CHECK, row).scalar_one()
         return int(made), when
 
     def deck_checks(self, event_id: str, player: str) -> list[KeptCheck]:
         """The player's deck checks at the event, oldest first."""
-        of_player = (deck_checks.c.event_id == event_id, deck_checks.c.player == player)
         with self._reading() as db:
-            rows = db.execute(deck_checks.select().where(*of_player).order_by(deck_checks.c.id)).mappings().all()
+            rows = db.execute(q.CHECKS, {"b_event": event_id, "b_player": player}).mappings().all()
         return [kept_check(row) for row in rows]
-
-
-def _advance(db: Connection, event_id: str, kept: Registration, version: int) -> bool:
-    """Make `kept` the player's current registration if `version` still is (compare and set); False if not."""
-    values = {
-        "version": kept.version,
-        "name": kept.name,
-        "card_game_id": kept.card_game_id,
-        "status": kept.status,
-        "updated_at": kept.registered_at,
-    }
-    if version == NEW:
-        try:
-            with db.begin_nested():
-                db.execute(players.insert().values(event_id=event_id, player=kept.player, **values))
-        except IntegrityError:
-            return False
-        return True
-    key = (players.c.event_id == event_id, players.c.player == kept.player, players.c.version == version)
-    return bool(db.execute(players.update().where(*key).values(**values)).rowcount)
 
 
 def _stale(db: Connection, event_id: str, player: str, expected: int) -> StaleVersion:
@@ -317,21 +302,9 @@ def _stale(db: Connection, event_id: str, player: str, expected: int) -> StaleVe
 
 
 def _registration(db: Connection, event_id: str, player: str, version: int | None) -> Registration | None:
+    key = {"b_event": event_id, "b_player": player}
     if version is None:
-        version = db.execute(
-            sa.select(players.c.version).where(players.c.event_id == event_id, players.c.player == player)
-        ).scalar_one_or_none()
-        if version is None:
-            return None
-    row = (
-        db.execute(
-            registrations.select().where(
-                registrations.c.event_id == event_id,
-                registrations.c.player == player,
-                registrations.c.version == version,
-            )
-        )
-        .mappings()
-        .first()
-    )
+        row = db.execute(q.CURRENT, key).mappings().first()
+    else:
+        row = db.execute(q.REGISTRATION, {**key, "b_version": version}).mappings().first()
     return None if row is None else registration_of(row)

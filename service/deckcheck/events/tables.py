@@ -52,10 +52,13 @@ players = sa.Table(
     sa.Column("card_game_id", sa.String(32)),
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("name_folded", sa.String(300), nullable=False, server_default=""),
     sa.Index("players_status", "event_id", "status"),
 )
 """A registered player and their current registration: the version a new one must follow (its compare-and-set),
-and what the list of players filters and searches by."""
+and what the list of players filters and searches by. `name_folded` is the name case folded by Python (Émile as
+émile, ＹＡＭＡＤＡ as ｙａｍａｄａ, up to three characters for one), which the databases' lower() cannot do: they
+fold ASCII letters only (SQLite's, and PostgreSQL's under the C locale). The ids are ASCII, folded by lower()."""
 
 registrations = sa.Table(
     "registrations",
