@@ -5,12 +5,14 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from deckcheck.data.cards import CardIndex
+from deckcheck.data.memo import kept_with
 from deckcheck.errors import DataError, InvalidInput
 
 # List status to the number of copies it allows: 禁止 0, 制限 1, 準制限 2.
@@ -69,12 +71,14 @@ def make_banlist(
     )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Banlists:
     """Every bundled list, by format (OCG, then TCG), oldest first."""
 
     lists: tuple[Banlist, ...] = field(repr=False)
     by_id: Mapping[str, Banlist] = field(repr=False)
+    # What is worked out from these lists (data/memo.py), kept with them and gone with them.
+    memo: dict[Hashable, Any] = field(repr=False, default_factory=dict)
 
     def get(self, list_id: str) -> Banlist | None:
         """The bundled list called `list_id`; ids are matched, never used as paths."""
@@ -82,7 +86,7 @@ class Banlists:
 
     def of_format(self, fmt: str) -> tuple[Banlist, ...]:
         """The lists of the format `fmt` (ocg or tcg), oldest first."""
-        return tuple(banlist for banlist in self.lists if banlist.format.lower() == fmt)
+        return _of_format(self, fmt)
 
     def in_force(self, day: dt.date, fmt: str = "ocg") -> Banlist | None:
         """The list of the format `fmt` with effective_from <= day < effective_until, or None before its first."""
@@ -95,6 +99,12 @@ class Banlists:
             ):
                 return banlist
         return None
+
+
+@kept_with(len(FORMATS))
+def _of_format(banlists: Banlists, fmt: str) -> tuple[Banlist, ...]:
+    """Banlists.of_format, picked out once for every check that asks for the list in force."""
+    return tuple(banlist for banlist in banlists.lists if banlist.format.lower() == fmt)
 
 
 def build_limits(statuses: Mapping[str, Sequence[int | str]], cards: CardIndex) -> dict[int, int]:
