@@ -141,6 +141,8 @@ def server(two_workers: TwoWorkers) -> Reloading:
 def test_sighup_swaps_the_data_with_no_request_failing(server: Reloading, tmp_path: Path) -> None:
     running, updates = server.running, server.updates
     old = httpx.get(f"{running.url}/healthz").json()["data_version"]
+    card = f"{running.url}/v1/cards/{PREMATURE_BURIAL}"
+    statuses_before = {row["banlist"]: row["status"] for row in httpx.get(card).json()["banlists"]}
     # Added before the askers start: the server reads the folder on SIGHUP alone, and the askers, threads of this
     # process, would starve the command run in it of the GIL.
     _add_list(updates, tmp_path)
@@ -175,6 +177,10 @@ def test_sighup_swaps_the_data_with_no_request_failing(server: Reloading, tmp_pa
     # A request judged by the old data was sent before the last worker swapped; every one sent after is new.
     assert all(version == new for sent, _, version, *_ in answers if sent > swapped)
     assert _reloads(server, "ok") == 2
+    # The card's statuses, kept with the lists they were read from, are those of the new lists once they serve.
+    statuses = {row["banlist"]: row["status"] for row in httpx.get(card).json()["banlists"]}
+    assert statuses_before["ocg-2026-10-01"] == statuses["ocg-2026-10-01"] == "limited"
+    assert ("ocg-2026-11-15" in statuses_before, statuses["ocg-2026-11-15"]) == (False, "forbidden")
 
 
 def test_a_broken_update_keeps_the_data_and_says_why(server: Reloading) -> None:

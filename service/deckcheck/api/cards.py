@@ -6,6 +6,7 @@ import datetime as dt
 from functools import partial
 from typing import Annotated, Any
 
+import orjson
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 
@@ -21,7 +22,8 @@ from deckcheck.api.responses import (
     paged,
     pick_language,
 )
-from deckcheck.data import STATUS_NAMES, Card, Data
+from deckcheck.data import STATUS_NAMES, Banlists, Card, Data
+from deckcheck.data.memo import kept_with
 from deckcheck.days import today
 from deckcheck.errors import NotFound
 from deckcheck.model import FORMATS, Format
@@ -53,26 +55,14 @@ router = APIRouter(tags=["cards"])
 @router.get(
     "/v1/cards/{passcode}", response_model=CardOutFull, responses={**NOT_FOUND, **cached()}, operation_id="getCard"
 )
-def card(request: Request, passcode: PasscodePath) -> Response:
+async def card(request: Request, passcode: PasscodePath) -> Response:  # on the event loop: its answer is mostly kept
     """One card by any of its passcodes: names, kind, printings and its status on every bundled list."""
     data, caching = served(request).data, served(request).caching
     found = _card(data, passcode, today())
     etag = caching.etag()
     if unchanged := caching.answer(request, etag):
         return unchanged
-    history = []
-    name_id = data.cards.name_id(found.passcode)
-    for banlist in data.banlists.lists:
-        limit = banlist.name_limit(name_id)  # a status reaches every card of the name
-        history.append(
-            {
-                "banlist": banlist.id,
-                "effective_from": None if banlist.effective_from is None else banlist.effective_from.isoformat(),
-                "effective_until": None if banlist.effective_until is None else banlist.effective_until.isoformat(),
-                "status": STATUS_NAMES[limit],
-                "limit": limit,
-            }
-        )
+    history = _history(data.banlists, data.cards.name_id(found.passcode))
     answer = json_response(
         {
             "passcode": found.passcode,
@@ -94,6 +84,28 @@ def card(request: Request, passcode: PasscodePath) -> Response:
         }
     )
     return caching.keep(answer, etag)
+
+
+@kept_with(512)
+def _history(banlists: Banlists, name_id: int) -> orjson.Fragment:
+    """A name's status on every bundled list, as the JSON of a card's answer: a status reaches every card of the
+    name. It is the same for every request until the data change, and making it takes most of the route's time (133
+    lists: about 0.4 ms), so it is kept with the lists, as JSON (16 KB), for the 512 names asked for last."""
+    return orjson.Fragment(
+        orjson.dumps(
+            [
+                {
+                    "banlist": banlist.id,
+                    "effective_from": None if banlist.effective_from is None else banlist.effective_from.isoformat(),
+                    "effective_until": None if banlist.effective_until is None else banlist.effective_until.isoformat(),
+                    "status": STATUS_NAMES[limit],
+                    "limit": limit,
+                }
+                for banlist in banlists.lists
+                for limit in (banlist.name_limit(name_id),)
+            ]
+        )
+    )
 
 
 @router.get(
