@@ -84,15 +84,38 @@ def test_a_check_that_waited_past_the_deadline_is_refused_and_never_run() -> Non
 
 def test_work_for_a_client_that_left_while_waiting_is_not_run() -> None:
     admission = Admission(threads=1, waiting=1, rechecks=1, metrics=Metrics("v", "0"), queue_seconds=60)
+    release = threading.Event()
     ran: list[int] = []
 
     async def run() -> None:
-        with pytest.raises(ClientGone):
-            await admission.check(_Gone(), lambda: ran.append(1))  # type: ignore[arg-type]
+        async with anyio.create_task_group() as group:
+            group.start_soon(_check_and_record, admission, release, [])  # takes the one thread
+            while admission.metrics.registry.get_sample_value("deckcheck_checks_admitted") != 1:
+                await anyio.sleep(0.01)
+            group.start_soon(_let_go_soon, release)
+            with pytest.raises(ClientGone):
+                await admission.check(_Gone(), lambda: ran.append(1))  # type: ignore[arg-type]
 
     anyio.run(run)
     assert ran == []
     assert admission.admitted == 0
+
+
+def test_work_that_finds_a_thread_free_runs_without_asking_after_the_client() -> None:
+    """A request whose body has just been read and finds a thread free is checked at once: its client is asked
+    after only when its work waited for a thread."""
+    admission = Admission(threads=1, waiting=1, rechecks=1, metrics=Metrics("v", "0"), queue_seconds=60)
+
+    async def run() -> list[int]:
+        return await admission.check(_Gone(), lambda: [1])  # type: ignore[arg-type]
+
+    assert anyio.run(run) == [1]
+    assert admission.admitted == 0
+
+
+async def _let_go_soon(release: threading.Event) -> None:
+    await anyio.sleep(0.1)
+    release.set()
 
 
 def test_a_stop_signal_marks_the_server_draining_and_reaches_the_server() -> None:
