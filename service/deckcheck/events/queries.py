@@ -38,19 +38,25 @@ REGISTRATION = registrations.select().where(
 )
 """One version of a player's registration."""
 
-CURRENT = (
-    sa.select(registrations)
-    .join(
-        players,
-        sa.and_(
-            players.c.event_id == registrations.c.event_id,
-            players.c.player == registrations.c.player,
-            players.c.version == registrations.c.version,
-        ),
-    )
-    .where(*_OF_PLAYER)
+_CURRENT = registrations.join(
+    players,
+    sa.and_(
+        players.c.event_id == registrations.c.event_id,
+        players.c.player == registrations.c.player,
+        players.c.version == registrations.c.version,
+    ),
 )
+
+CURRENT = sa.select(registrations).select_from(_CURRENT).where(*_OF_PLAYER)
 """The player's current registration."""
+
+EVERY_CURRENT = (
+    sa.select(registrations)
+    .select_from(_CURRENT)
+    .where(registrations.c.event_id == _EVENT)
+    .order_by(registrations.c.player)
+)
+"""Every player's current registration at the event, by player id."""
 
 ADVANCE = players.update().where(*_OF_PLAYER, players.c.version == _VERSION)
 """The player's row moved on to a new registration if it is still at `b_version` (compare and set)."""

@@ -36,7 +36,7 @@ from deckcheck.events.records import (
     registration_row,
 )
 from deckcheck.events.staff import ROLES, Role, Staff, digest, new_token
-from deckcheck.events.tables import events, players, registrations, tokens
+from deckcheck.events.tables import events, players, tokens
 from deckcheck.model import Format
 
 
@@ -204,19 +204,7 @@ class EventStore:
     def current_registrations(self, event_id: str) -> Iterator[Registration]:
         """Every player's current registration, by player id."""
         with self._reading() as db:
-            rows = db.execute(
-                registrations.select()
-                .join(
-                    players,
-                    sa.and_(
-                        players.c.event_id == registrations.c.event_id,
-                        players.c.player == registrations.c.player,
-                        players.c.version == registrations.c.version,
-                    ),
-                )
-                .where(registrations.c.event_id == event_id)
-                .order_by(registrations.c.player)
-            ).mappings()
+            rows = db.execute(q.EVERY_CURRENT, {"b_event": event_id}).mappings()
             yield from (registration_of(row) for row in rows)
 
     def change_list(
