@@ -26,7 +26,6 @@ import importlib.util
 import os
 import re
 import shutil
-import signal
 import socket
 import statistics
 import subprocess
@@ -45,6 +44,7 @@ from fastapi import FastAPI
 from pydantic import BaseModel
 
 from bench.corpus import Corpus
+from bench.server import stop
 from deckcheck import load_data
 
 DAY = "2008-06-01"
@@ -145,13 +145,7 @@ def running(stack: str, env: dict[str, str]) -> Iterator[int]:
             _wait(process, port, log)
             yield port
         finally:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGTERM)
-                try:
-                    process.wait(10)
-                except subprocess.TimeoutExpired:
-                    os.killpg(process.pid, signal.SIGKILL)
-                    process.wait()
+            stop(process)
 
 
 def _wait(process: subprocess.Popen[bytes], port: int, log: Any) -> None:

@@ -59,13 +59,18 @@ def serve(workers: int | None = None, env: Mapping[str, str] | None = None) -> I
             _wait_healthy(process, port, log.name)
             yield Server(process, port, log)
         finally:
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-                try:
-                    process.wait(10)
-                except subprocess.TimeoutExpired:
-                    os.killpg(process.pid, signal.SIGKILL)
-                    process.wait()
+            stop(process)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM to a server started in a session of its own, then SIGKILL to its whole group after 10 s."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
 
 
 def _wait_healthy(process: subprocess.Popen[bytes], port: int, log: str) -> None:
