@@ -18,7 +18,7 @@ from pathlib import Path
 from packaging.requirements import Requirement
 from packaging.utils import NormalizedName, canonicalize_name
 from packaging.version import Version
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.supervisors import Multiprocess
 from uvicorn.supervisors.multiprocess import Process
 
@@ -161,14 +161,23 @@ def test_the_paper_extra_adds_what_the_docs_weigh() -> None:
 
 
 def test_the_uvicorn_internals_the_server_builds_on() -> None:
-    """api/server.py overrides these methods of uvicorn's h11 protocol and its supervisor, and reads these
-    attributes; pyproject.toml holds uvicorn below the next release, and this test says what to look at in it."""
+    """api/server.py overrides these methods of uvicorn's httptools protocol (the parser's callbacks among them)
+    and its supervisor, and reads these attributes; pyproject.toml holds uvicorn below the next release, and this
+    test says what to look at in it."""
     hooks = ("connection_made", "data_received", "on_response_complete", "connection_lost", "pause_writing")
-    assert [name for name in (*hooks, "resume_writing", "send_400_response") if not hasattr(H11Protocol, name)] == []
-    assert list(inspect.signature(H11Protocol.send_400_response).parameters) == ["self", "msg"]
-    setup = inspect.getsource(H11Protocol.__init__)
-    attributes = ("self.conn =", "self.connections =", "self.loop =", "self.config =")
+    callbacks = ("on_message_begin", "on_url", "on_header", "on_headers_complete", "on_message_complete")
+    methods = (*hooks, *callbacks, "resume_writing", "send_400_response", "timeout_keep_alive_handler")
+    assert [name for name in methods if not hasattr(HttpToolsProtocol, name)] == []
+    assert list(inspect.signature(HttpToolsProtocol.send_400_response).parameters) == ["self", "msg"]
+    setup = inspect.getsource(HttpToolsProtocol.__init__)
+    attributes = ("self.parser =", "self.connections =", "self.loop =", "self.transport:")
     assert [name for name in attributes if name not in setup] == []
+    # ProblemProtocol.data_received is uvicorn's, with one more answer: what uvicorn's does must be all it does.
+    reading = inspect.getsource(HttpToolsProtocol.data_received)
+    steps = ("self._unset_keepalive_if_required()", "self.parser.feed_data(data)", "except httptools.HttpParserError:")
+    assert [step for step in (*steps, "self.send_400_response(msg)", "except httptools.HttpParserUpgrade:")
+            if step not in reading] == []  # fmt: skip
+    assert "ws_protocol_class" in inspect.getsource(HttpToolsProtocol._should_upgrade_to_ws)
     assert hasattr(Multiprocess, "handle_hup")
     assert "self.processes" in inspect.getsource(Multiprocess)
     assert list(inspect.signature(Process.is_ready).parameters)[:2] == ["self", "timeout"]

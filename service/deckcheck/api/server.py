@@ -1,5 +1,7 @@
-"""Serving the app with uvicorn: connection timeouts and limits from the settings, JSON logs, and request
-heads the server cannot read answered in problem+json like every other error.
+"""Serving the app with uvicorn on its httptools protocol (llhttp, the parser in C that Node.js uses): connection
+timeouts and limits from the settings, JSON logs, and request heads the server cannot read answered in problem+json
+like every other error. bench.edge chose it: on uvicorn's h11 protocol (pure Python) the server's own part of a
+request was most of a card lookup's or a /healthz's cost (docs/benchmarks.md, The web edge).
 
 uvicorn leaves three kinds of client to the proxy in front, and the service is often run with none (a desk laptop,
 a small site), so its protocol here handles them itself, as nginx does:
@@ -29,10 +31,10 @@ from functools import partial
 from http import HTTPStatus
 from typing import Any
 
-import h11
+import httptools
 import uvicorn
 from uvicorn.config import STARTUP_FAILURE
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.supervisors import Multiprocess
 from uvicorn.supervisors.multiprocess import Process
 
@@ -59,8 +61,8 @@ class Idle:
     closing to make room for new ones (they count among the server's connections until they are gone)."""
 
     def __init__(self) -> None:
-        self.waiting: dict[ProblemH11Protocol, None] = {}
-        self.closing: set[ProblemH11Protocol] = set()
+        self.waiting: dict[ProblemProtocol, None] = {}
+        self.closing: set[ProblemProtocol] = set()
 
     def make_room(self, connections: int, most: int) -> None:
         """Close the longest idle connections until `connections`, less those closing, is under `most`."""
@@ -70,7 +72,7 @@ class Idle:
             self.closing.add(victim)
             victim.timeout_keep_alive_handler()  # closes it, as an idle keep-alive connection is closed
 
-    def forget(self, connection: ProblemH11Protocol) -> None:
+    def forget(self, connection: ProblemProtocol) -> None:
         """A connection has gone."""
         self.waiting.pop(connection, None)
         self.closing.discard(connection)
@@ -83,19 +85,28 @@ class Bounds:
     head_timeout: float
     send_timeout: float
     max_connections: int
+    max_head: int
     idle: Idle = field(default_factory=Idle)
 
 
-class ProblemH11Protocol(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol, answering a head it cannot read with problem+json (431 when it is larger than
-    the limit, DECKCHECK_MAX_HEAD_BYTES, else 400), and holding slow, silent and idle connections to the bounds of
-    the settings (the module's docstring)."""
+class ProblemProtocol(HttpToolsProtocol):
+    """uvicorn's HTTP/1.1 protocol on httptools (llhttp, in C), answering a head it cannot read with problem+json
+    (400) or one that passes DECKCHECK_MAX_HEAD_BYTES before it ends with 431, and holding slow, silent and idle
+    connections to the bounds of the settings (the module's docstring).
+
+    httptools keeps a header it is reading until it ends, so the head's bytes are counted as they arrive: every byte
+    of a read that comes while a head is unfinished is the head's; of the read in which a head begins after another
+    request's body, what the parser has made of it so far (at most one read, 256 KiB, uncounted)."""
 
     def __init__(self, *args: Any, bounds: Bounds, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.bounds = bounds
         self.head_timer: asyncio.TimerHandle | None = None
         self.send_timer: asyncio.TimerHandle | None = None
+        self.head: int | None = None  # bytes of the unfinished head the parser has handed on; None: no head begun
+        self.head_read = 0  # bytes read while the head was unfinished
+        self.begun = 0  # requests begun on the connection
+        self.between = True  # no request is being read: the next byte begins a head
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Take the connection, closing the longest idle ones when there are too many, and time its head."""
@@ -105,19 +116,67 @@ class ProblemH11Protocol(H11Protocol):
         self.head_timer = self.loop.call_later(self.bounds.head_timeout, self._head_timed_out)
 
     def data_received(self, data: bytes) -> None:
-        """Read as uvicorn does; a head begun after a keep-alive pause is timed from its first byte."""
-        super().data_received(data)
-        waiting = self.conn.their_state is h11.IDLE and self.conn.our_state is h11.IDLE
-        if not waiting:
-            self.bounds.idle.waiting.pop(self, None)
-            self._cancel_head_timer()
-        elif self.head_timer is None and not self.transport.is_closing():
+        """Read as uvicorn does (its data_received, with a word of its own for a method the parser does not know),
+        counting an unfinished head's bytes; a head begun after a keep-alive pause is timed from its first byte."""
+        reading_head, between, begun = self.head is not None, self.between, self.begun
+        self._unset_keepalive_if_required()
+        try:
+            self.parser.feed_data(data)
+        except httptools.HttpParserInvalidMethodError:
+            # llhttp reads the methods it knows (those of HTTP and WebDAV), where h11 read any token: a request of
+            # another (BREW) never reaches the app's 405.
+            self._close(_raw_problem(400, "The request method is not one the server reads.", "malformed-head"))
+            return
+        except httptools.HttpParserError:
+            self.send_400_response("")
+            return
+        except httptools.HttpParserUpgrade:  # no WebSocket here: the request is answered as any other
+            pass
+        if self.head is None or self.transport.is_closing():
+            return
+        if reading_head or (between and self.begun == begun + 1):
+            self.head_read += len(data)  # the whole read is this head's (but for a line end before it)
+        else:
+            self.head_read = self.head  # begun after a body's end in this read: as far as the parser has come
+        if max(self.head_read, self.head) > self.bounds.max_head:
+            self._close(_raw_problem(431, head_too_large(self.bounds.max_head), "head-too-large"))
+        elif self.head_timer is None:
             self.head_timer = self.loop.call_later(self.bounds.head_timeout, self._head_timed_out)
+
+    def on_message_begin(self) -> None:
+        """A request begins: its head is counted from here."""
+        super().on_message_begin()
+        self.head, self.head_read, self.between = 0, 0, False
+        self.begun += 1
+
+    def on_url(self, url: bytes) -> None:
+        """A part of the request line's target."""
+        super().on_url(url)
+        if self.head is not None:
+            self.head += len(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        """A whole header line."""
+        super().on_header(name, value)
+        if self.head is not None:
+            self.head += len(name) + len(value) + 4
+
+    def on_headers_complete(self) -> None:
+        """The head is whole: the request is no longer idle, and its head no longer timed."""
+        self.head = None
+        self.bounds.idle.waiting.pop(self, None)
+        self._cancel_head_timer()
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        """The request has been read whole."""
+        self.between = True
+        super().on_message_complete()
 
     def on_response_complete(self) -> None:
         """Idle again once an answer is sent: the keep-alive timeout runs, and the connection may be reused."""
         super().on_response_complete()
-        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+        if not self.transport.is_closing() and self.between and self.head is None:
             self.bounds.idle.waiting[self] = None
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -142,7 +201,7 @@ class ProblemH11Protocol(H11Protocol):
         self.head_timer = None
         if self.transport.is_closing():
             return
-        if self.conn.trailing_data[0]:  # part of a head came: say why the connection ends
+        if self.head is not None:  # part of a head came: say why the connection ends
             detail = f"The request head did not arrive whole within {self.bounds.head_timeout:g} seconds."
             self.transport.write(_raw_problem(408, detail, "head-timeout"))
         self.transport.close()
@@ -159,12 +218,10 @@ class ProblemH11Protocol(H11Protocol):
 
     def send_400_response(self, msg: str) -> None:
         """Answer a request head that cannot be read, then close the connection."""
-        limit = self.config.h11_max_incomplete_event_size or 0  # server_options always sets it
-        if len(self.conn.trailing_data[0]) > limit:
-            status, detail, kind = 431, head_too_large(limit), "head-too-large"
-        else:
-            status, detail, kind = 400, "The request head is not HTTP/1.1 the server can read.", "malformed-head"
-        self.transport.write(_raw_problem(status, detail, kind))
+        self._close(_raw_problem(400, "The request head is not HTTP/1.1 the server can read.", "malformed-head"))
+
+    def _close(self, answer: bytes) -> None:
+        self.transport.write(answer)
         self.transport.close()
 
 
@@ -173,9 +230,14 @@ def server_options(settings: Settings) -> dict[str, Any]:
     return {
         # A partial of the class, not a class made for the settings: `--workers` pickles it to each process.
         "http": partial(
-            ProblemH11Protocol, bounds=Bounds(settings.head_timeout, settings.send_timeout, settings.max_connections)
+            ProblemProtocol,
+            bounds=Bounds(
+                settings.head_timeout, settings.send_timeout, settings.max_connections, settings.max_head_bytes
+            ),
         ),
-        "h11_max_incomplete_event_size": settings.max_head_bytes,
+        # The asyncio loop, not uvloop when it happens to be installed: every install runs the same loop.
+        "loop": "asyncio",
+        "ws": "none",  # no route speaks WebSocket: an Upgrade is an ordinary request
         "limit_concurrency": settings.max_connections,
         "timeout_keep_alive": settings.keep_alive_timeout,
         "timeout_graceful_shutdown": settings.shutdown_timeout,
