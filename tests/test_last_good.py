@@ -153,6 +153,9 @@ def test_a_wiped_folder_keeps_its_lists_stale_until_it_is_filled_again(tmp_path:
     shutil.copytree(updates, tmp_path / "copy", symlinks=True)
     with _serve(tmp_path, updates, poll="0.2") as running:
         version, *_ = _verdict(running.url)
+        # `current` first, as in `rm -rf updates/* updates/.deckcheck`: a look while the rest goes reads the folder as
+        # it will be. Were the snapshots taken first, a look in between would find `current` naming one that is gone.
+        (updates / "current").unlink()
         for child in updates.iterdir():
             if child.is_dir() and not child.is_symlink():
                 shutil.rmtree(child)
