@@ -5,7 +5,9 @@ when several processes or machines share the events; its schema brought to the n
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,6 +28,7 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 CONNECT_SECONDS = 3
 BUSY_SECONDS = 5
 _IMMEDIATE = "deckcheck_immediate"
+_WAL_RETRY = 0.01  # seconds between tries to put a new file in WAL mode
 _LOG = logging.getLogger("deckcheck.events")
 
 
@@ -83,7 +86,8 @@ def _sqlite(url: sa.URL) -> Engine:
     @sa_event.listens_for(engine, "connect")
     def _connected(dbapi_connection: Any, record: Any) -> None:
         dbapi_connection.isolation_level = None  # the transactions are begun below, not by the driver
-        for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL", "secure_delete=ON"):
+        _wal(dbapi_connection)
+        for pragma in ("foreign_keys=ON", "synchronous=NORMAL", "secure_delete=ON"):
             dbapi_connection.execute(f"PRAGMA {pragma}")
 
     @sa_event.listens_for(engine, "begin")
@@ -92,6 +96,21 @@ def _sqlite(url: sa.URL) -> Engine:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine
+
+
+def _wal(dbapi_connection: sqlite3.Connection) -> None:
+    """Put the file in WAL mode. While another connection puts a new file in it, SQLite says the database is locked
+    at once, without waiting as it waits for a lock elsewhere (two workers starting on one new file met it): try
+    again for BUSY_SECONDS."""
+    deadline = time.monotonic() + BUSY_SECONDS
+    while True:
+        try:
+            dbapi_connection.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+        time.sleep(_WAL_RETRY)
 
 
 @contextmanager
