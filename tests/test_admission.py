@@ -7,7 +7,9 @@ from __future__ import annotations
 import random
 import signal
 import threading
+import time
 from types import FrameType
+from typing import Any
 
 import anyio
 import orjson
@@ -16,8 +18,11 @@ from starlette.types import Message, Receive, Scope, Send
 
 from deckcheck.api.lifecycle import Lifecycle
 from deckcheck.api.metrics import Metrics
-from deckcheck.api.middleware.admission import Admission, ClientGone, Overloaded
+from deckcheck.api.middleware.admission import HEAD_READ, Admission, ClientGone, Overloaded
 from deckcheck.api.middleware.gate import MAX_PAUSE, Gate, Gated
+from deckcheck.api.validate import INLINE_ENTRIES, runs_inline
+from deckcheck.wire.requests import ValidateRequest
+from tests.decks import EXTRA, MAIN_40, SIDE, ydke
 
 
 class _Gone:
@@ -99,6 +104,38 @@ def test_work_for_a_client_that_left_while_waiting_is_not_run() -> None:
     anyio.run(run)
     assert ran == []
     assert admission.admitted == 0
+
+
+class _Read:
+    """Stands in for a request whose head the server's protocol read `ago` seconds ago (HEAD_READ)."""
+
+    def __init__(self, ago: float | None) -> None:
+        self.scope = {} if ago is None else {"extensions": {HEAD_READ: {"at": time.monotonic() - ago}}}
+
+
+@pytest.mark.parametrize(
+    ("inline", "ago", "on_the_loop"),
+    [(True, None, True), (True, 0.0, True), (True, 0.5, False), (False, None, False), (False, 0.0, False)],
+    ids=["in-process", "on time", "loop behind", "thread work", "thread work on time"],
+)
+def test_small_work_runs_on_the_loop_unless_the_loop_is_behind(
+    inline: bool, ago: float | None, on_the_loop: bool
+) -> None:
+    """An inline work runs on the event loop's thread, unless its request waited longer than the lag allowed since
+    its head was read: then it waits for a thread as any other work does. Either way it is counted while it runs."""
+    admission = Admission(threads=1, waiting=1, rechecks=1, metrics=Metrics("v", "0"), queue_seconds=60, inline_lag=0.1)
+    gauge: list[float | None] = []
+
+    def work() -> int:
+        gauge.append(admission.metrics.registry.get_sample_value("deckcheck_checks_admitted"))
+        return threading.get_ident()
+
+    async def run() -> int:
+        return await admission.run(_Read(ago), work, inline=inline)  # type: ignore[arg-type]
+
+    assert (anyio.run(run) == threading.get_ident()) is on_the_loop
+    assert gauge == [1]
+    assert admission.metrics.registry.get_sample_value("deckcheck_checks_admitted") == 0
 
 
 def test_work_that_finds_a_thread_free_runs_without_asking_after_the_client() -> None:
@@ -264,3 +301,40 @@ async def _dropped(message: Message) -> None:
 
 async def _unread() -> Message:
     raise AssertionError("a refused request's body was read")
+
+
+SMALL = ydke(MAIN_40, EXTRA, SIDE)
+BY_PASSCODE = {"main": MAIN_40, "extra": EXTRA, "side": SIDE}
+
+
+@pytest.mark.parametrize(
+    ("body", "inline"),
+    [
+        ({"ydke": SMALL}, True),
+        ({**BY_PASSCODE, "banlist": "ocg-2008-03-01", "roster": {"ydke": SMALL}}, True),
+        ({"ydk": "#main\n" + "55144522\n" * 40}, True),
+        ({"ydke": ydke(MAIN_40 * 10)}, False),  # 400 cards: past INLINE_CHARS
+        ({"main": [{"passcode": 55144522}] * (INLINE_ENTRIES + 1)}, False),
+        ({"text": "3 Pot of Greed\n"}, False),  # names to resolve
+        ({"main": [*MAIN_40, {"name": "Pot of Greed"}]}, False),
+        ({"ydke": SMALL, "roster": {"text": "Dark Magician\n"}}, False),
+        ({"ydke": SMALL, "banlist": {"lflist": "!x\n55144522 0\n"}}, False),  # a list to read first
+        ({"ydke": SMALL, "banlist": {"name": "x", "forbidden": [55144522]}}, False),
+    ],
+    ids=[
+        "ydke",
+        "entries, roster and list id",
+        "ydk",
+        "long link",
+        "many entries",
+        "text",
+        "a name",
+        "text roster",
+        "lflist",
+        "inline list",
+    ],
+)
+def test_only_checks_bounded_by_a_small_input_given_by_passcode_run_on_the_loop(
+    body: dict[str, Any], inline: bool
+) -> None:
+    assert runs_inline(ValidateRequest.model_validate({"date": "2008-06-01", **body})) is inline

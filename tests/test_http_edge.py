@@ -16,6 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from deckcheck.api.validate import INLINE_CHARS
 from tests.decks import EVENT, EXTRA, MAIN_40, SIDE, ydke
 from tests.served import Served, serving
 from tests.test_proxy import running_proxy
@@ -83,12 +84,17 @@ def test_a_deck_in_the_query_is_admitted_as_one_in_the_body(one_at_a_time: Serve
 @pytest.mark.server
 def test_readyz_counts_the_decks_in_the_query_being_checked(one_at_a_time: Served) -> None:
     """Eight clients asking GET /v1/validate at once fill the one place: some are refused, and /readyz, asked
-    meanwhile, answers 503 saturated while one of theirs is in."""
+    meanwhile, answers 503 saturated while one of theirs is in. The deck is one of 400 cards, whose link is too long
+    to be checked on the event loop (api/validate.py, INLINE_CHARS): it waits for the check thread, as a long deck in
+    the body does."""
     days = [f"2008-{month:02d}-{day:02d}" for month in range(4, 13) for day in range(1, 29)]
+    long_link = ydke(MAIN_40 * 10)
+    assert len(long_link) > INLINE_CHARS
 
     def ask(first: int) -> list[int]:
         with httpx.Client(base_url=one_at_a_time.url, timeout=30) as http:
-            return [_link(http, day).status_code for day in days[first::8]]
+            params = {"lang": "en", "ydke": long_link}
+            return [http.get("/v1/validate", params=params | {"date": day}).status_code for day in days[first::8]]
 
     with ThreadPoolExecutor(max_workers=8) as pool, httpx.Client(base_url=one_at_a_time.url, timeout=30) as http:
         flood = [pool.submit(ask, first) for first in range(8)]

@@ -72,6 +72,10 @@ class Settings(BaseSettings):
     """Result bytes one recheck may keep on disk with Deckcheck-Hold-Results: 1; past it, 413."""
     retry_after: Annotated[int, Field(ge=1, le=3600)] = 1
     """Seconds a 503 asks the client to wait (Retry-After)."""
+    inline_lag: Annotated[float, Field(ge=0, le=10)] = 0.002
+    """Seconds a check of a small deck (api/validate.py) may find the event loop behind, its request having waited
+    that long for it since its head was read, and still run on the loop; past them it waits for a check thread as
+    any other, so that /healthz and the queue's bounds hold under a flood; 0: every check on a thread."""
     refusal_pause: Annotated[float, Field(ge=0, le=60)] = 1.0
     """Seconds a request refused for a full queue waits for its 503, spread over half to one and a half of them: a
     client that retries at once is held to this pace; 0: refuse at once."""

@@ -79,7 +79,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     store.current.data.cards.search.build()  # before any request: a search must not wait for it
     metrics = store.metrics
     admission = Admission(
-        settings.check_threads, settings.max_waiting, settings.max_rechecks, metrics, settings.queue_seconds
+        settings.check_threads,
+        settings.max_waiting,
+        settings.max_rechecks,
+        metrics,
+        settings.queue_seconds,
+        inline_lag=settings.inline_lag,
     )
     paper_pool = Pool(settings.paper_threads, settings.paper_waiting, metrics, settings.queue_seconds)
     lifecycle = Lifecycle(settings.drain_seconds)

@@ -39,6 +39,7 @@ from uvicorn.supervisors import Multiprocess
 from uvicorn.supervisors.multiprocess import Process
 
 from deckcheck import logs
+from deckcheck.api.middleware.admission import HEAD_READ
 from deckcheck.api.middleware.limits import head_too_large
 from deckcheck.api.problems import PROBLEM_JSON, problem_body
 from deckcheck.config import Settings
@@ -162,7 +163,9 @@ class ProblemProtocol(HttpToolsProtocol):
             self.head += len(name) + len(value) + 4
 
     def on_headers_complete(self) -> None:
-        """The head is whole: the request is no longer idle, and its head no longer timed."""
+        """The head is whole: the request is no longer idle, and its head no longer timed; when it was read is told
+        to the app (a small check runs on the loop unless the loop is behind: api/middleware/admission.py)."""
+        self.scope.setdefault("extensions", {})[HEAD_READ] = {"at": time.monotonic()}
         self.head = None
         self.bounds.idle.waiting.pop(self, None)
         self._cancel_head_timer()

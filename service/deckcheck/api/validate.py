@@ -32,7 +32,7 @@ from deckcheck.wire.answers import EraOut, RuleOut, ValidateResponse
 from deckcheck.wire.inputs import context_for, deck_from
 from deckcheck.wire.judge.bodies import mark_escalations
 from deckcheck.wire.reports import report_json, ruleset_json
-from deckcheck.wire.requests import ValidateQuery, ValidateRequest
+from deckcheck.wire.requests import DeckIn, ValidateQuery, ValidateRequest
 
 VALIDATE_PATH = "/v1/validate"
 # The longest target (path and query) GET /v1/validate reads: what CDNs and browsers commonly keep, and some sixteen
@@ -40,6 +40,13 @@ VALIDATE_PATH = "/v1/validate"
 MAX_LINK_TARGET = 8192
 TOO_LONG = f"The request target is longer than {MAX_LINK_TARGET} bytes; send the deck in the body of POST /v1/validate."
 
+
+# A check runs on the event loop when its deck and roster give their cards by passcode, in at most these many
+# characters (a ydk file or ydke link: some 380 cards) or entries, against a bundled list: a 55-card deck costs
+# about 50 µs there, as much as the hop to a check thread and back. Anything else waits for a thread: names to
+# resolve (a text list of mistyped names costs over a millisecond), an inline or lflist.conf list, a larger deck.
+INLINE_CHARS = 2048
+INLINE_ENTRIES = 150
 
 router = APIRouter()
 """The validation and catalogue routes, over the data each request arrived to."""
@@ -57,7 +64,8 @@ async def validate_deck(request: Request, body: ValidateRequest, accept_language
     its penalty."""
     lang = pick_language(accept_language)
     state = app_state(request)
-    answer, report = await state.admission.run(request, partial(_checked, body, served(request).data, lang))
+    work = partial(_checked, body, served(request).data, lang)
+    answer, report = await state.admission.run(request, work, inline=runs_inline(body))
     state.metrics.count_codes(Counter(v.code for v in report.violations))
     return json_response(answer, lang)
 
@@ -92,7 +100,8 @@ async def validate_link(
     if unchanged := current.caching.answer(request, etag, vary, cache_control=freshness, made=False):
         return unchanged
     state = app_state(request)
-    answer, report = await state.admission.run(request, partial(_checked, body, current.data, lang))
+    work = partial(_checked, body, current.data, lang)
+    answer, report = await state.admission.run(request, work, inline=runs_inline(body))
     state.metrics.count_codes(Counter(v.code for v in report.violations))
     if unchanged := current.caching.answer(request, etag, vary, cache_control=freshness):
         return unchanged
@@ -169,6 +178,22 @@ def _checked(body: ValidateRequest, data: Data, lang: str) -> tuple[dict[str, An
     if body.prior is not None:
         mark_escalations(answer["violations"], {str(code): n for code, n in body.prior.items()}, lang)
     return answer, report
+
+
+def runs_inline(body: ValidateRequest) -> bool:
+    """Whether `body`'s check is small and bounded by its size: run inline (INLINE_CHARS)."""
+    return isinstance(body.banlist, str | None) and _by_passcode(body) and _by_passcode(body.roster)
+
+
+def _by_passcode(deck: DeckIn | None) -> bool:
+    """Whether `deck` (none at all counts) gives its cards by passcode alone, within INLINE_CHARS or INLINE_ENTRIES."""
+    if deck is None:
+        return True
+    source = deck.ydk or deck.ydke
+    if source is not None or deck.text is not None:
+        return deck.text is None and len(source or "") <= INLINE_CHARS
+    entries = (*deck.main, *deck.extra, *deck.side)
+    return len(entries) <= INLINE_ENTRIES and all(entry.name is None for entry in entries)
 
 
 def _digest(ydke: str, day: dt.date, fmt: str, banlist: str | None) -> str:

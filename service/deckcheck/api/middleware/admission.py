@@ -11,6 +11,7 @@ mistyped names, a sheet)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -21,6 +22,9 @@ from deckcheck.api.metrics import Metrics
 from deckcheck.errors import Unavailable
 
 T = TypeVar("T")
+# The scope extension in which `deckcheck serve`'s protocol (api/server.py) says when a request's head was read:
+# {"at": time.monotonic()}. Without it (the app called in-process) the loop is taken to be on time.
+HEAD_READ = "deckcheck.head_read"
 
 
 class Overloaded(Unavailable):
@@ -43,7 +47,10 @@ class Pool:
     themselves kept more checks running under a flood, but they then held the GIL back to back and the loop waited
     for it, /healthz with it (docs/benchmarks.md, Overload)."""
 
-    def __init__(self, threads: int, waiting: int, metrics: Metrics, queue_seconds: float) -> None:
+    def __init__(
+        self, threads: int, waiting: int, metrics: Metrics, queue_seconds: float, *, inline_lag: float = 0
+    ) -> None:
+        self.inline_lag = inline_lag
         self.limiter = anyio.CapacityLimiter(threads)
         # The threads themselves: a holder of one of the limiter's tokens never waits for one of these.
         self.threads = anyio.CapacityLimiter(threads)
@@ -68,13 +75,22 @@ class Pool:
         """A request counted in has ended."""
         self.admitted -= 1
 
-    async def run(self, request: Request | None, work: Callable[[], T]) -> T:
+    async def run(self, request: Request | None, work: Callable[[], T], *, inline: bool = False) -> T:
         """Run `work` of a request already counted in, on a thread once one is free; refuse it (Overloaded) when it
         waited longer than `queue_seconds`; skip it when it waited and `request`'s client has left meanwhile. A work
         that finds a thread free takes it at once: no timer is set, and the client, whose request has just been
-        read, is not asked after (asking costs a tenth of a small check's time in the app)."""
+        read, is not asked after (asking costs a tenth of a small check's time in the app).
+
+        An `inline` work, one its input bounds to a cost no larger than the hop to a thread and back, runs at once on
+        the event loop, as the request's reading and answering do, unless the loop is behind: when the request waited
+        more than `inline_lag` seconds for it since its head was read (HEAD_READ), the work waits for a thread as
+        any other. Run on the loop under a flood, the checks would leave every request, /healthz's among them,
+        waiting for all those read before it; on threads they are held by the queue's bounds, and the loop is not
+        (docs/benchmarks.md, The web edge)."""
         self.metrics.checks.inc()
         try:
+            if inline and not self._behind(request):
+                return work()
             try:
                 self.limiter.acquire_nowait()
                 waited = False
@@ -94,6 +110,11 @@ class Pool:
         finally:
             self.metrics.checks.dec()
 
+    def _behind(self, request: Request | None) -> bool:
+        """Whether `request` waited for the event loop longer than `inline_lag` since its head was read."""
+        read = None if request is None else request.scope.get("extensions", {}).get(HEAD_READ)
+        return read is not None and time.monotonic() - read["at"] > self.inline_lag
+
     async def check(self, request: Request, work: Callable[[], T]) -> T:
         """Count a request in (or refuse it) and run its work: for a route the gate does not admit by its head."""
         self.enter()
@@ -106,8 +127,17 @@ class Pool:
 class Admission(Pool):
     """The check threads, and at most `rechecks` rechecks at once; each recheck queues its chunks as checks."""
 
-    def __init__(self, threads: int, waiting: int, rechecks: int, metrics: Metrics, queue_seconds: float) -> None:
-        super().__init__(threads, waiting, metrics, queue_seconds)
+    def __init__(
+        self,
+        threads: int,
+        waiting: int,
+        rechecks: int,
+        metrics: Metrics,
+        queue_seconds: float,
+        *,
+        inline_lag: float = 0,
+    ) -> None:
+        super().__init__(threads, waiting, metrics, queue_seconds, inline_lag=inline_lag)
         self.max_rechecks = rechecks
         self.rechecks = 0
 
