@@ -3,6 +3,7 @@ front of it rely on."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import shutil
 from pathlib import Path
@@ -10,8 +11,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from deckcheck import Data
-from deckcheck.data.status import lists_in_force, newest_lists
+from deckcheck import Data, load_data
+from deckcheck.data.status import data_status, lists_in_force, newest_lists
 from deckcheck.data.watchers import default_updates_dir
 from deckcheck.days import today
 from deckcheck.versions import PACKAGE, code_digest, data_version
@@ -50,6 +51,19 @@ def test_health_names_the_data_version(client: httpx.Client, data: Data) -> None
         "version": "0.1.0",
     }
     assert re.fullmatch("[0-9a-f]{16}", answer.json()["data_version"])
+
+
+def test_the_data_status_is_worked_out_once_a_day_per_load_of_the_data() -> None:
+    """/healthz asks for it at every request: it is kept with the data it came from, one per day, and a load of the
+    same files (a reload) works it out afresh."""
+    first, again = load_data(), load_data()
+    day, next_day = dt.date(2008, 6, 1), dt.date(2008, 6, 2)
+    kept = data_status(first, day)
+    assert data_status(first, day) is kept
+    assert data_status(first, next_day) is not kept
+    assert data_status(again, day) is not kept
+    assert data_status(again, day) == kept
+    assert kept["lists_in_force"] == lists_in_force(first, day)
 
 
 def test_the_data_version_follows_the_code_but_not_caches_or_data(tmp_path: Path) -> None:

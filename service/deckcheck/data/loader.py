@@ -12,7 +12,7 @@ import gc
 import hashlib
 import os
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +45,8 @@ class Data:
     digest: str  # SHA-256 of the files the data were read from, to tell one data release from another
     imports: tuple[Mapping[str, Any], ...] = ()  # the record of every import into the folders, oldest first
     cadence: Cadence = field(default_factory=Cadence)
+    # What is worked out from these data as a whole (data/memo.py), kept with them and gone with them.
+    memo: dict[Hashable, Any] = field(repr=False, compare=False, default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,10 +5,12 @@ looks out of date on that day."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from typing import Any
 
 from deckcheck.data.banlists import FORMATS
 from deckcheck.data.loader import Data
+from deckcheck.data.memo import kept_with
 
 
 def newest_lists(data: Data, day: dt.date) -> list[dict[str, Any]]:
@@ -54,8 +56,10 @@ def lists_in_force(data: Data, day: dt.date) -> list[dict[str, Any]]:
     return found
 
 
-def data_status(data: Data, day: dt.date) -> dict[str, Any]:
-    """Everything above, for /healthz and `deckcheck data status`."""
+@kept_with(2)  # today's, and yesterday's for a request that began before midnight
+def data_status(data: Data, day: dt.date) -> Mapping[str, Any]:
+    """Everything above, for /healthz and `deckcheck data status`: worked out once a day per load of the data (every
+    /healthz asks for it), so never to be changed by a caller."""
     until = data.cards.printings_until
     return {
         "cards": len(data.cards),
