@@ -335,9 +335,11 @@ def test_a_worker_replaced_while_the_folder_is_broken_serves_the_last_good_data(
 
 def test_signals_during_a_reload_merge_into_one(tmp_path: Path, updates: Path) -> None:
     with _serve(tmp_path, updates) as running:
+        # A burst well within one reload (about half a second): one spread wider, as a loaded machine stretched 50
+        # pauses of 10 ms, outlasts the reload it began with and the one it merged into, and rightly makes a third.
         for _ in range(50):
             os.kill(running.process.pid, signal.SIGHUP)
-            time.sleep(0.01)
+            time.sleep(0.002)
         _wait_for(running, "ok", 1)
         # Settled: no reload logged for three times the longest one took (unmerged, they run back to back).
         seen, since = len(_reloads(running, "ok")), time.monotonic()
