@@ -337,3 +337,32 @@ def test_the_store_swaps_keeps_and_polls_in_process(tmp_path: Path) -> None:
     exposition = metrics.exposition().decode()
     assert 'deckcheck_data_reloads_total{outcome="failed"} 1.0' in exposition
     assert 'deckcheck_data_reloads_total{outcome="ok"} 2.0' in exposition
+
+
+def test_a_folder_moved_away_while_it_is_read_fails_the_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The folder is looked at before a load and read by it: moved away in between, its files are gone from under
+    the load, which would read it as a folder without updates and serve the bundle alone. It is looked at again once
+    read: gone, the load fails and the operator's lists are still served."""
+    from deckcheck.api.live_data import DataStore, fingerprint  # noqa: PLC0415
+    from deckcheck.api.metrics import Metrics  # noqa: PLC0415
+    from deckcheck.data import DataSource, loader  # noqa: PLC0415
+    from deckcheck.versions import data_version  # noqa: PLC0415
+
+    updates = tmp_path / "updates"
+    updates.mkdir()
+    _add_list(updates, tmp_path)
+    source = DataSource(updates=updates)
+    seen = fingerprint(source)
+    data = source.load()
+    store = DataStore(source, data, Metrics(data_version(data), "test"), 60, seen)
+    looked = loader.check_folder
+
+    def moved_once_looked_at(folder: Path, held: Path) -> None:
+        looked(folder, held)
+        updates.rename(tmp_path / "moved")  # between the load's look and its reading
+
+    monkeypatch.setattr(loader, "check_folder", moved_once_looked_at)
+    assert asyncio.run(store.reload("test")) is False
+    assert store.current.data.banlists.get("ocg-2026-11-15") is not None
+    assert store.current.stale is not None
+    assert store.current.stale.problem == "is gone (moved, unmounted or removed)"

@@ -131,6 +131,9 @@ def _load_from(source: DataSource, folders: Sequence[Path]) -> Data:
     cards = index_cards(layered_rows(layers), _printings_until(root), readings)
     banlists = load_banlists(root / "banlists", cards, [folder / "banlists" for folder in folders[1:]])
     imports = tuple(record for folder in folders for record in read_imports(folder))
+    if source.updates is not None:
+        # Looked at again once read: moved away while it was read, it read as a folder without updates.
+        check_folder(source.updates, folders[1])
     return Data(cards, banlists, _digest(folders), imports, source.cadence)
 
 
