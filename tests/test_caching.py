@@ -51,6 +51,7 @@ def test_health_names_the_data_version(client: httpx.Client, data: Data) -> None
         "version": "0.1.0",
     }
     assert re.fullmatch("[0-9a-f]{16}", answer.json()["data_version"])
+    assert client.get("/readyz").json()["newest_lists"] == newest_lists(data, today())
 
 
 def test_the_data_status_is_worked_out_once_a_day_per_load_of_the_data() -> None:

@@ -14,7 +14,7 @@ from deckcheck import __version__
 from deckcheck.api.app_state import app_state
 from deckcheck.api.live_data import Served, served
 from deckcheck.api.responses import BAD_QUERY, json_response
-from deckcheck.data.status import data_status, newest_lists
+from deckcheck.data.status import data_status
 from deckcheck.days import today
 from deckcheck.wire.answers import Health, Readiness
 
@@ -56,7 +56,7 @@ async def readyz(request: Request) -> Response:
         "reasons": reasons,
         "checks": admission.admitted,
         "data_version": now.version,
-        "newest_lists": newest_lists(now.data, today()),
+        "newest_lists": data_status(now.data, today())["newest_lists"],
         **state.watched,
         **_stale(now),
     }

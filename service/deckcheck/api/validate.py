@@ -189,9 +189,9 @@ def _by_passcode(deck: DeckIn | None) -> bool:
     """Whether `deck` (none at all counts) gives its cards by passcode alone, within INLINE_CHARS or INLINE_ENTRIES."""
     if deck is None:
         return True
-    source = deck.ydk or deck.ydke
-    if source is not None or deck.text is not None:
-        return deck.text is None and len(source or "") <= INLINE_CHARS
+    given = deck.source_format()
+    if given != "json":
+        return given != "text" and len(deck.source_text()) <= INLINE_CHARS
     entries = (*deck.main, *deck.extra, *deck.side)
     return len(entries) <= INLINE_ENTRIES and all(entry.name is None for entry in entries)
 
