@@ -20,6 +20,7 @@ from deckcheck import __version__
 from deckcheck.api import banlists, cards, decks, events, health, judge, pages, paper, players, rechecks, validate
 from deckcheck.api.app_state import AppState, app_state
 from deckcheck.api.decks import CONVERT_PATH, PARSE_PATH
+from deckcheck.api.direct import install_direct, plain_request
 from deckcheck.api.lifecycle import Lifecycle
 from deckcheck.api.live_data import DataStore
 from deckcheck.api.middleware.admission import Admission, ClientGone, Overloaded, Pool
@@ -127,6 +128,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(ClientGone, _client_gone)
     for router in API_ROUTERS:
         app.include_router(router, dependencies=[Depends(refuse_unknown_query)])
+    # The hot routes' plain requests go to their endpoints without FastAPI's routing and dependency solving.
+    install_direct(
+        app.router,
+        [
+            (validate.router, validate.validate_deck, validate.read_validate),
+            (cards.router, cards.card, cards.read_card),
+            (health.router, health.healthz, plain_request),
+        ],
+    )
     # The pages ignore a query string: people open them from links of every kind (a cache-buster, a tracking tag).
     app.include_router(pages.router)
     install_slash_redirects(app)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 from collections import Counter
 from functools import partial
 from typing import Annotated, Any
@@ -47,6 +48,8 @@ TOO_LONG = f"The request target is longer than {MAX_LINK_TARGET} bytes; send the
 # resolve (a text list of mistyped names costs over a millisecond), an inline or lflist.conf list, a larger deck.
 INLINE_CHARS = 2048
 INLINE_ENTRIES = 150
+# The content types of a body POST /v1/validate reads directly (api/direct.py); FastAPI reads any other.
+PLAIN_JSON = frozenset({"application/json", "application/json; charset=utf-8"})
 
 router = APIRouter()
 """The validation and catalogue routes, over the data each request arrived to."""
@@ -194,6 +197,18 @@ def _by_passcode(deck: DeckIn | None) -> bool:
         return given != "text" and len(deck.source_text()) <= INLINE_CHARS
     entries = (*deck.main, *deck.extra, *deck.side)
     return len(entries) <= INLINE_ENTRIES and all(entry.name is None for entry in entries)
+
+
+def read_validate(request: Request, body: bytes) -> dict[str, Any] | None:
+    """validate_deck's arguments for a JSON body that is a whole ValidateRequest, read as FastAPI reads it (the
+    body parsed by `json.loads`, the model validated from what it gives); None for any other (api/direct.py)."""
+    if request.headers.get("content-type") not in PLAIN_JSON:
+        return None
+    try:
+        parsed = ValidateRequest.model_validate(json.loads(body))
+    except (ValueError, RecursionError):  # not JSON, nested past the parser, not a request: FastAPI says why
+        return None
+    return {"request": request, "body": parsed, "accept_language": request.headers.get("accept-language")}
 
 
 def _digest(ydke: str, day: dt.date, fmt: str, banlist: str | None) -> str:
