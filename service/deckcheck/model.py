@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from functools import partial
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from deckcheck.data import Banlist, Card, CardIndex
 
@@ -21,6 +22,15 @@ Loc = tuple[str | int, ...]
 # Copies per passcode in main, extra and side, in order of each card's first copy: a deck as a ydke link gives it,
 # which the batch path checks without building entries.
 Copies = tuple[Counter[int], Counter[int], Counter[int]]
+T = TypeVar("T", bound=tuple[Any, ...])
+
+
+def maker(kind: type[T]) -> Callable[[tuple[Any, ...]], T]:
+    """A function making a `kind` of a tuple of its values, in their order: `tuple.__new__` itself, where a
+    NamedTuple's own constructor is a Python function, about twice as slow (docs/benchmarks.md, Rechecks); for the
+    tuples made for every card of a deck or every line of a recheck."""
+    made: Callable[[tuple[Any, ...]], T] = partial(tuple.__new__, kind)
+    return made
 
 
 class Entry(NamedTuple):

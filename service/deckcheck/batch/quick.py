@@ -13,9 +13,7 @@ them as orjson reads them, within MAX_FIELDS and MAX_FIELDS_BYTES, and echo them
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from functools import partial
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -28,20 +26,8 @@ from deckcheck.limits import (
     MAX_ID_CHARS,
     MAX_PASSCODE,
 )
-from deckcheck.model import Deck, Entry, Protectors
+from deckcheck.model import Deck, Entry, Protectors, maker
 from deckcheck.wire.requests import LANGUAGE_PATTERN, MAX_SOURCE_CHARS, RecheckLine
-
-# NamedTuples made straight from their values, for the tuples a recheck makes for every line.
-
-T = TypeVar("T", bound=tuple[Any, ...])
-
-
-def maker(kind: type[T]) -> Callable[[tuple[Any, ...]], T]:
-    """A function making a `kind` of a tuple of its values, in their order: `tuple.__new__` itself, where a
-    NamedTuple's own constructor is a Python function, about twice as slow (docs/benchmarks.md, Rechecks)."""
-    made: Callable[[tuple[Any, ...]], T] = partial(tuple.__new__, kind)
-    return made
-
 
 _SECTIONS = ("main", "extra", "side")
 _PROTECTORS = frozenset({"used", "opaque_back", "uniform"})

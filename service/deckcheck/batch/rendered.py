@@ -19,9 +19,9 @@ from typing import NamedTuple
 import orjson
 
 from deckcheck.batch.findings import Found, Memo
-from deckcheck.batch.quick import Quick, maker
+from deckcheck.batch.quick import Quick
 from deckcheck.batch.summary import Outcome, verdict_of
-from deckcheck.model import Context, Finding, Violation
+from deckcheck.model import Context, Finding, Violation, maker
 from deckcheck.rules.engine import ruleset_of, violation_of
 from deckcheck.rules.registry import SEVERITY
 from deckcheck.wire.reports import violation_json

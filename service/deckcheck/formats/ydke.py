@@ -10,9 +10,10 @@ from collections import Counter
 
 from deckcheck.data import CardIndex
 from deckcheck.formats.common import DeckFormatError, FormatError, section_passcodes
-from deckcheck.model import SECTIONS, Copies, Deck, Entry
+from deckcheck.model import SECTIONS, Copies, Deck, Entry, maker
 
 YDKE_PREFIX = "ydke://"
+_new_entry = maker(Entry)
 
 
 def ydke_copies(link: str) -> Copies:
@@ -47,7 +48,9 @@ def ydke_copies(link: str) -> Copies:
 
 def deck_of(copies: Copies) -> Deck:
     """The deck whose sections hold these copies: one entry per card (ydke links have no lines to keep)."""
-    return Deck(*(tuple(Entry(code, None, count) for code, count in section.items()) for section in copies))
+    return Deck(
+        *(tuple([_new_entry((code, None, count, None, ())) for code, count in section.items()]) for section in copies)
+    )
 
 
 def parse_ydke(link: str) -> Deck:
