@@ -78,6 +78,18 @@ class Metrics:
         )
         self._version = version
         self._info.labels(data_version, version).set(1)
+        # The request counter's and latency histogram's series of each route, method and status, found once: finding
+        # them (labels) costs more than counting.
+        self._answered: dict[tuple[str, str, int], tuple[Counter, Histogram]] = {}
+
+    def answered(self, route: str, method: str, status: int, seconds: float) -> None:
+        """Count a request of `route` answered with `status`, and the `seconds` it took."""
+        series = self._answered.get((route, method, status))
+        if series is None:
+            series = (self.requests.labels(route, method, str(status)), self.latency.labels(route, str(status)))
+            self._answered[route, method, status] = series
+        series[0].inc()
+        series[1].observe(seconds)
 
     def data_swapped(self, old: str, new: str) -> None:
         """Say that the data version `new` is served from now on instead of `old`."""

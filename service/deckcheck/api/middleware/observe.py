@@ -84,8 +84,7 @@ class Observe:
         route = scope.get("route")
         path = getattr(route, "path", "unmatched")
         method = scope["method"] if scope["method"] in _METHODS else "other"
-        self.metrics.requests.labels(path, method, str(status)).inc()
-        self.metrics.latency.labels(path, str(status)).observe(seconds)
+        self.metrics.answered(path, method, status, seconds)
         if self.access_log:
             line: dict[str, Any] = {
                 "request_id": request_id,
