@@ -16,6 +16,7 @@ import orjson
 import pytest
 from starlette.types import Message, Receive, Scope, Send
 
+from deckcheck import logs
 from deckcheck.api.lifecycle import Lifecycle
 from deckcheck.api.metrics import Metrics
 from deckcheck.api.middleware.admission import HEAD_READ, Admission, ClientGone, Overloaded
@@ -148,6 +149,21 @@ def test_work_that_finds_a_thread_free_runs_without_asking_after_the_client() ->
 
     assert anyio.run(run) == [1]
     assert admission.admitted == 0
+
+
+def test_work_on_a_thread_runs_in_its_requests_context() -> None:
+    """A work handed to a check thread sees the context of the request that sent it: its log lines carry its id."""
+    admission = Admission(threads=1, waiting=1, rechecks=1, metrics=Metrics("v", "0"), queue_seconds=60)
+
+    def work() -> tuple[str | None, int]:
+        return logs.REQUEST_ID.get(), threading.get_ident()
+
+    async def run() -> tuple[str | None, int]:
+        logs.REQUEST_ID.set("desk-3.table:7")
+        return await admission.run(None, work)
+
+    request_id, thread = anyio.run(run)
+    assert (request_id, thread != threading.get_ident()) == ("desk-3.table:7", True)
 
 
 async def _let_go_soon(release: threading.Event) -> None:

@@ -11,8 +11,11 @@ mistyped names, a sheet)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 import anyio
@@ -52,8 +55,11 @@ class Pool:
     ) -> None:
         self.inline_lag = inline_lag
         self.limiter = anyio.CapacityLimiter(threads)
-        # The threads themselves: a holder of one of the limiter's tokens never waits for one of these.
-        self.threads = anyio.CapacityLimiter(threads)
+        # The threads themselves: a holder of one of the limiter's tokens never waits for one of these. A work is
+        # handed to them at once, where anyio's to_thread first yields to the loop twice: on a loop kept busy by small
+        # checks each yield waits for every task ready before it, and a check held its slot 8 ms for 1.2 ms of work
+        # (docs/benchmarks.md, The web edge).
+        self.threads = ThreadPoolExecutor(threads, thread_name_prefix="deckcheck-check")
         self.capacity = threads + waiting
         self.admitted = 0  # only the event loop's thread reads and writes the counts
         self.queue_seconds = queue_seconds
@@ -104,11 +110,16 @@ class Pool:
             try:
                 if waited and request is not None and await request.is_disconnected():
                     raise ClientGone
-                return await anyio.to_thread.run_sync(work, limiter=self.threads)
+                return await self._on_thread(work)
             finally:
                 self.limiter.release()
         finally:
             self.metrics.checks.dec()
+
+    async def _on_thread(self, work: Callable[[], T]) -> T:
+        """`work`'s result, run on one of the threads in the request's context (its request id on its log lines)."""
+        context = contextvars.copy_context()
+        return await asyncio.get_running_loop().run_in_executor(self.threads, context.run, work)
 
     def _behind(self, request: Request | None) -> bool:
         """Whether `request` waited for the event loop longer than `inline_lag` since its head was read."""
@@ -160,7 +171,7 @@ class Admission(Pool):
         self.metrics.checks.inc()
         try:
             async with self.limiter:
-                return await anyio.to_thread.run_sync(work, limiter=self.threads)
+                return await self._on_thread(work)
         finally:
             self.admitted -= 1
             self.metrics.checks.dec()
