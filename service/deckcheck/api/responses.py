@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Annotated, Any
 
 import orjson
@@ -94,6 +95,7 @@ def paged(response: Response, request: Request, next_offset: int | None) -> Resp
     return response
 
 
+@lru_cache(maxsize=256)  # clients send the same few headers again and again; weighing one costs some 10 µs
 def pick_language(header: str | None) -> str:
     """The one of ja or en that Accept-Language weighs higher (the earlier named on a tie); en when it weighs
     neither above 0."""

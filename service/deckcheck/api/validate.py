@@ -69,7 +69,8 @@ async def validate_deck(request: Request, body: ValidateRequest, accept_language
     state = app_state(request)
     work = partial(_checked, body, served(request).data, lang)
     answer, report = await state.admission.run(request, work, inline=runs_inline(body))
-    state.metrics.count_codes(Counter(v.code for v in report.violations))
+    if report.violations:
+        state.metrics.count_codes(Counter(v.code for v in report.violations))
     return json_response(answer, lang)
 
 
