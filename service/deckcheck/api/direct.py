@@ -20,6 +20,8 @@ from fastapi.routing import APIRoute
 from starlette.routing import BaseRoute, Match, Router
 from starlette.types import Message, Receive, Scope, Send
 
+from deckcheck.api.middleware.limits import replaying
+
 # What a route's reader makes of a request and its body (b"" for a route without one): the endpoint's keyword
 # arguments, exactly those FastAPI would solve, or None to leave the request to FastAPI.
 Reader = Callable[[Request, bytes], dict[str, Any] | None]
@@ -57,7 +59,7 @@ class Direct(BaseRoute):
                 return
         arguments = self.read(request, body)
         if arguments is None:
-            await self._leave(scope, _replaying(body, receive) if self.takes_body else receive, send)
+            await self._leave(scope, replaying(body, receive) if self.takes_body else receive, send)
             return
         response = await self.route.endpoint(**arguments)
         await response(scope, receive, send)
@@ -76,20 +78,6 @@ def install_direct(app_router: Router, routes: Iterable[tuple[APIRouter, Callabl
 def plain_request(request: Request, body: bytes) -> dict[str, Any]:
     """The reader of a route whose endpoint takes the request alone."""
     return {"request": request}
-
-
-def _replaying(body: bytes, receive: Receive) -> Receive:
-    """`receive` with `body`, already read whole, given again first."""
-    given = False
-
-    async def replay() -> Message:
-        nonlocal given
-        if given:
-            return await receive()
-        given = True
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    return replay
 
 
 def _failing(error: Exception) -> Receive:

@@ -95,6 +95,20 @@ async def drained(receive: Receive, timeout: float) -> bool:
     return True
 
 
+def replaying(body: bytes, receive: Receive) -> Receive:
+    """`receive` with `body`, already read whole, given again first."""
+    given = False
+
+    async def replay() -> Message:
+        nonlocal given
+        if given:
+            return await receive()
+        given = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replay
+
+
 def head_size(scope: Scope) -> int:
     """About how many bytes the request head took: request line and headers."""
     line = len(scope["method"]) + len(scope["raw_path"]) + len(scope["query_string"]) + 12
@@ -149,18 +163,8 @@ class RequestLimits:
             return
         limit = self.path_limits.get(scope["path"], self.limit)
         body = await self._read(scope, headers, receive, send, limit)
-        if body is None:
-            return
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if replayed:
-                return await receive()
-            replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        await self.app(scope, replay, send)
+        if body is not None:
+            await self.app(scope, replaying(body, receive), send)
 
     async def _read(
         self, scope: Scope, headers: dict[bytes, bytes], receive: Receive, send: Send, limit: int
