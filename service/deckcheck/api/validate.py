@@ -14,6 +14,7 @@ from fastapi.responses import Response
 
 from deckcheck.api.app_state import app_state
 from deckcheck.api.live_data import served
+from deckcheck.api.metrics import Metrics
 from deckcheck.api.problems import TargetTooLong
 from deckcheck.api.responses import (
     BAD_QUERY,
@@ -69,8 +70,7 @@ async def validate_deck(request: Request, body: ValidateRequest, accept_language
     state = app_state(request)
     work = partial(_checked, body, served(request).data, lang)
     answer, report = await state.admission.run(request, work, inline=runs_inline(body))
-    if report.violations:
-        state.metrics.count_codes(Counter(v.code for v in report.violations))
+    _count_codes(state.metrics, report)
     return json_response(answer, lang)
 
 
@@ -106,7 +106,7 @@ async def validate_link(
     state = app_state(request)
     work = partial(_checked, body, current.data, lang)
     answer, report = await state.admission.run(request, work, inline=runs_inline(body))
-    state.metrics.count_codes(Counter(v.code for v in report.violations))
+    _count_codes(state.metrics, report)
     if unchanged := current.caching.answer(request, etag, vary, cache_control=freshness):
         return unchanged
     return current.caching.keep(json_response(answer, lang), etag, vary, cache_control=freshness)
@@ -182,6 +182,12 @@ def _checked(body: ValidateRequest, data: Data, lang: str) -> tuple[dict[str, An
     if body.prior is not None:
         mark_escalations(answer["violations"], {str(code): n for code, n in body.prior.items()}, lang)
     return answer, report
+
+
+def _count_codes(metrics: Metrics, report: Report) -> None:
+    """Count `report`'s violations by code, where it has any: most checks find none."""
+    if report.violations:
+        metrics.count_codes(Counter(v.code for v in report.violations))
 
 
 def runs_inline(body: ValidateRequest) -> bool:
