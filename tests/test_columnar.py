@@ -15,7 +15,8 @@ from bench.corpus import Corpus
 from deckcheck import Context, Data, validate
 from deckcheck.batch.chunk import decode
 from deckcheck.batch.columnar import verdict
-from deckcheck.formats import DeckFormatError, deck_of, ydke_copies
+from deckcheck.formats import DeckFormatError, ydke_copies
+from deckcheck.model import deck_of
 from deckcheck.rules.facts import card_arrays
 from tests.cases import UNLIMITED
 from tests.profiles import examples

@@ -16,10 +16,11 @@ from deckcheck.batch.chunk import decode
 from deckcheck.batch.columnar import verdict
 from deckcheck.batch.entries import entries_chunk
 from deckcheck.data import make_banlist
-from deckcheck.formats import deck_of, write_ydke
+from deckcheck.formats import write_ydke
+from deckcheck.model import deck_of
 from deckcheck.rules import RULES, render
-from deckcheck.rules.engine import full_report
-from deckcheck.rules.fast import legal_counts
+from deckcheck.rules.engine import full_report, validate_copies
+from deckcheck.rules.fast import legal_counts, link_counts
 from tests.cases import CASES, MAIN_40, UNLIMITED
 from tests.golden import run_case
 from tests.profiles import examples
@@ -240,3 +241,6 @@ def test_columnar_verdict_on_a_ydke_link_agrees_with_the_full_engine(data: Data,
     got = [bool(v[0]) for v in verdict(decode([link]), context, [context.banlist, previous])]
     engine = [validate(as_deck, replace(context, banlist=banlist)).legal for banlist in (context.banlist, previous)]
     assert got == engine
+    # The fast answer on the link's copies (/v1/validate's), and the report made from them, are the engine's too.
+    assert (link_counts(copies, context) is not None) == engine[0]  # type: ignore[arg-type]
+    assert validate_copies(copies, context) == validate(as_deck, context)  # type: ignore[arg-type]

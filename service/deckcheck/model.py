@@ -63,6 +63,16 @@ class Deck:
         return {name: sum(entry.count for entry in self.section(name)) for name in SECTIONS}
 
 
+_new_entry = maker(Entry)
+
+
+def deck_of(copies: Copies) -> Deck:
+    """The deck whose sections hold these copies: one entry per card (ydke links have no lines to keep)."""
+    return Deck(
+        *(tuple([_new_entry((code, None, count, None, ())) for code, count in section.items()]) for section in copies)
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Protectors:
     """What the player declares about sleeves and protectors (TR 3 カードスリーブ・カードプロテクターの使用について)."""

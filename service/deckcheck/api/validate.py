@@ -29,9 +29,9 @@ from deckcheck.api.responses import (
 from deckcheck.data import Data
 from deckcheck.days import today
 from deckcheck.model import FORMATS, Report
-from deckcheck.rules import RULES, eras, validate
+from deckcheck.rules import RULES, eras, validate, validate_copies
 from deckcheck.wire.answers import EraOut, RuleOut, ValidateResponse
-from deckcheck.wire.inputs import context_for, deck_from
+from deckcheck.wire.inputs import context_for, deck_from, link_copies
 from deckcheck.wire.judge.bodies import mark_escalations
 from deckcheck.wire.reports import report_json, ruleset_json
 from deckcheck.wire.requests import DeckIn, ValidateQuery, ValidateRequest
@@ -175,9 +175,14 @@ def rule_eras(request: Request, accept_language: AcceptLanguage = None) -> Respo
 
 def _checked(body: ValidateRequest, data: Data, lang: str) -> tuple[dict[str, Any], Report]:
     """The answer to `body` in `lang` (the escalations its `prior` allows marked), and the report it was made from."""
-    deck = deck_from(body, data)
-    context = context_for(body, data)
-    report = validate(deck, context)
+    if body.ydke is None:
+        deck = deck_from(body, data)
+        context = context_for(body, data)
+        report = validate(deck, context)
+    else:  # a link has no lines for a report to point at: its copies are checked without the entries
+        copies = link_copies(body.ydke)
+        context = context_for(body, data)
+        deck, report = None, validate_copies(copies, context)
     answer = report_json(report, lang, deck, context.roster)
     if body.prior is not None:
         mark_escalations(answer["violations"], {str(code): n for code, n in body.prior.items()}, lang)

@@ -29,12 +29,10 @@ from deckcheck.batch.rendered import Renderer, causes, legal_lines, plain_line
 from deckcheck.batch.spec import RecheckSetup
 from deckcheck.batch.summary import Outcome, Summary, verdict_of
 from deckcheck.data import Data
-from deckcheck.deck_limits import copies_limit_errors
 from deckcheck.errors import RequestError
-from deckcheck.formats import DeckFormatError, deck_of, ydke_copies
-from deckcheck.model import Context, Deck, Protectors, Report
+from deckcheck.model import Context, Deck, Protectors, Report, deck_of
 from deckcheck.rules import full_report, validate
-from deckcheck.wire.inputs import DEFAULT_LANGUAGES, deck_from, limit_errors, read_errors
+from deckcheck.wire.inputs import DEFAULT_LANGUAGES, deck_from, link_copies
 from deckcheck.wire.reports import violations_json
 from deckcheck.wire.requests import RecheckLine
 
@@ -190,12 +188,9 @@ class Rechecker:
         if isinstance(source, str):
             # A ydke link is read straight into copies per card, the bounds checked on those.
             try:
-                copies = ydke_copies(source)
-            except DeckFormatError as exc:
-                return self._error(number, deck_id, read_errors(exc, "ydke", ()).errors, fields)
-            if past := copies_limit_errors(copies):
-                return self._error(number, deck_id, limit_errors(past, None, ("ydke",)).errors, fields)
-            source = deck_of(copies)
+                source = deck_of(link_copies(source, ()))
+            except RequestError as exc:
+                return self._error(number, deck_id, exc.errors, fields)
         if before is not None and was_legal is None:
             was_legal = validate(source, before).legal
         report = full_report(source, now) if illegal else validate(source, now)

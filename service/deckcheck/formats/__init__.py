@@ -6,7 +6,7 @@ from deckcheck.formats.dispatch import DECK_SUFFIXES, deck_file_format, parse, w
 from deckcheck.formats.qr import QR_MEDIA_TYPES, DeckTooLargeForQr, QrImage, write_qr
 from deckcheck.formats.text import parse_text
 from deckcheck.formats.ydk import parse_ydk
-from deckcheck.formats.ydke import deck_of, parse_ydke, write_ydke, ydke_copies
+from deckcheck.formats.ydke import parse_ydke, write_ydke, ydke_copies
 
 __all__ = [
     "DECK_SUFFIXES",
@@ -16,7 +16,6 @@ __all__ = [
     "FormatError",
     "QrImage",
     "deck_file_format",
-    "deck_of",
     "parse",
     "parse_text",
     "parse_ydk",

@@ -10,10 +10,9 @@ from collections import Counter
 
 from deckcheck.data import CardIndex
 from deckcheck.formats.common import DeckFormatError, FormatError, section_passcodes
-from deckcheck.model import SECTIONS, Copies, Deck, Entry, maker
+from deckcheck.model import SECTIONS, Copies, Deck, deck_of
 
 YDKE_PREFIX = "ydke://"
-_new_entry = maker(Entry)
 
 
 def ydke_copies(link: str) -> Copies:
@@ -44,13 +43,6 @@ def ydke_copies(link: str) -> Copies:
     if errors:
         raise DeckFormatError(errors)
     return sections[0], sections[1], sections[2]
-
-
-def deck_of(copies: Copies) -> Deck:
-    """The deck whose sections hold these copies: one entry per card (ydke links have no lines to keep)."""
-    return Deck(
-        *(tuple([_new_entry((code, None, count, None, ())) for code, count in section.items()]) for section in copies)
-    )
 
 
 def parse_ydke(link: str) -> Deck:

@@ -1,7 +1,15 @@
 """The rule engine: `validate(deck, context) -> Report`, one small check per rule, the registry of codes with their
 citations and penalties, and the messages in Japanese and English."""
 
-from deckcheck.rules.engine import answer_notes, full_report, legal_report, resolve_entry, validate, warm
+from deckcheck.rules.engine import (
+    answer_notes,
+    full_report,
+    legal_report,
+    resolve_entry,
+    validate,
+    validate_copies,
+    warm,
+)
 from deckcheck.rules.eras import RULES_ID, era_starts, eras, ruleset_for
 from deckcheck.rules.judging import GROUPS
 from deckcheck.rules.messages import loose_read_text, note_text, render
@@ -24,5 +32,6 @@ __all__ = [
     "resolve_entry",
     "ruleset_for",
     "validate",
+    "validate_copies",
     "warm",
 ]

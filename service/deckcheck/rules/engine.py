@@ -12,6 +12,7 @@ from deckcheck.model import (
     FORMATS,
     SECTIONS,
     Context,
+    Copies,
     Deck,
     Entry,
     Finding,
@@ -21,11 +22,12 @@ from deckcheck.model import (
     Report,
     Ruleset,
     Violation,
+    deck_of,
 )
 from deckcheck.rules import languages, printings
 from deckcheck.rules.checks import CHECKS, Line, resolved
 from deckcheck.rules.eras import ruleset_for, types_in_force
-from deckcheck.rules.fast import card_table, legal_counts
+from deckcheck.rules.fast import card_table, legal_counts, link_counts
 from deckcheck.rules.registry import RULES, SEVERITY
 from deckcheck.rules.roster import check_roster
 
@@ -136,6 +138,15 @@ def validate(deck: Deck, context: Context) -> Report:
     if sizes is not None:
         return legal_report(dict(zip(SECTIONS, sizes, strict=True)), context)
     return full_report(deck, context)
+
+
+def validate_copies(copies: Copies, context: Context) -> Report:
+    """`validate` of a deck given as copies per card (a ydke link's): a legal deck's report made without its entries
+    (rules/fast.py `link_counts`), any other deck's by the engine."""
+    sizes = link_counts(copies, context)
+    if sizes is not None:
+        return legal_report(dict(zip(SECTIONS, sizes, strict=True)), context)
+    return full_report(deck_of(copies), context)
 
 
 def full_report(deck: Deck, context: Context) -> Report:

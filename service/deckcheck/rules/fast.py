@@ -14,7 +14,7 @@ import datetime as dt
 
 from deckcheck.data import MAX_COPIES, Banlist, CardIndex
 from deckcheck.data.memo import kept_with
-from deckcheck.model import Context, Deck, Format
+from deckcheck.model import Context, Copies, Deck, Format
 from deckcheck.rules.checks import EXTRA_MAX, MAIN_MAX, MAIN_MIN, SIDE_MAX
 from deckcheck.rules.eras import OCG_LANGUAGES, TCG_LANGUAGES
 from deckcheck.rules.facts import EXTRA, MAIN, SIDE, card_arrays
@@ -77,6 +77,28 @@ def tally(deck: Deck, context: Context) -> Tally | None:
         return None
     sizes = (totals[0], totals[1], totals[2])
     return (held, sizes) if _sizes_ok(sizes) and protectors_ok(languages, context) else None
+
+
+def link_counts(copies: Copies, context: Context) -> tuple[int, int, int] | None:
+    """`legal_counts` of a deck given as copies per card in the default language (a ydke link's), read without
+    making its entries: a request's check is mostly those (docs/benchmarks.md, The web edge)."""
+    if context.roster is not None:
+        return None
+    table = card_table(context.cards, context.date, context.format)
+    get = table.get
+    held: dict[int, int] = {}
+    for bit, section in ((MAIN, copies[0]), (EXTRA, copies[1]), (SIDE, copies[2])):
+        for passcode, count in section.items():
+            facts = get(passcode)
+            if facts is None or not facts[1] & bit:
+                return None
+            held[facts[0]] = held.get(facts[0], 0) + count
+    default = context.default_language
+    if default in TCG_LANGUAGE_SET and not all(table[passcode][2] for section in copies for passcode in section):
+        return None
+    sizes = (copies[0].total(), copies[1].total(), copies[2].total())
+    legal = _sizes_ok(sizes) and protectors_ok({default}, context) and within_limits(held, context.banlist)
+    return sizes if legal else None
 
 
 def _printed_in_tcg(deck: Deck, table: Table, default: str) -> bool:

@@ -22,10 +22,10 @@ from deckcheck.data import (
     read_lflist,
 )
 from deckcheck.days import today
-from deckcheck.deck_limits import LimitError, deck_limit_errors
+from deckcheck.deck_limits import LimitError, copies_limit_errors, deck_limit_errors
 from deckcheck.errors import InvalidInput, RequestError
-from deckcheck.formats import DeckFormatError, parse
-from deckcheck.model import SECTIONS, Context, Deck, Entry, Format, Protectors, Section
+from deckcheck.formats import DeckFormatError, parse, ydke_copies
+from deckcheck.model import SECTIONS, Context, Copies, Deck, Entry, Format, Protectors, Section, deck_of
 from deckcheck.rules import resolve_entry
 from deckcheck.wire.requests import DeckIn, EntryIn, InlineBanlist, LflistBanlist, ValidateRequest
 
@@ -61,6 +61,8 @@ def deck_from(body: DeckIn, data: Data, loc: tuple[str, ...] = ("body",)) -> Dec
     fmt = body.source_format()
     if fmt == "json":
         deck = Deck(_entries(body.main), _entries(body.extra), _entries(body.side))
+    elif fmt == "ydke":
+        return deck_of(link_copies(body.source_text(), loc))
     else:
         try:
             deck = parse(fmt, body.source_text(), data.cards)
@@ -70,6 +72,19 @@ def deck_from(body: DeckIn, data: Data, loc: tuple[str, ...] = ("body",)) -> Dec
     if found:
         raise limit_errors(found, deck, loc if fmt == "json" else (*loc, fmt))
     return deck
+
+
+def link_copies(link: str, loc: tuple[str, ...] = ("body",)) -> Copies:
+    """The copies per card of a deck given as a ydke link, held to the bounds: what `deck_from` reads the link as,
+    with the same errors, before any entry is made (the fast answer reads the copies: rules/engine.py
+    `validate_copies`)."""
+    try:
+        copies = ydke_copies(link)
+    except DeckFormatError as exc:
+        raise read_errors(exc, "ydke", loc) from None
+    if past := copies_limit_errors(copies):
+        raise limit_errors(past, None, (*loc, "ydke"))
+    return copies
 
 
 def limit_errors(found: list[LimitError], deck: Deck | None, loc: tuple[str, ...]) -> RequestError:
