@@ -5,6 +5,7 @@ that fails leaves one line holding the whole traceback."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
 import os
 import re
@@ -13,12 +14,15 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import httpx
 import orjson
 import pytest
+from pythonjsonlogger.core import RESERVED_ATTRS
+from pythonjsonlogger.json import JsonFormatter
 
 from deckcheck import logs
 from tests import served
@@ -195,3 +199,50 @@ def test_a_record_is_one_line_with_the_head_the_fields_the_request_id_and_the_ex
     assert exception.startswith("Traceback (most recent call last):\n")
     assert exception.endswith("KeyError: 'entry'")
     assert '"event":"data_reload"' in line  # compact, as operators grep it
+
+
+def _record(**fields: Any) -> logging.LogRecord:
+    record = logging.LogRecord("deckcheck.access", logging.INFO, __file__, 1, "%s %s %s", ("GET", "/x", 200), None)
+    record.created = 1_700_000_000.1239
+    record.__dict__.update(fields)
+    return record
+
+
+def _by_json(record: logging.LogRecord) -> str:
+    """The line as the standard library's json wrote every line before orjson did."""
+    formatter = JsonFormatter(
+        "%(asctime)s %(levelname)s %(name)s %(message)s",
+        rename_fields={"asctime": "time", "levelname": "level", "name": "logger", "exc_info": "exception"},
+        reserved_attrs=[*RESERVED_ATTRS, "color_message", "taskName"],
+        json_serializer=partial(json.dumps, separators=(",", ":")),
+        json_ensure_ascii=False,
+    )
+    formatter.formatTime = logs.JsonLines().formatTime  # type: ignore[method-assign]
+    return formatter.format(record)
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"request_id": "0" * 32, "client": "127.0.0.1", "method": "POST", "path": "/v1/validate", "status": 200},
+        {"bytes": 312, "ms": 0.31, "cut": None, "ok": True, "ratio": 12.5, "big": 2**63 - 1},
+        {"file": "カード.json", "path": '/v1/cards/\u2028\x7f\t\n"\\', "nested": {"a": [1, 2.5, None]}},
+        {"when": dt.date(2008, 9, 1), "moment": dt.datetime(2008, 9, 1, 12, 0, tzinfo=dt.UTC)},
+        {"file": "/srv/\udcff.json"},  # a file name the file system gave as surrogates: orjson cannot write it
+        {"big": 2**70},  # past 64 bits: neither can it
+    ],
+)
+def test_a_line_is_what_the_standard_librarys_json_wrote(fields: dict[str, Any]) -> None:
+    """The log is written by orjson (a third of json's time on an access line) and reads as it read before, byte for
+    byte; what orjson cannot write is written by json still."""
+    record = _record(**fields)
+    assert logs.JsonLines().format(record) == _by_json(record)
+
+
+def test_a_float_json_wrote_with_an_exponent_reads_the_same() -> None:
+    """The one difference: a float json writes as 1e-07 orjson writes as 1e-7, the same number (no field of the
+    service's lines is one: an access line's milliseconds are rounded to two places)."""
+    record = _record(ratio=1e-07, ms=round(0.00001, 2))
+    ours, theirs = logs.JsonLines().format(record), _by_json(record)
+    assert (ours, theirs) == (theirs.replace("1e-07", "1e-7"), theirs)
+    assert orjson.loads(ours) == orjson.loads(theirs)
