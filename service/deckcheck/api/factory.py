@@ -14,6 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import Response
 from fastapi.routing import APIRoute
+from fastapi.telemetry import TelemetryConfig
 from pydantic import BaseModel
 
 from deckcheck import __version__
@@ -49,6 +50,7 @@ REQUEST_HEADERS = [
     "Deckcheck-Previous",
     "Deckcheck-Hold-Results",
 ]
+NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False, "operation_spans": False}
 CHECK_PATHS = (VALIDATE_PATH, PARSE_PATH, CONVERT_PATH)  # the routes whose work runs on the check threads
 EXPOSED_HEADERS = ["ETag", "Link", "Retry-After", "X-Request-ID", "Deckcheck-Data-Version"]
 # The API's routers, in the order of the OpenAPI document; each module's own, the same for every app.
@@ -109,6 +111,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs_url=None,
         redoc_url=None,
         swagger_ui_oauth2_redirect_url=None,
+        # The service's own logs and metrics observe it (api/middleware/observe.py). FastAPI's OpenTelemetry, left on,
+        # looks up the tracing configuration for every request: 3 % of a small check's time (docs/benchmarks.md).
+        telemetry=NO_TELEMETRY,
     )
     install_openapi(app)
     AppState(
