@@ -4,6 +4,7 @@ sees: request ids, JSON access logs, metrics, readiness."""
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import socket
@@ -19,6 +20,7 @@ import httpx
 import orjson
 import pytest
 
+from deckcheck.api.middleware.observe import new_request_id
 from tests.served import Served, serving
 
 pytestmark = pytest.mark.server
@@ -329,6 +331,23 @@ def test_every_answer_carries_a_request_id_and_a_json_access_log_line(strict: Se
     }
     assert line["ms"] > 0
     assert logged[made_id]["status"] == 422
+
+
+def test_request_ids_are_new_in_every_process_a_fork_makes() -> None:
+    """`--workers N` forks its workers from one process: their ids must not repeat each other's."""
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - in the child
+        os.write(write, "".join(new_request_id() for _ in range(3)).encode())
+        os._exit(0)
+    os.close(write)
+    os.waitpid(child, 0)
+    with os.fdopen(read, "rb") as made:
+        theirs = made.read().decode()
+    ours = "".join(new_request_id() for _ in range(3))
+    assert re.fullmatch("[0-9a-f]{96}", theirs)
+    assert re.fullmatch("[0-9a-f]{96}", ours)
+    assert ours != theirs
 
 
 def test_metrics_count_requests_violations_and_rechecks(strict: Served) -> None:

@@ -25,7 +25,6 @@ import signal
 import socket
 import threading
 import time
-import uuid
 from dataclasses import dataclass, field
 from functools import partial
 from http import HTTPStatus
@@ -41,6 +40,7 @@ from uvicorn.supervisors.multiprocess import Process
 from deckcheck import logs
 from deckcheck.api.middleware.admission import HEAD_READ
 from deckcheck.api.middleware.limits import head_too_large
+from deckcheck.api.middleware.observe import new_request_id
 from deckcheck.api.problems import PROBLEM_JSON, problem_body
 from deckcheck.config import Settings
 
@@ -48,7 +48,7 @@ from deckcheck.config import Settings
 def _raw_problem(status: int, detail: str, kind: str) -> bytes:
     """A whole problem+json answer that closes the connection, written where no request could be read (a head that
     is malformed, too large or too slow), so with a request id of its own."""
-    request_id = uuid.uuid4().hex
+    request_id = new_request_id()
     body = problem_body(status, detail, kind=kind, request_id=request_id)
     head = (
         f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\ncontent-type: {PROBLEM_JSON}\r\n"
