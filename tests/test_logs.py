@@ -21,6 +21,8 @@ from typing import Any
 import httpx
 import orjson
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from pythonjsonlogger.core import RESERVED_ATTRS
 from pythonjsonlogger.json import JsonFormatter
 
@@ -246,3 +248,13 @@ def test_a_float_json_wrote_with_an_exponent_reads_the_same() -> None:
     ours, theirs = logs.JsonLines().format(record), _by_json(record)
     assert (ours, theirs) == (theirs.replace("1e-07", "1e-7"), theirs)
     assert orjson.loads(ours) == orjson.loads(theirs)
+
+
+@given(created=st.floats(0, 4_102_444_800) | st.integers(0, 4_102_444_799).map(lambda s: s + 0.9999995))
+def test_a_lines_time_is_the_datetime_of_its_record(created: float) -> None:
+    """Written a second's head at a time, the time reads as datetime reads the record's, a fraction that rounds up
+    to the next second included."""
+    record = _record()
+    record.created = created
+    moment = dt.datetime.fromtimestamp(created, dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    assert logs.JsonLines().formatTime(record) == moment

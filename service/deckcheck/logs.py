@@ -11,10 +11,11 @@ framework."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import logging
 import logging.config
+import math
+import time
 from contextvars import ContextVar
 from functools import partial
 from typing import Any
@@ -42,6 +43,7 @@ class JsonLines(OrjsonFormatter):
 
     def __init__(self) -> None:
         super().__init__(_HEAD, rename_fields=_NAMES, reserved_attrs=[*RESERVED_ATTRS, *_LEFT_OUT])
+        self.second, self.head = -1, ""  # the last second written, and its date and time
         self.fallback = partial(json.dumps, separators=(",", ":"), ensure_ascii=False, cls=JsonEncoder)
 
     def jsonify_log_record(self, log_data: dict[str, Any]) -> str:
@@ -51,9 +53,15 @@ class JsonLines(OrjsonFormatter):
             return self.fallback(log_data)
 
     def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
-        """The record's time in UTC, to the millisecond: 2025-01-31T09:15:02.417Z."""
-        moment = dt.datetime.fromtimestamp(record.created, dt.UTC)
-        return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        """The record's time in UTC, to the millisecond: 2025-01-31T09:15:02.417Z, the time `datetime.fromtimestamp`
+        reads (the fraction rounded to the microsecond, half to even), its date and second written once a second: a
+        third of an access line's formatting was the datetime's."""
+        fraction, whole = math.modf(record.created)
+        micro = round(fraction * 1e6)
+        second = int(whole) + micro // 1_000_000
+        if second != self.second:
+            self.second, self.head = second, time.strftime("%Y-%m-%dT%H:%M:%S.", time.gmtime(second))
+        return f"{self.head}{micro % 1_000_000 // 1000:03d}Z"
 
     def add_fields(self, log_data: dict[str, Any], record: logging.LogRecord, message_dict: dict[str, Any]) -> None:
         """The head and the record's own fields, then the request's id, then the exception's type and traceback."""
