@@ -1,12 +1,13 @@
 """Where a request's time goes in the app, layer by layer: `python -m bench.edge_layers [--requests 3000]`.
 
-Run by hand, never as a timed test. It builds the app as `deckcheck serve` does (deckcheck.api.factory.create_app)
-and calls it as an ASGI server would, one request at a time and no network, with the three requests bench.edge
-sends (a legal 55-card ydke deck to POST /v1/validate, GET /v1/cards/{passcode}, GET /healthz). Each layer of the
-middleware stack is timed from the outside in: a layer's own time is what a request spends in it less what it
-spends in the layers within, down to the router, whose time holds the routing, the dependencies, the route itself
-(the check, for /v1/validate, and the hop to its thread) and the making of its answer. The server's own part
-(uvicorn's protocol, the socket) is what bench.edge measures beyond the total printed here: one core's second over
+Run by hand, never as a timed test. It builds the app as `deckcheck serve` does (deckcheck.api.factory.create_app) and
+calls it as an ASGI server would, one request at a time and no network, with the three requests bench.edge sends (a
+legal 55-card ydke deck to POST /v1/validate, GET /v1/cards/{passcode}, GET /healthz). Each layer of the middleware
+stack is timed from the outside in: a layer's own time is what a request spends in it less what it spends in the layers
+within, down to the router, whose time holds the routing, the dependencies, the route itself (the check, for
+/v1/validate, and the hop to its thread) and the making of its answer; the three requests are answered by the Direct
+layer (api/direct.py), which holds their routes, checks and answers, and never reach FastAPI's routing. The server's own
+part (uvicorn's protocol, the socket) is what bench.edge measures beyond the total printed here: one core's second over
 its requests a second, less this.
 """
 
@@ -123,11 +124,19 @@ async def _run(requests: int) -> None:
         _print(name, [n for n, _ in layers], median)
 
 
+# What the time of the innermost layers holds: the hot routes are answered by Direct (api/direct.py), every other
+# request by FastAPI's routing below it.
+_LABELS = {
+    "Direct": "Direct: a hot route, its check and its answer",
+    "APIRouter": "APIRouter: routing, dependencies, the route and its answer",
+}
+
+
 def _print(route: str, names: list[str], inclusive: list[float]) -> None:
     print(f"\n{route}: {inclusive[0]:.0f} µs in all")
     for index, name in enumerate(names):
         within = inclusive[index + 1] if index + 1 < len(inclusive) else 0.0
-        label = f"{name}: routing, dependencies, the route and its answer" if index + 1 == len(names) else name
+        label = _LABELS.get(name, name) if index + 1 == len(names) or name == "Direct" else name
         print(f"  {label:<62}{inclusive[index] - within:>8.1f}")
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import orjson
 import pytest
@@ -15,7 +15,7 @@ from fastapi import FastAPI
 from starlette.types import Message, Receive, Scope, Send
 
 from deckcheck.api import create_app
-from deckcheck.api.direct import Direct
+from deckcheck.api.direct import Direct, DirectRoute
 from deckcheck.config import load_settings
 from tests.decks import EXTRA, MAIN_40, SIDE, request, ydke
 
@@ -75,18 +75,18 @@ def app() -> FastAPI:
 def answered(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """For each request a Direct route took while the test ran, whether it answered it itself (or left it)."""
     taken: list[bool] = []
-    handle, leave = Direct.handle, Direct._leave
+    answer, leave = DirectRoute.__call__, DirectRoute._leave
 
-    async def handled(self: Direct, scope: Scope, receive: Receive, send: Send) -> None:
+    async def answering(self: DirectRoute, scope: Scope, receive: Receive, send: Send) -> None:
         taken.append(True)
-        await handle(self, scope, receive, send)
+        await answer(self, scope, receive, send)
 
-    async def left(self: Direct, scope: Scope, receive: Receive, send: Send) -> None:
+    async def left(self: DirectRoute, scope: Scope, receive: Receive, send: Send) -> None:
         taken[-1] = False
         await leave(self, scope, receive, send)
 
-    monkeypatch.setattr(Direct, "handle", handled)
-    monkeypatch.setattr(Direct, "_leave", left)
+    monkeypatch.setattr(DirectRoute, "__call__", answering)
+    monkeypatch.setattr(DirectRoute, "_leave", left)
     return taken
 
 
@@ -120,19 +120,41 @@ def test_a_body_whose_reading_failed_is_answered_as_the_declared_route_answers_i
     assert direct == declared
 
 
-def test_the_direct_routes_are_tried_first_and_hidden_from_the_openapi_document(app: FastAPI) -> None:
-    routes = app.router.routes
-    direct = [route for route in routes if isinstance(route, Direct)]
-    assert routes[: len(direct)] == direct
-    assert sorted(route.path_format for route in direct) == ["/healthz", "/v1/cards/{passcode}", "/v1/validate"]
+def test_the_direct_routes_are_the_innermost_layers_and_hidden_from_the_openapi_document(app: FastAPI) -> None:
+    """Inside every bound of the service (the limits, the gate, the request's id) and outside FastAPI's own routing."""
+    assert type(_layers(app)[-1]).__name__ == "ExceptionMiddleware"  # FastAPI's, around its routing
+    assert isinstance(_layers(app)[-2], Direct)
+    assert type(_layers(app)[-3]).__name__ == "RequestLimits"
+    assert sorted(route.declared.path_format for route in _direct(app).routes) == [
+        "/healthz",
+        "/v1/cards/{passcode}",
+        "/v1/validate",
+    ]
     assert "/v1/validate" in app.openapi()["paths"]  # the declared routes', which stay where they were
+
+
+def _layers(app: FastAPI) -> list[Any]:
+    """The app's layers from the outside in, down to FastAPI's ExceptionMiddleware, once built."""
+    if app.middleware_stack is None:
+        app.middleware_stack = app.build_middleware_stack()
+    layers: list[Any] = []
+    layer: Any = app.middleware_stack
+    while not layers or type(layers[-1]).__name__ != "ExceptionMiddleware":
+        layers.append(layer)
+        layer = layer.app
+    return layers
+
+
+def _direct(app: FastAPI) -> Direct:
+    return next(layer for layer in _layers(app) if isinstance(layer, Direct))
 
 
 async def _call(app: FastAPI, asked: Asked, messages: Sequence[Message], *, direct_routes: bool = True) -> Answer:
     """`app`'s answer to one request, its Direct routes taken out for the call unless `direct_routes`."""
-    kept = list(app.router.routes)
+    direct = _direct(app)
+    kept = list(direct.routes)
     if not direct_routes:
-        app.router.routes[:] = [route for route in kept if not isinstance(route, Direct)]
+        direct.routes[:] = []
     given = list(messages)
     status, head, body = 0, [], b""
 
@@ -167,5 +189,5 @@ async def _call(app: FastAPI, asked: Asked, messages: Sequence[Message], *, dire
     try:
         await app(scope, receive, send)
     finally:
-        app.router.routes[:] = kept
+        direct.routes[:] = kept
     return status, head, body

@@ -21,7 +21,7 @@ from deckcheck import __version__
 from deckcheck.api import banlists, cards, decks, events, health, judge, pages, paper, players, rechecks, validate
 from deckcheck.api.app_state import AppState, app_state
 from deckcheck.api.decks import CONVERT_PATH, PARSE_PATH
-from deckcheck.api.direct import install_direct, plain_request
+from deckcheck.api.direct import Direct, plain_request
 from deckcheck.api.lifecycle import Lifecycle
 from deckcheck.api.live_data import DataStore
 from deckcheck.api.middleware.admission import Admission, ClientGone, Overloaded, Pool
@@ -53,6 +53,12 @@ REQUEST_HEADERS = [
 NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False, "operation_spans": False}
 CHECK_PATHS = (VALIDATE_PATH, PARSE_PATH, CONVERT_PATH)  # the routes whose work runs on the check threads
 EXPOSED_HEADERS = ["ETag", "Link", "Retry-After", "X-Request-ID", "Deckcheck-Data-Version"]
+# The routes api/direct.py answers itself: each a router, the endpoint of one of its routes, and its reader.
+DIRECT_ROUTES = (
+    (validate.router, validate.validate_deck, validate.read_validate),
+    (cards.router, cards.card, cards.read_card),
+    (health.router, health.healthz, plain_request),
+)
 # The API's routers, in the order of the OpenAPI document; each module's own, the same for every app.
 API_ROUTERS = (
     health.router,
@@ -133,18 +139,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_exception_handler(ClientGone, _client_gone)
     for router in API_ROUTERS:
         app.include_router(router, dependencies=[Depends(refuse_unknown_query)])
-    # The hot routes' plain requests go to their endpoints without FastAPI's routing and dependency solving.
-    install_direct(
-        app.router,
-        [
-            (validate.router, validate.validate_deck, validate.read_validate),
-            (cards.router, cards.card, cards.read_card),
-            (health.router, health.healthz, plain_request),
-        ],
-    )
     # The pages ignore a query string: people open them from links of every kind (a cache-buster, a tracking tag).
     app.include_router(pages.router)
     install_slash_redirects(app)
+    # Innermost: the hot routes' plain requests go to their endpoints without FastAPI's routing and dependency solving,
+    # their errors to the app's handlers (complete when the layers are built, at the first request).
+    app.add_middleware(Direct, routes=DIRECT_ROUTES, handlers=app.exception_handlers)
     app.add_middleware(
         RequestLimits,
         max_head=settings.max_head_bytes,
