@@ -26,6 +26,8 @@ from starlette.routing import Router
 
 from bench.edge import loads
 from deckcheck.api.factory import create_app
+from deckcheck.api.middleware.admission import HEAD_READ
+from deckcheck.api.middleware.limits import BODY_READ
 from deckcheck.config import load_settings
 
 Scope = dict[str, Any]
@@ -80,6 +82,8 @@ def _scope(method: str, path: str, body: bytes | None) -> Scope:
         "client": ("127.0.0.1", 50000),
         "server": ("127.0.0.1", 8000),
         "state": {},
+        # As `deckcheck serve`'s protocol tells the app of a request read whole at once (api/server.py).
+        "extensions": {HEAD_READ: {"at": time.monotonic()}, BODY_READ: {}},
     }
 
 

@@ -39,7 +39,7 @@ from uvicorn.supervisors.multiprocess import Process
 
 from deckcheck import logs
 from deckcheck.api.middleware.admission import HEAD_READ
-from deckcheck.api.middleware.limits import head_too_large
+from deckcheck.api.middleware.limits import BODY_READ, head_too_large
 from deckcheck.api.middleware.observe import new_request_id
 from deckcheck.api.problems import PROBLEM_JSON, problem_body
 from deckcheck.config import Settings
@@ -172,8 +172,10 @@ class ProblemProtocol(HttpToolsProtocol):
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:
-        """The request has been read whole."""
+        """The request has been read whole: where that is before the app reads its body, it is told so, and reads it
+        without a timer (api/middleware/limits.py)."""
         self.between = True
+        self.scope["extensions"][BODY_READ] = {}
         super().on_message_complete()
 
     def on_response_complete(self) -> None:

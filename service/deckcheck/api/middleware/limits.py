@@ -14,6 +14,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from deckcheck.api.problems import problem
 from deckcheck.errors import TimedOut
 
+# The scope extension in which `deckcheck serve`'s protocol (api/server.py) says a request's body had been read whole
+# when its head was handed to the app: reading it then waits for nothing, and needs no timer.
+BODY_READ = "deckcheck.body_read"
 # A body (other than a streaming route's) must arrive within this many body timeouts in all, however it trickles.
 # An over-limit body, and a refused recheck's (api/middleware/gate.py), is read and thrown away for as long, so that
 # a client that sends its whole body before it reads (no Expect: 100-continue: Python's urllib and requests) reads
@@ -109,6 +112,10 @@ def replaying(body: bytes, receive: Receive) -> Receive:
     return replay
 
 
+def _nothing() -> None:
+    """Told of a part of a body read whole already: there is no wait to time."""
+
+
 def head_size(scope: Scope) -> int:
     """About how many bytes the request head took: request line and headers."""
     line = len(scope["method"]) + len(scope["raw_path"]) + len(scope["query_string"]) + 12
@@ -171,10 +178,13 @@ class RequestLimits:
     ) -> bytes | None:
         """The whole body; None when it was refused (408, 413) or the client left. One timer bounds each wait for a
         part to `timeout` and the whole to WHOLE_BODY_TIMEOUTS times it: an asyncio timeout costs about 5 µs, a third
-        of this layer's work on a small body, which comes whole in one part."""
+        of this layer's work on a small body, which comes whole in one part; a body the server had read whole
+        (BODY_READ) is read without one."""
         loop = asyncio.get_running_loop()
         whole = loop.time() + self.timeout * WHOLE_BODY_TIMEOUTS
         try:
+            if BODY_READ in scope.get("extensions", ()):
+                return await self._body(headers, receive, limit, _nothing)
             async with asyncio.timeout(min(whole, loop.time() + self.timeout)) as timer:
 
                 def came() -> None:  # a part came: the next may take `timeout` again, within the whole's time
