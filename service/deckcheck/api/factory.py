@@ -7,6 +7,7 @@ import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.dependencies.models import Dependant
@@ -14,7 +15,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import Response
 from fastapi.routing import APIRoute
-from fastapi.telemetry import TelemetryConfig
 from pydantic import BaseModel
 
 from deckcheck import __version__
@@ -39,6 +39,9 @@ from deckcheck.api.validate import VALIDATE_PATH
 from deckcheck.collector import serving_collector
 from deckcheck.config import Settings, load_settings
 from deckcheck.events import EventStore
+
+if TYPE_CHECKING:  # FastAPI before 0.142 has no telemetry, and takes the setting as an extra it ignores
+    from fastapi.telemetry import TelemetryConfig
 
 # The headers a page may send beyond the CORS-safelisted ones, and those it may read in an answer.
 REQUEST_HEADERS = [
