@@ -176,27 +176,31 @@ class RequestLimits:
     async def _read(
         self, scope: Scope, headers: dict[bytes, bytes], receive: Receive, send: Send, limit: int
     ) -> bytes | None:
-        """The whole body; None when it was refused (408, 413) or the client left. One timer bounds each wait for a
-        part to `timeout` and the whole to WHOLE_BODY_TIMEOUTS times it: an asyncio timeout costs about 5 µs, a third
-        of this layer's work on a small body, which comes whole in one part; a body the server had read whole
-        (BODY_READ) is read without one."""
-        loop = asyncio.get_running_loop()
-        whole = loop.time() + self.timeout * WHOLE_BODY_TIMEOUTS
+        """The whole body; None when it was refused (408, 413) or the client left. A body the server had read whole
+        (BODY_READ) is read without a timer; any other under `_timed_body`'s."""
         try:
             if BODY_READ in scope.get("extensions", ()):
                 return await self._body(headers, receive, limit, _nothing)
-            async with asyncio.timeout(min(whole, loop.time() + self.timeout)) as timer:
-
-                def came() -> None:  # a part came: the next may take `timeout` again, within the whole's time
-                    timer.reschedule(min(whole, loop.time() + self.timeout))
-
-                return await self._body(headers, receive, limit, came)
+            return await self._timed_body(headers, receive, limit)
         except TimeoutError:
             await self._stalled(scope, receive, send)
         except _TooLarge as too_large:
             if not too_large.drain or await drained(timed(receive, self.timeout), self.timeout):
                 await self._too_large(scope, receive, send, limit)
         return None
+
+    async def _timed_body(self, headers: dict[bytes, bytes], receive: Receive, limit: int) -> bytes | None:
+        """`_body`, one timer bounding each wait for a part to `timeout` and the whole to WHOLE_BODY_TIMEOUTS times it
+        (raising TimeoutError): an asyncio timeout costs about 5 µs, a third of this layer's work on a small body,
+        which comes whole in one part."""
+        loop = asyncio.get_running_loop()
+        whole = loop.time() + self.timeout * WHOLE_BODY_TIMEOUTS
+        async with asyncio.timeout(min(whole, loop.time() + self.timeout)) as timer:
+
+            def came() -> None:  # a part came: the next may take `timeout` again, within the whole's time
+                timer.reschedule(min(whole, loop.time() + self.timeout))
+
+            return await self._body(headers, receive, limit, came)
 
     async def _body(
         self, headers: dict[bytes, bytes], receive: Receive, limit: int, came: Callable[[], None]
