@@ -67,7 +67,7 @@ def decode(links: Sequence[str]) -> Chunk:
     """Read a chunk of ydke links into flat arrays, every link at once."""
     count = len(links)
     text = [link.strip() for link in links]
-    ascii_only = np.ones(count, dtype=np.bool_)
+    ascii_only = None
     joined = "".join(text)
     if not joined.isascii():  # a link with a character past ASCII does not read: no section may hold one
         ascii_only = np.fromiter((t.isascii() for t in text), dtype=np.bool_, count=count)
@@ -75,24 +75,41 @@ def decode(links: Sequence[str]) -> Chunk:
         joined = "".join(text)
     size = np.fromiter(map(len, text), dtype=np.int64, count=count)
     end = np.cumsum(size)
-    start = end - size
-    raw = joined.encode("ascii")
+    return read_links(joined.encode("ascii"), end - size, end, ascii_only)
+
+
+def read_links(raw: bytes, start: Ints, end: Ints, ascii_only: Bools | None = None) -> Chunk:
+    """Read the ydke links that stand, stripped of whitespace, from `start` to `end` in `raw`, in order and apart,
+    into flat arrays, every link at once; what stands around them is not read. `ascii_only` is False for a link
+    that held a character past ASCII (and stands empty), by default True for every link."""
+    count = len(start)
+    size = end - start
     value = np.frombuffer(raw.translate(_TABLE), dtype=np.uint8)
     chars = np.frombuffer(raw, dtype=np.uint8)
-    prefixed = ascii_only & (size >= len(_PREFIX))
+    prefixed = size >= len(_PREFIX) if ascii_only is None else ascii_only & (size >= len(_PREFIX))
     heads = np.minimum(start[:, None] + np.arange(len(_PREFIX)), max(len(raw) - 1, 0))
     prefixed &= (chars[heads] == _PREFIX).all(axis=1) if len(raw) else False
-    odd = np.flatnonzero(value >= _URL_SAFE)  # every byte that is not standard base64: few
+    inside = _within(len(raw), start, end)
+    odd = np.flatnonzero(value >= _URL_SAFE)  # every byte that is not standard base64: few in a link
+    odd = odd[inside[odd]]
     is_bang = chars[odd] == _BANG
     bang = odd[is_bang]
     split, starts, ends = _sections(bang, start, end, prefixed)
     read, data = _sections_read(odd[~is_bang], value, starts, ends)
     readable = np.asarray((split & read).reshape(count, 3).all(axis=1), dtype=np.bool_)
-    keep = np.repeat(readable, size) if not readable.all() else np.ones(len(value), dtype=np.bool_)
+    keep = inside if readable.all() else _within(len(raw), start[readable], end[readable])
     keep[(start[readable, None] + np.arange(len(_PREFIX))).ravel()] = False
     keep[bang] = False
     sections = np.repeat(readable, 3)
     return _passcodes(value[keep], np.where(sections, ends - starts, 0), np.where(sections, data, 0), readable)
+
+
+def _within(size: int, start: Ints, end: Ints) -> Bools:
+    """Over `size` bytes, True from each `start` to its `end` (in order, apart), False elsewhere."""
+    bounds = np.empty(2 * len(start) + 2, dtype=np.int64)
+    bounds[0], bounds[1:-1:2], bounds[2:-1:2], bounds[-1] = 0, start, end, size
+    inside: Bools = np.repeat(np.tile(np.array([False, True]), len(start) + 1)[:-1], np.diff(bounds))
+    return inside
 
 
 def _sections(bang: Ints, start: Ints, end: Ints, prefixed: Bools) -> tuple[Bools, Ints, Ints]:

@@ -10,7 +10,7 @@ A line is read as the desk and deck files are: UTF-8, else Shift_JIS as Windows 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -18,15 +18,16 @@ import numpy as np
 import orjson
 from pydantic import ValidationError
 
-from deckcheck.batch.chunk import Chunk, decode
+from deckcheck.batch.chunk import Chunk, decode, read_links
 from deckcheck.batch.columnar import judge
 from deckcheck.batch.decoding import Line, read_lines
 from deckcheck.batch.entries import entries_chunk
 from deckcheck.batch.files import MAX_LINE_BYTES, Decoded, Unread
 from deckcheck.batch.findings import array_findings, reportable
 from deckcheck.batch.quick import Quick, fields_errors, id_and_fields, own_fields
-from deckcheck.batch.rendered import Renderer, causes, legal_lines, plain_line
+from deckcheck.batch.rendered import Head, Renderer, causes, legal_lines, plain_line
 from deckcheck.batch.spec import RecheckSetup
+from deckcheck.batch.stored import Stored, stored_links
 from deckcheck.batch.summary import Outcome, Summary, verdict_of
 from deckcheck.data import Data
 from deckcheck.errors import RequestError
@@ -69,61 +70,87 @@ class Rechecker:
 
     def summed(self, first: int, lines: Sequence[Line]) -> tuple[list[tuple[bytes, Outcome]], Summary]:
         """`results`, and their summary with the lines read in each encoding."""
-        read, plains, (utf8, cp932) = read_lines(lines)
-        results = self._results(first, read, plains)
-        summary = Summary(utf8=utf8, cp932=cp932)
+        stored, (read, plains, (utf8, cp932)) = _read(lines)
+        results = self._results(first, stored, read, plains)
+        summary = Summary(utf8=utf8 + len(stored.rows), cp932=cp932)
         summary.add_results(results)
         return results, summary
 
     def results(self, first: int, lines: Sequence[Line]) -> list[tuple[bytes, Outcome]]:
         """The result line and outcome of each of consecutive input lines numbered from `first`, each line read as
         text by `read_lines`."""
-        read, plains, _counts = read_lines(lines)
-        return self._results(first, read, plains)
+        stored, (read, plains, _counts) = _read(lines)
+        return self._results(first, stored, read, plains)
 
-    def _results(self, first: int, lines: Sequence[Line], plains: list[Quick | None]) -> list[tuple[bytes, Outcome]]:
-        """The result line and outcome of each of consecutive input lines numbered from `first`, read as UTF-8,
-        each with the plain line it is (None where it is not one). The plain lines are judged together by the
-        columnar verdict: the legal ones are answered from it, the others by the engine with the previous list's
-        verdict taken from it where it is exact; every other line by the engine, line by line."""
-        out: list[tuple[bytes, Outcome] | None] = [None] * len(lines)
+    def _results(
+        self, first: int, stored: Stored, lines: Sequence[Line], plains: list[Quick | None]
+    ) -> list[tuple[bytes, Outcome]]:
+        """The result line and outcome of each of consecutive input lines numbered from `first`: the lines in the
+        stored form (`stored`), and the others (`lines`, read as UTF-8, at `stored.others`), each with the plain
+        line it is (None where it is not one). The plain lines are judged together by the columnar verdict, those
+        of a form and context at once: the legal ones are answered from it, the others by the engine with the
+        previous list's verdict taken from it where it is exact; every other line by the engine, line by line."""
+        out: list[tuple[bytes, Outcome] | None] = [None] * (len(stored.rows) + len(lines))
+        if stored.rows:
+            chunk = read_links(stored.buffer, stored.starts, stored.ends)
+            self._answer_group(first, stored.rows, stored.heads(), plain=stored.quick, chunk=chunk, out=out)
         groups: dict[Hashable, list[tuple[int, Quick]]] = {}
         for index, plain in enumerate(plains):
             if plain is not None:
-                groups.setdefault(plain.group, []).append((index, plain))
-        engine = [index for index, plain in enumerate(plains) if plain is None]
+                groups.setdefault(plain.group, []).append((stored.others[index], plain))
         for pairs in groups.values():
-            members = [index for index, _plain in pairs]
             group = [plain for _index, plain in pairs]
-            contexts = self._contexts(group[0].protectors, group[0].language)
             decks = [plain.deck for plain in group]
             links = [deck for deck in decks if isinstance(deck, str)]
             chunk = decode(links) if links else entries_chunk([deck for deck in decks if not isinstance(deck, str)])
-            answered, others = self._answer_plain(first, members, group, chunk, contexts)
-            for index, answer in answered:
-                out[index] = answer
-            for row, was_legal in others:
-                plain = group[row]
-                out[members[row]] = self._judge(
-                    first + members[row],
-                    plain.id,
-                    plain.deck,
-                    contexts,
-                    was_legal=was_legal,
-                    fields=plain.fields,
-                    illegal=bool(chunk.readable[row]),  # the columnar verdict is exact on the decks it reads
-                )
-        for index in engine:
-            out[index] = self.check(first + index, lines[index])
+            heads = [(orjson.dumps(plain.id), plain.id, plain.fields) for plain in group]
+            members = [index for index, _plain in pairs]
+            self._answer_group(first, members, heads, plain=group.__getitem__, chunk=chunk, out=out)
+        for index, plain in enumerate(plains):
+            if plain is None:
+                out[stored.others[index]] = self.check(first + stored.others[index], lines[index])
         return [answer for answer in out if answer is not None]
 
+    def _answer_group(
+        self,
+        first: int,
+        members: list[int],
+        heads: list[Head],
+        *,
+        plain: Callable[[int], Quick],
+        chunk: Chunk,
+        out: list[tuple[bytes, Outcome] | None],
+    ) -> None:
+        """Answer in `out` the plain lines at `members`, of one form and context, whose decks `chunk` holds: `heads`
+        what each one's result line begins with, `plain` the plain line of the chunk's row."""
+        contexts = self._contexts(plain(0).protectors, plain(0).language)
+        answered, others = self._answer_plain(first, members, heads, chunk, contexts)
+        for index, answer in answered:
+            out[index] = answer
+        for row, was_legal in others:
+            line = plain(row)
+            out[members[row]] = self._judge(
+                first + members[row],
+                line.id,
+                line.deck,
+                contexts,
+                was_legal=was_legal,
+                fields=line.fields,
+                illegal=bool(chunk.readable[row]),  # the columnar verdict is exact on the decks it reads
+            )
+
     def _answer_plain(
-        self, first: int, members: list[int], group: list[Quick], chunk: Chunk, contexts: tuple[Context, Context | None]
+        self,
+        first: int,
+        members: list[int],
+        heads: list[Head],
+        chunk: Chunk,
+        contexts: tuple[Context, Context | None],
     ) -> tuple[list[tuple[int, tuple[bytes, Outcome]]], list[tuple[int, bool | None]]]:
-        """The result lines (by line index) of the decks of `chunk`, the plain lines `group` at `members` of the
-        chunk, that break no rule or whose report the arrays make; and the row of every other deck, with its verdict
-        under the previous list where the columnar verdict's is exact (a deck read whole breaks a rule besides the
-        list's under both lists, or the list's alone)."""
+        """The result lines (by line index) of the decks of `chunk`, the plain lines at `members` whose result
+        lines begin with `heads`, that break no rule or whose report the arrays make; and the row of every other
+        deck, with its verdict under the previous list where the columnar verdict's is exact (a deck read whole
+        breaks a rule besides the list's under both lists, or the list's alone)."""
         now, before = contexts
         lists = [now.banlist] if before is None else [now.banlist, before.banlist]
         judged = judge(chunk, now, lists)
@@ -137,12 +164,12 @@ class Rechecker:
         answered = legal_lines(
             first,
             [members[row] for row in passed],
-            [group[row] for row in passed],
+            [heads[row] for row in passed],
             [sizes[row] for row in passed],
             [legal_before[row] for row in passed],
         )
         for row, found in reported.items():
-            line = plain_line(first + members[row], group[row], sizes[row], renderer.render(found), legal_before[row])
+            line = plain_line(first + members[row], heads[row], sizes[row], renderer.render(found), legal_before[row])
             answered.append((members[row], line))
         readable = chunk.readable.tolist()
         others = [
@@ -270,6 +297,14 @@ class _LineError(Exception):
         self.errors = errors
         self.id = deck_id
         self.fields = fields
+
+
+def _read(lines: Sequence[Line]) -> tuple[Stored, tuple[Sequence[Line], list[Quick | None], tuple[int, int]]]:
+    """The lines in the stored form, read at once, and the others read by `read_lines`."""
+    stored = stored_links(lines)
+    if not stored.others:
+        return stored, ([], [], (0, 0))
+    return stored, read_lines([lines[index] for index in stored.others])
 
 
 def _head(number: int, deck_id: Any, fields: Fields) -> dict[str, Any]:

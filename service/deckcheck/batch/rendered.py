@@ -14,12 +14,11 @@ a rendering says depends on where the entries stand; a plain recheck line has no
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import orjson
 
 from deckcheck.batch.findings import Found, Memo
-from deckcheck.batch.quick import Quick
 from deckcheck.batch.summary import Outcome, verdict_of
 from deckcheck.model import Context, Finding, Violation, maker
 from deckcheck.rules.engine import ruleset_of, violation_of
@@ -29,6 +28,8 @@ from deckcheck.wire.reports import violation_json
 MAX_KEPT = 10_000  # renderings kept; past them the cache starts again (a recheck's findings repeat far sooner)
 _SPOT = "\x00loc\x00"  # stands for a violation's entries while it is written (no card name or message holds it)
 _SPOT_JSON = orjson.dumps(_SPOT)
+# What a plain line's result line begins with: its id as JSON, the id, and its own fields (None: none).
+Head = tuple[bytes, str | int, dict[str, Any] | None]
 # The codes a list change can newly break: the causes a summary names.
 LIST_CODES = frozenset({"forbidden_card", "limited_card_exceeded", "semi_limited_card_exceeded"})
 
@@ -147,7 +148,7 @@ _new_outcome = maker(Outcome)
 def legal_lines(
     first: int,
     members: Sequence[int],
-    plains: Sequence[Quick],
+    heads: Sequence[Head],
     sizes: Sequence[Sequence[int]],
     before: Sequence[bool | None],
 ) -> list[tuple[int, tuple[bytes, Outcome]]]:
@@ -156,26 +157,28 @@ def legal_lines(
     pass."""
     dumps = orjson.dumps
     answered = []
-    for index, plain, (main, extra, side), was_legal in zip(members, plains, sizes, before, strict=True):
-        fields = plain.fields
+    for index, (id_json, deck_id, fields), (main, extra, side), was_legal in zip(
+        members, heads, sizes, before, strict=True
+    ):
         own = b"" if fields is None else b',"fields":' + dumps(fields)
-        line = _LEGAL_LINE % (first + index, dumps(plain.id), own, main, extra, side) + _LEGAL_ENDS[was_legal]
-        answered.append((index, (line, _new_outcome(("legal", plain.id, (), False, (), None, was_legal, fields)))))
+        line = _LEGAL_LINE % (first + index, id_json, own, main, extra, side) + _LEGAL_ENDS[was_legal]
+        answered.append((index, (line, _new_outcome(("legal", deck_id, (), False, (), None, was_legal, fields)))))
     return answered
 
 
 def plain_line(
-    number: int, plain: Quick, counts: Sequence[int], rendered: Rendered, was_legal: bool | None
+    number: int, head: Head, counts: Sequence[int], rendered: Rendered, was_legal: bool | None
 ) -> tuple[bytes, Outcome]:
     """The result line of a plain line's deck with these violations (one at least: legal_lines writes the legal
     decks'), written as bytes: the bytes orjson writes of the dict `Rechecker._result` makes
     (tests/test_columnar_reports.py holds them equal)."""
     verdict, status, newly, end = _ENDS[False, was_legal]
     penalty = rendered.penalty
+    id_json, deck_id, fields = head
     line = b'{"line":%d,"id":%b%b%b%b,"counts":{"main":%d,"extra":%d,"side":%d},"violations":%b%b' % (
         number,
-        orjson.dumps(plain.id),
-        b"" if plain.fields is None else b',"fields":' + orjson.dumps(plain.fields),
+        id_json,
+        b"" if fields is None else b',"fields":' + orjson.dumps(fields),
         verdict,
         b"null" if penalty is None else b'"%b"' % penalty.encode(),
         counts[0],
@@ -185,4 +188,4 @@ def plain_line(
         end,
     )
     behind = rendered.causes if newly else ()
-    return line, _new_outcome((status, plain.id, rendered.codes, newly, behind, penalty, was_legal, plain.fields))
+    return line, _new_outcome((status, deck_id, rendered.codes, newly, behind, penalty, was_legal, fields))
