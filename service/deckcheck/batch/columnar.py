@@ -85,15 +85,15 @@ def judge(chunk: Chunk, context: Context, banlists: Sequence[Banlist | None] | N
         outside &= one
     ok = clean & _sizes_ok(chunk) & _placed(chunk, arrays, card, deck)
     names = _sorted_names(chunk, arrays, card, ok)
-    # Sorted rows: a name held more than L times holds one cell equal to the cell L before it.
-    same = [names[:, step:] == names[:, :-step] for step in range(1, MAX_COPIES + 1)]
+    # Sorted rows: each cell's copies of its name before it (three at most), so a name held more than L times
+    # holds a cell with L before it, whatever the list.
+    before = np.zeros(names.shape, dtype=np.int8)
+    for step in range(1, MAX_COPIES + 1):
+        before[:, step:] += names[:, step:] == names[:, :-step]
     rows = np.flatnonzero(ok)
     verdicts = []
     for banlist in lists:
-        limits = name_limits(arrays, banlist)[names]
-        over = (limits == 0).any(axis=1)
-        for step, equal in enumerate(same, 1):
-            over |= (equal & (limits[:, step:] == step)).any(axis=1)
+        over = (before >= name_limits(arrays, banlist)[names]).any(axis=1)
         legal = np.zeros(decks, dtype=np.bool_)
         legal[rows] = ~over
         verdicts.append(legal)
