@@ -32,8 +32,14 @@ Words = npt.NDArray[np.uint32]
 _STANDARD = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _URL_SAFE = 64  # added to the value of `-` and `_`: the value is the byte's low 6 bits
 _PADDING = 128  # `=`
-_NOT_BASE64 = 255  # anything else, `!` included
+_NOT_BASE64 = 129  # anything else, `!` included: this value or one above it
+# Among the bytes of no base64, those by which stored.py finds the lines of the stored form: `"`, a line's end, and
+# those no JSON string of printable ASCII without an escape holds.
+QUOTE, LINE_END, NO_TEXT = 253, 254, 255
 _TABLE = bytearray([_NOT_BASE64]) * 256
+for _byte in (*range(0x20), *range(0x7F, 0x100), ord("\\")):
+    _TABLE[_byte] = NO_TEXT
+_TABLE[ord('"')], _TABLE[ord("\n")] = QUOTE, LINE_END
 for _value, _char in enumerate(_STANDARD):
     _TABLE[_char] = _value
 _TABLE[ord("-")], _TABLE[ord("_")], _TABLE[ord("=")] = 62 + _URL_SAFE, 63 + _URL_SAFE, _PADDING
@@ -75,16 +81,25 @@ def decode(links: Sequence[str]) -> Chunk:
         joined = "".join(text)
     size = np.fromiter(map(len, text), dtype=np.int64, count=count)
     end = np.cumsum(size)
-    return read_links(joined.encode("ascii"), end - size, end, ascii_only)
+    return read_links(joined.encode("ascii"), end - size, end, ascii_only=ascii_only)
 
 
-def read_links(raw: bytes, start: Ints, end: Ints, ascii_only: Bools | None = None) -> Chunk:
+def values(raw: bytes) -> Bytes:
+    """Each byte's value in base64 (`-` and `_` with _URL_SAFE added), or what else it is (_PADDING, _NOT_BASE64 and
+    above)."""
+    return np.frombuffer(raw.translate(_TABLE), dtype=np.uint8)
+
+
+def read_links(
+    raw: bytes, start: Ints, end: Ints, value: Bytes | None = None, ascii_only: Bools | None = None
+) -> Chunk:
     """Read the ydke links that stand, stripped of whitespace, from `start` to `end` in `raw`, in order and apart,
-    into flat arrays, every link at once; what stands around them is not read. `ascii_only` is False for a link
-    that held a character past ASCII (and stands empty), by default True for every link."""
+    into flat arrays, every link at once; what stands around them is not read. `value` is `values(raw)`, where the
+    caller has it; `ascii_only` is False for a link that held a character past ASCII (and stands empty), by default
+    True for every link."""
     count = len(start)
     size = end - start
-    value = np.frombuffer(raw.translate(_TABLE), dtype=np.uint8)
+    value = values(raw) if value is None else value
     chars = np.frombuffer(raw, dtype=np.uint8)
     prefixed = size >= len(_PREFIX) if ascii_only is None else ascii_only & (size >= len(_PREFIX))
     heads = np.minimum(start[:, None] + np.arange(len(_PREFIX)), max(len(raw) - 1, 0))
@@ -140,7 +155,7 @@ def _sections_read(odd: Ints, value: Bytes, starts: Ints, ends: Ints) -> tuple[B
     url_safe = np.bincount(part[kind < _PADDING], minlength=sections) > 0
     data = ends - starts - padding
     # Padding anywhere but at the end, and bytes of no base64, spoil a section.
-    spoilt = (is_pad & (odd < starts[part] + data[part])) | (kind == _NOT_BASE64)
+    spoilt = (is_pad & (odd < starts[part] + data[part])) | (kind >= _NOT_BASE64)
     rest = data % 4
     ok = (rest != 1) & (np.bincount(part[spoilt], minlength=sections) == 0)
     ok &= (padding <= 2) | ((rest == 0) & (data > 0) & ~url_safe)  # more padding only as a2b_base64 reads it

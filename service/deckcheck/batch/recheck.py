@@ -92,7 +92,7 @@ class Rechecker:
         previous list's verdict taken from it where it is exact; every other line by the engine, line by line."""
         out: list[tuple[bytes, Outcome] | None] = [None] * (len(stored.rows) + len(lines))
         if stored.rows:
-            chunk = read_links(stored.buffer, stored.starts, stored.ends)
+            chunk = read_links(stored.buffer, stored.starts, stored.ends, stored.value)
             self._answer_group(first, stored.rows, stored.heads(), plain=stored.quick, chunk=chunk, out=out)
         groups: dict[Hashable, list[tuple[int, Quick]]] = {}
         for index, plain in enumerate(plains):

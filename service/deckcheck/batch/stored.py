@@ -20,6 +20,7 @@ from itertools import repeat
 import numpy as np
 import numpy.typing as npt
 
+from deckcheck.batch.chunk import LINE_END, NO_TEXT, QUOTE, values
 from deckcheck.batch.files import MAX_LINE_BYTES
 from deckcheck.batch.quick import Quick
 from deckcheck.batch.rendered import Head
@@ -29,11 +30,6 @@ from deckcheck.wire.requests import MAX_SOURCE_CHARS
 Bools = npt.NDArray[np.bool_]
 Ints = npt.NDArray[np.int64]
 
-_QUOTE, _END, _ODD = 1, 2, 3  # the byte classes that matter: `"`, a line's end, and what no line of the form holds
-_CLASSES = bytearray(256)  # printable ASCII but `"` and `\`: 0
-for _byte in (*range(0x20), *range(0x7F, 0x100), ord("\\")):
-    _CLASSES[_byte] = _ODD
-_CLASSES[ord('"')], _CLASSES[ord("\n")] = _QUOTE, _END
 _WHOLE = re.compile(rb"-?(?:0|[1-9][0-9]{0,18})")  # a JSON whole number as orjson writes it, of 19 digits at most
 _LINK_GROUP = (True, None, None)  # quick.Quick's group of a link given alone
 _NONE = np.zeros(0, dtype=np.int64)
@@ -42,10 +38,11 @@ _NONE = np.zeros(0, dtype=np.int64)
 @dataclass(frozen=True, slots=True)
 class Stored:
     """The lines of a chunk in the stored form: their rows in the chunk (`rows`), each one's id as JSON (`ids`),
-    and the place of each one's link in `buffer`, the chunk's lines joined (`starts`, `ends`); `others`, the rows
-    of every other line."""
+    and the place of each one's link in `buffer`, the chunk's lines joined (`starts`, `ends`), whose bytes' values
+    chunk.read_links reads; `others`, the rows of every other line."""
 
     buffer: bytes
+    value: npt.NDArray[np.uint8]  # chunk.values(buffer)
     rows: list[int]
     ids: list[bytes]
     starts: Ints
@@ -76,19 +73,19 @@ def stored_links(lines: Sequence[object]) -> Stored:
     texts = [line if type(line) is bytes else b"" for line in lines]
     texts.append(b"")
     buffer = b"\n".join(texts)
-    classes = np.frombuffer(buffer.translate(_CLASSES), dtype=np.uint8)
-    marked = np.flatnonzero(classes != 0)  # a dozen bytes a line of the form
-    kind = classes[marked]
-    is_end = kind == _END
+    value = values(buffer)
+    marked = np.flatnonzero(value >= QUOTE)  # a dozen bytes a line of the form
+    kind = value[marked]
+    is_end = kind == LINE_END
     ends = marked[is_end]
     if len(ends) != len(lines) or not lines:  # a line holding a line's end reads as no line of the form
-        return Stored(buffer, [], [], _NONE, _NONE, list(range(len(lines))))
+        return Stored(buffer, value, [], [], _NONE, _NONE, list(range(len(lines))))
     starts = np.append(0, ends[:-1] + 1)
     line_of = np.cumsum(is_end) - is_end
-    is_quote = kind == _QUOTE
+    is_quote = kind == QUOTE
     quotes = marked[is_quote]
     count = np.bincount(line_of[is_quote], minlength=len(ends))
-    clean = (np.bincount(line_of[kind == _ODD], minlength=len(ends)) == 0) & (ends - starts <= MAX_LINE_BYTES)
+    clean = (np.bincount(line_of[kind == NO_TEXT], minlength=len(ends)) == 0) & (ends - starts <= MAX_LINE_BYTES)
     view = np.frombuffer(buffer, dtype=np.uint8)
     first = np.cumsum(count) - count
     text = np.flatnonzero(clean & (count == 8))  # the id a string
@@ -109,7 +106,7 @@ def stored_links(lines: Sequence[object]) -> Stored:
     other = np.ones(len(lines), dtype=np.bool_)
     other[rows] = False
     ids = [buffer[start:end] for start, end in zip(id_starts.tolist(), id_ends.tolist(), strict=True)]
-    return Stored(buffer, rows.tolist(), ids, link_starts, link_ends, np.flatnonzero(other).tolist())
+    return Stored(buffer, value, rows.tolist(), ids, link_starts, link_ends, np.flatnonzero(other).tolist())
 
 
 def _whole_ids(buffer: bytes, rows: Ints, q: Ints, starts: Ints, ends: Ints) -> tuple[Ints, Ints, Ints, Ints, Ints]:
