@@ -16,6 +16,7 @@ equal, byte for byte.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -107,15 +108,17 @@ class _Kinds:
 
 class Memo:
     """What the decks of a recheck find again and again, made once under one context: the findings of each
-    section's size, and each copy finding but for its entries, by its cards' copies and the section of its first
-    entry (what copy_finding reads). Each deck's finding made from one is that finding itself, which renderers
-    key on (`shared`: the ids of the findings the memo holds). What it holds is few objects, kept few: the
-    collector walks them all again and again, so a memo that grew with the recheck (every set of section sizes seen,
-    a rendering of every finding) would make each line cost more than the last (docs/benchmarks.md, Rechecks)."""
+    section's size, and every other finding but for its entries, by what it is made of (for a copy finding, its
+    cards' copies and the section of its first entry, what copy_finding reads; for a passcode no card has or a card
+    of a type not in force, the passcode, its copies and section). Each deck's finding made from one is that finding
+    itself, which renderers key on (`shared`: the ids of the findings the memo holds). What it holds is few objects,
+    kept few: the collector walks them all again and again, so a memo that grew with the recheck (every set of
+    section sizes seen, a rendering of every finding) would make each line cost more than the last
+    (docs/benchmarks.md, Rechecks)."""
 
     def __init__(self) -> None:
         self.sizes: dict[tuple[int, int], tuple[Found, ...]] = {}  # by section and size
-        self.copies: dict[tuple[tuple[tuple[int, int], ...], int], tuple[Finding, Stem]] = {}
+        self.made: dict[Hashable, tuple[Finding, Stem]] = {}
         self.shared: set[int] = set()
 
     def size_findings(self, counts: tuple[int, int, int]) -> tuple[Found, ...]:
@@ -131,18 +134,18 @@ class Memo:
             found = self.sizes[section, count] = tuple((violation_order(f), f, f.loc) for f in made)
         return found
 
-    def copy_finding(self, key: tuple[tuple[tuple[int, int], ...], int]) -> tuple[Finding, Stem] | None:
-        """The copy finding made of these copies in this section, if made already."""
-        return self.copies.get(key)
+    def get(self, key: Hashable) -> tuple[Finding, Stem] | None:
+        """The finding made of `key`, if made already, with its order_stem."""
+        return self.made.get(key)
 
-    def keep_copy_finding(self, key: tuple[tuple[tuple[int, int], ...], int], made: Finding) -> tuple[Finding, Stem]:
-        """Keep a copy finding made of these copies in this section."""
-        if len(self.copies) >= MAX_KEPT:
-            for old, _stem in self.copies.values():
+    def keep(self, key: Hashable, made: Finding) -> tuple[Finding, Stem]:
+        """Keep the finding made of `key`."""
+        if len(self.made) >= MAX_KEPT:
+            for old, _stem in self.made.values():
                 self.shared.discard(id(old))
-            self.copies.clear()
+            self.made.clear()
         self.shared.add(id(made))
-        kept = self.copies[key] = made, order_stem(made)
+        kept = self.made[key] = made, order_stem(made)
         return kept
 
 
@@ -157,7 +160,7 @@ def array_findings(chunk: Chunk, judged: Judged, context: Context, rows: Ints, m
     entries = deck_entries(chunk, judged, wanted)
     facts = _Facts(arrays, *_canonical(arrays, context.cards))
     found: dict[int, list[Found]] = {}
-    _outside_findings(entries, context, found)
+    _outside_findings(entries, context, found, memo)
     entries = entries.only(entries.known)
     _copy_findings(entries, facts, context, found, memo)
     _placement_findings(entries, facts, found)
@@ -178,7 +181,7 @@ def _canonical(arrays: CardArrays, cards: CardIndex) -> tuple[list[Card], Ints]:
     return canonical, np.array(ids, dtype=np.int64)
 
 
-def _outside_findings(entries: Entries, context: Context, found: dict[int, list[Found]]) -> None:
+def _outside_findings(entries: Entries, context: Context, found: dict[int, list[Found]], memo: Memo) -> None:
     """check_unknown and check_card_types: each passcode no card has, and each card of a type not in force, with
     the copies of its entries."""
     odd = np.flatnonzero(~entries.known)
@@ -195,12 +198,16 @@ def _outside_findings(entries: Entries, context: Context, found: dict[int, list[
         keys.append(key)
     ruleset = ruleset_of(context)
     for (deck, key), (locs, count) in _grouped(entries, odd, keys).items():
-        kind = kind_of[key]
-        if isinstance(kind, str):
-            finding = unknown_finding(Entry(key), locs, count, "unknown_passcode", context)
-        else:
-            finding = type_finding(kind, locs, count, ruleset)
-        found.setdefault(deck, []).append((violation_order(finding), finding, locs))
+        made_once = memo.get((key, count, locs[0][0]))
+        if made_once is None:
+            kind = kind_of[key]
+            if isinstance(kind, str):
+                finding = unknown_finding(Entry(key), locs, count, "unknown_passcode", context)
+            else:
+                finding = type_finding(kind, locs, count, ruleset)
+            made_once = memo.keep((key, count, locs[0][0]), finding)
+        made, stem = made_once
+        found.setdefault(deck, []).append((order_at(stem, locs[0]), made, locs))
 
 
 def _grouped(entries: Entries, chosen: Ints, keys: list[int]) -> dict[tuple[int, int], tuple[tuple[Loc, ...], int]]:
@@ -260,10 +267,10 @@ def _copy_findings(
             for i in range(at, end):
                 held[held_cards[i]] = held.get(held_cards[i], 0) + counts[i]
             key = (tuple(held.items()), sections[at])
-        made_once = memo.copy_finding(key)
+        made_once = memo.get(key)
         if made_once is None:
             copies = tuple((cards[index], number) for index, number in key[0])
-            made_once = memo.keep_copy_finding(key, copy_finding(copies, locs, context.banlist, context.cards))
+            made_once = memo.keep(key, copy_finding(copies, locs, context.banlist, context.cards))
         made, stem = made_once
         # violation_order's key: the entries stand in input order, so the first of them is the first entry.
         found.setdefault(deck[at], []).append((order_at(stem, locs[0]), made, locs))
