@@ -90,26 +90,31 @@ class Entries:
 
 def deck_entries(chunk: Chunk, judged: Judged, wanted: Bools) -> Entries:
     """The entries of the decks `wanted`, as the engine numbers them."""
-    section_of = np.repeat(np.tile(np.arange(3, dtype=np.int64), chunk.decks), chunk.lengths)
-    deck_of = judged.deck
     if chunk.entries is None:  # a link's cards: one entry per passcode of a section, at its first copy
-        take = np.flatnonzero(wanted[deck_of])
+        rows = np.flatnonzero(wanted)
+        lengths = chunk.lengths.reshape(-1, 3)[rows]
+        take = np.flatnonzero(wanted[judged.deck])  # the copies of those decks, each one's deck and section
+        deck = np.repeat(rows, lengths.sum(axis=1))
+        section = np.repeat(np.tile(np.arange(3, dtype=np.int64), len(rows)), lengths.ravel())
         # One key per copy: its deck and section, then its passcode; a stable sort keeps each key's copies in order.
-        key = ((deck_of[take] * 4 + section_of[take]) << 32) | chunk.codes[take].astype(np.int64)
+        key = ((deck * 4 + section) << 32) | chunk.codes[take].astype(np.int64)
         order = np.argsort(key, kind="stable")
         key = key[order]
         new = np.ones(len(order), dtype=np.bool_)
         new[1:] = key[1:] != key[:-1]
         starts = np.flatnonzero(new)
-        first, count = take[order][starts], np.diff(np.append(starts, len(order)))
-        by_input = np.argsort(first, kind="stable")
-        first, count = first[by_input], count[by_input]
+        # Each entry at its first copy, in input order: marked where it stands rather than sorted back.
+        copies = np.zeros(len(take), dtype=np.int64)
+        copies[order[starts]] = np.diff(np.append(starts, len(order)))
+        firsts = np.flatnonzero(copies)
+        first, count, deck, section = take[firsts], copies[firsts], deck[firsts], section[firsts]
     else:  # a list's entries, as given
         counts = chunk.entries
         firsts = np.cumsum(counts) - counts
-        kept = wanted[deck_of[firsts]]
+        kept = wanted[judged.deck[firsts]]
         first, count = firsts[kept], counts[kept]
-    deck, section = deck_of[first], section_of[first]
+        deck = judged.deck[first]
+        section = np.repeat(np.tile(np.arange(3, dtype=np.int64), chunk.decks), chunk.lengths)[first]
     new = np.ones(len(first), dtype=np.bool_)
     new[1:] = (deck[1:] != deck[:-1]) | (section[1:] != section[:-1])
     starts = np.flatnonzero(new)
