@@ -93,7 +93,7 @@ def judge(chunk: Chunk, context: Context, banlists: Sequence[Banlist | None] | N
     rows = np.flatnonzero(ok)
     verdicts = []
     for banlist in lists:
-        over = (before >= name_limits(arrays, banlist)[names]).any(axis=1)
+        over = (before >= np.take(name_limits(arrays, banlist), names)).any(axis=1)  # take: 2.5x [] on int32
         legal = np.zeros(decks, dtype=np.bool_)
         legal[rows] = ~over
         verdicts.append(legal)
