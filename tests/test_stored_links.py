@@ -42,7 +42,7 @@ def test_the_stored_forms(line: bytes, deck_id: str | int) -> None:
     assert stored.rows == [0]
     assert stored.others == []
     assert stored.quick(0) == quick(raw)
-    assert stored.heads() == [(orjson.dumps(deck_id), deck_id, None)]
+    assert stored.heads() == ([0], [orjson.dumps(deck_id)], [deck_id], None)
 
 
 @pytest.mark.parametrize(
@@ -116,12 +116,13 @@ def test_stored_lines_read_as_quick_reads_them(lines: list[bytes]) -> None:
     stored = stored_links(lines)
     assert sorted(stored.rows + stored.others) == list(range(len(lines)))
     heads = stored.heads()
+    assert heads.fields is None
     event(f"lines read at once: {min(len(stored.rows), 2)}")
     for at, row in enumerate(stored.rows):
         plain = quick(lines[row]) if len(lines[row]) <= MAX_LINE_BYTES else None
         assert plain is not None
         assert stored.quick(at) == plain
-        assert heads[at] == (orjson.dumps(plain.id), plain.id, None)
+        assert (heads.members[at], heads.json[at], heads.ids[at]) == (row, orjson.dumps(plain.id), plain.id)
     for row in stored.others:
         plain = quick(lines[row])
         event(f"left to quick: {'plain' if plain else 'not plain'}")

@@ -25,7 +25,7 @@ from deckcheck.batch.entries import entries_chunk
 from deckcheck.batch.files import MAX_LINE_BYTES, Decoded, Unread
 from deckcheck.batch.findings import array_findings, reportable
 from deckcheck.batch.quick import Quick, fields_errors, id_and_fields, own_fields
-from deckcheck.batch.rendered import Head, Renderer, causes, legal_lines, plain_line
+from deckcheck.batch.rendered import Heads, Renderer, causes, legal_lines, plain_line
 from deckcheck.batch.spec import RecheckSetup
 from deckcheck.batch.stored import Stored, stored_links
 from deckcheck.batch.summary import Outcome, Summary, verdict_of
@@ -93,7 +93,7 @@ class Rechecker:
         out: list[tuple[bytes, Outcome] | None] = [None] * (len(stored.rows) + len(lines))
         if stored.rows:
             chunk = read_links(stored.buffer, stored.starts, stored.ends, stored.value)
-            self._answer_group(first, stored.rows, stored.heads(), plain=stored.quick, chunk=chunk, out=out)
+            self._answer_group(first, stored.heads(), plain=stored.quick, chunk=chunk, out=out)
         groups: dict[Hashable, list[tuple[int, Quick]]] = {}
         for index, plain in enumerate(plains):
             if plain is not None:
@@ -103,9 +103,13 @@ class Rechecker:
             decks = [plain.deck for plain in group]
             links = [deck for deck in decks if isinstance(deck, str)]
             chunk = decode(links) if links else entries_chunk([deck for deck in decks if not isinstance(deck, str)])
-            heads = [(orjson.dumps(plain.id), plain.id, plain.fields) for plain in group]
-            members = [index for index, _plain in pairs]
-            self._answer_group(first, members, heads, plain=group.__getitem__, chunk=chunk, out=out)
+            heads = Heads(
+                [index for index, _plain in pairs],
+                [orjson.dumps(plain.id) for plain in group],
+                [plain.id for plain in group],
+                [plain.fields for plain in group],
+            )
+            self._answer_group(first, heads, plain=group.__getitem__, chunk=chunk, out=out)
         for index, plain in enumerate(plains):
             if plain is None:
                 out[stored.others[index]] = self.check(first + stored.others[index], lines[index])
@@ -114,20 +118,17 @@ class Rechecker:
     def _answer_group(
         self,
         first: int,
-        members: list[int],
-        heads: list[Head],
+        heads: Heads,
         *,
         plain: Callable[[int], Quick],
         chunk: Chunk,
         out: list[tuple[bytes, Outcome] | None],
     ) -> None:
-        """Answer in `out` the plain lines at `members`, of one form and context, whose decks `chunk` holds: `heads`
-        what each one's result line begins with, `plain` the plain line of the chunk's row."""
+        """Answer in `out` the plain lines of one form and context whose decks `chunk` holds: `heads` what each
+        one's result line begins with (and its place in `out`), `plain` the plain line of the chunk's row."""
         contexts = self._contexts(plain(0).protectors, plain(0).language)
-        answered, others = self._answer_plain(first, members, heads, chunk, contexts)
-        for index, answer in answered:
-            out[index] = answer
-        for row, was_legal in others:
+        members = heads.members
+        for row, was_legal in self._answer_plain(first, heads, chunk, contexts, out):
             line = plain(row)
             out[members[row]] = self._judge(
                 first + members[row],
@@ -142,15 +143,15 @@ class Rechecker:
     def _answer_plain(
         self,
         first: int,
-        members: list[int],
-        heads: list[Head],
+        heads: Heads,
         chunk: Chunk,
         contexts: tuple[Context, Context | None],
-    ) -> tuple[list[tuple[int, tuple[bytes, Outcome]]], list[tuple[int, bool | None]]]:
-        """The result lines (by line index) of the decks of `chunk`, the plain lines at `members` whose result
-        lines begin with `heads`, that break no rule or whose report the arrays make; and the row of every other
-        deck, with its verdict under the previous list where the columnar verdict's is exact (a deck read whole
-        breaks a rule besides the list's under both lists, or the list's alone)."""
+        out: list[tuple[bytes, Outcome] | None],
+    ) -> list[tuple[int, bool | None]]:
+        """Answer in `out` the decks of `chunk`, the plain lines whose result lines begin with `heads`, that break
+        no rule or whose report the arrays make; the row of every other deck, with its verdict under the previous
+        list where the columnar verdict's is exact (a deck read whole breaks a rule besides the list's under both
+        lists, or the list's alone)."""
         now, before = contexts
         lists = [now.banlist] if before is None else [now.banlist, before.banlist]
         judged = judge(chunk, now, lists)
@@ -158,26 +159,22 @@ class Rechecker:
         legal_before = [None] * chunk.decks if before is None else judged.legal[1].tolist()
         rows = np.flatnonzero(reportable(chunk, judged, now))
         renderer = self._renderer(now)
-        reported = dict(zip(rows.tolist(), array_findings(chunk, judged, now, rows, renderer.memo), strict=True))
         legal = judged.legal[0]
-        passed = np.flatnonzero(legal).tolist()
-        answered = legal_lines(
-            first,
-            [members[row] for row in passed],
-            [heads[row] for row in passed],
-            [sizes[row] for row in passed],
-            [legal_before[row] for row in passed],
-        )
-        for row, found in reported.items():
-            line = plain_line(first + members[row], heads[row], sizes[row], renderer.render(found), legal_before[row])
-            answered.append((members[row], line))
+        for index, answer in legal_lines(first, heads, np.flatnonzero(legal).tolist(), sizes, legal_before):
+            out[index] = answer
+        reported = rows.tolist()
+        members = heads.members
+        for row, found in zip(reported, array_findings(chunk, judged, now, rows, renderer.memo), strict=True):
+            out[members[row]] = plain_line(
+                first, heads, row, sizes[row], rendered=renderer.render(found), was_legal=legal_before[row]
+            )
         readable = chunk.readable.tolist()
-        others = [
+        done = set(reported)
+        return [
             (row, legal_before[row] if readable[row] else None)
             for row in np.flatnonzero(~legal).tolist()
-            if row not in reported
+            if row not in done
         ]
-        return answered, others
 
     def check(self, number: int, raw: Line) -> tuple[bytes, Outcome]:
         """The result line (with its newline) for input line `number`, and its outcome for the summary, from the

@@ -13,7 +13,7 @@ a rendering says depends on where the entries stand; a plain recheck line has no
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 import orjson
@@ -28,8 +28,6 @@ from deckcheck.wire.reports import violation_json
 MAX_KEPT = 10_000  # renderings kept; past them the cache starts again (a recheck's findings repeat far sooner)
 _SPOT = "\x00loc\x00"  # stands for a violation's entries while it is written (no card name or message holds it)
 _SPOT_JSON = orjson.dumps(_SPOT)
-# What a plain line's result line begins with: its id as JSON, the id, and its own fields (None: none).
-Head = tuple[bytes, str | int, dict[str, Any] | None]
 # The codes a list change can newly break: the causes a summary names.
 LIST_CODES = frozenset({"forbidden_card", "limited_card_exceeded", "semi_limited_card_exceeded"})
 
@@ -37,6 +35,16 @@ LIST_CODES = frozenset({"forbidden_card", "limited_card_exceeded", "semi_limited
 def causes(found: Sequence[Finding | Violation]) -> tuple[int, ...]:
     """The cards behind the violations (or findings) a list change can cause, in passcode order."""
     return tuple(sorted({card.passcode for f in found if f.code in LIST_CODES for card in f.cards if card.passcode}))
+
+
+class Heads(NamedTuple):
+    """What the result lines of a group of plain lines begin with, row by row: each one's line (its index in the
+    chunk of lines), its id as JSON, the id, and its own fields (`fields` None: no line of the group has any)."""
+
+    members: list[int]
+    json: list[bytes]
+    ids: list[str | int]
+    fields: list[dict[str, Any] | None] | None
 
 
 class Rendered(NamedTuple):
@@ -146,38 +154,33 @@ _new_outcome = maker(Outcome)
 
 
 def legal_lines(
-    first: int,
-    members: Sequence[int],
-    heads: Sequence[Head],
-    sizes: Sequence[Sequence[int]],
-    before: Sequence[bool | None],
-) -> list[tuple[int, tuple[bytes, Outcome]]]:
-    """The result line and outcome of each legal deck, with its line's index (`members`): plain_line's with no
-    violations (tests/test_columnar_reports.py holds them equal), written in one loop, as most decks of a recheck
-    pass."""
+    first: int, heads: Heads, rows: Sequence[int], sizes: Sequence[Sequence[int]], before: Sequence[bool | None]
+) -> Iterator[tuple[int, tuple[bytes, Outcome]]]:
+    """The result line and outcome of each legal deck, at its line's index: plain_line's with no violations
+    (tests/test_columnar_reports.py holds them equal), written in one loop, as most decks of a recheck pass."""
     dumps = orjson.dumps
-    answered = []
-    for index, (id_json, deck_id, fields), (main, extra, side), was_legal in zip(
-        members, heads, sizes, before, strict=True
-    ):
-        own = b"" if fields is None else b',"fields":' + dumps(fields)
-        line = _LEGAL_LINE % (first + index, id_json, own, main, extra, side) + _LEGAL_ENDS[was_legal]
-        answered.append((index, (line, _new_outcome(("legal", deck_id, (), False, (), None, was_legal, fields)))))
-    return answered
+    members, ids_json, ids, fields = heads
+    for row in rows:
+        main, extra, side = sizes[row]
+        was_legal = before[row]
+        own = None if fields is None else fields[row]
+        shown = b"" if own is None else b',"fields":' + dumps(own)
+        line = _LEGAL_LINE % (first + members[row], ids_json[row], shown, main, extra, side) + _LEGAL_ENDS[was_legal]
+        yield members[row], (line, _new_outcome(("legal", ids[row], (), False, (), None, was_legal, own)))
 
 
 def plain_line(
-    number: int, head: Head, counts: Sequence[int], rendered: Rendered, was_legal: bool | None
+    first: int, heads: Heads, row: int, counts: Sequence[int], *, rendered: Rendered, was_legal: bool | None
 ) -> tuple[bytes, Outcome]:
-    """The result line of a plain line's deck with these violations (one at least: legal_lines writes the legal
-    decks'), written as bytes: the bytes orjson writes of the dict `Rechecker._result` makes
+    """The result line of the plain line of `row` of a group, with these violations (one at least: legal_lines
+    writes the legal decks'), written as bytes: the bytes orjson writes of the dict `Rechecker._result` makes
     (tests/test_columnar_reports.py holds them equal)."""
     verdict, status, newly, end = _ENDS[False, was_legal]
     penalty = rendered.penalty
-    id_json, deck_id, fields = head
+    fields = None if heads.fields is None else heads.fields[row]
     line = b'{"line":%d,"id":%b%b%b%b,"counts":{"main":%d,"extra":%d,"side":%d},"violations":%b%b' % (
-        number,
-        id_json,
+        first + heads.members[row],
+        heads.json[row],
         b"" if fields is None else b',"fields":' + orjson.dumps(fields),
         verdict,
         b"null" if penalty is None else b'"%b"' % penalty.encode(),
@@ -188,4 +191,5 @@ def plain_line(
         end,
     )
     behind = rendered.causes if newly else ()
-    return line, _new_outcome((status, deck_id, rendered.codes, newly, behind, penalty, was_legal, fields))
+    outcome = _new_outcome((status, heads.ids[row], rendered.codes, newly, behind, penalty, was_legal, fields))
+    return line, outcome

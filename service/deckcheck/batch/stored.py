@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import repeat
 
 import numpy as np
 import numpy.typing as npt
@@ -23,7 +22,7 @@ import numpy.typing as npt
 from deckcheck.batch.chunk import LINE_END, NO_TEXT, QUOTE, values
 from deckcheck.batch.files import MAX_LINE_BYTES
 from deckcheck.batch.quick import Quick
-from deckcheck.batch.rendered import Head
+from deckcheck.batch.rendered import Heads
 from deckcheck.limits import ID_RANGE, MAX_ID_CHARS
 from deckcheck.wire.requests import MAX_SOURCE_CHARS
 
@@ -54,13 +53,13 @@ class Stored:
         link = self.buffer[self.starts[at] : self.ends[at]].decode("ascii")
         return Quick(_id(self.ids[at]), link, None, None, None, _LINK_GROUP)
 
-    def heads(self) -> list[Head]:
+    def heads(self) -> Heads:
         """What the result line of each stored line begins with."""
         if all(raw[:1] == b'"' for raw in self.ids):  # ids as strings, read in one go: none holds a line's end
             values: list[str | int] = [text[1:-1] for text in b"\n".join(self.ids).decode("ascii").split("\n")]
         else:
             values = [_id(raw) for raw in self.ids]
-        return list(zip(self.ids, values, repeat(None), strict=False))
+        return Heads(self.rows, self.ids, values, None)
 
 
 def _id(raw: bytes) -> str | int:
