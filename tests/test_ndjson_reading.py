@@ -54,6 +54,8 @@ def _parts_lines(paths: list[Path], size: int, *, spans: bool = True) -> list[by
     for part in files.deck_parts(paths, size, spans=spans):
         assert spans or isinstance(part, list)
         got = files.span_lines(part) if isinstance(part, files.Span) else part
+        if isinstance(got, files.Joined):  # a span as it stands in the file, read as a worker cuts it
+            got = got.lines_at(range(got.lines))
         assert 0 < len(got) <= size
         assert len(got) == (part.lines if isinstance(part, files.Span) else len(part))
         lines.extend(got)
@@ -88,6 +90,20 @@ def test_a_folder_gives_its_files_in_order_in_spans_and_lists(tmp_path: Path) ->
     assert [type(part) for part in parts] == [files.Span, files.Span, list, files.Span]
     assert [part.lines for part in parts if isinstance(part, files.Span)] == [2, 1, 1]
     assert _parts_lines([tmp_path], 2) == list(files.deck_lines([tmp_path]))
+
+
+def test_a_span_comes_as_it_stands_unless_a_line_ends_in_a_return(tmp_path: Path) -> None:
+    """A span of lines ended by `\n` alone comes whole, as the file holds it (its last line given an end); one
+    with a `\r` comes cut into lines, which drop it."""
+    (tmp_path / "a.ndjson").write_bytes(b'{"id":1}\n\n{"id":2}')
+    (tmp_path / "b.ndjson").write_bytes(b'{"id":1}\r\n{"id":2}\n')
+    a, b = (
+        files.span_lines(span) for path in ("a", "b") for span in files.ndjson_spans(tmp_path / f"{path}.ndjson", 5)
+    )
+    assert a == files.Joined(b'{"id":1}\n\n{"id":2}\n', 3)
+    assert isinstance(a, files.Joined)
+    assert a.lines_at([2, 0]) == [b'{"id":2}', b'{"id":1}']
+    assert b == [b'{"id":1}', b'{"id":2}']
 
 
 def test_a_span_of_a_file_changed_since_it_was_cut_is_refused(tmp_path: Path) -> None:

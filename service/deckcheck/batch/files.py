@@ -9,7 +9,7 @@ handed on as its bytes, read as text line by line when it is checked.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
@@ -23,6 +23,7 @@ from deckcheck.input_files import FileTooLarge, read_bounded
 MAX_LINE_BYTES = 1024 * 1024  # the most one recheck line may hold (a longer one is an error line)
 _KEPT = MAX_LINE_BYTES + 2  # bytes kept of a line too long, for its error line
 _BLOCK = 1024 * 1024  # bytes read at a time
+MAX_JOINED_BYTES = 16 * 1024 * 1024  # a span read whole (spans hold CHUNK_LINES lines, a few hundred bytes each)
 _END = ord("\n")
 NDJSON_SUFFIXES = frozenset({".ndjson", ".jsonl"})
 _BATCH_WIDE = frozenset({"date", "format", "banlist", "roster", "duel", "phase"})
@@ -51,6 +52,19 @@ class Span(NamedTuple):
     start: int
     stop: int
     lines: int
+
+
+class Joined(NamedTuple):
+    """Whole NDJSON lines as they stand in a file, each ended by a line end: `lines` lines, none with a `\r` (which
+    deck_lines would strip). Each line is what deck_lines reads of it once cut at the line ends (`lines_at`)."""
+
+    data: bytes
+    lines: int
+
+    def lines_at(self, rows: Sequence[int]) -> list[bytes]:
+        """The lines at `rows`, as deck_lines reads them (of a line too long, its first _KEPT bytes)."""
+        lines = self.data.split(b"\n")
+        return [_line(lines[row]) for row in rows]
 
 
 # A part of a recheck's input: its lines, or a span of a file whose lines span_lines reads.
@@ -107,10 +121,19 @@ def ndjson_spans(path: Path, size: int) -> Iterator[Span]:
         yield Span(str(path), start, offset, held + (last != b"\n"))
 
 
-def span_lines(span: Span) -> list[bytes]:
-    """The lines of a span, read as deck_lines reads them; the file must not have changed since it was cut."""
+def span_lines(span: Span) -> list[bytes] | Joined:
+    """The lines of a span, read as deck_lines reads them; the file must not have changed since it was cut. A span
+    of at most MAX_JOINED_BYTES with no `\r` comes as it stands in the file (`Joined`), its lines not cut apart."""
     with open(span.path, "rb") as f:
         f.seek(span.start)
+        if span.stop - span.start <= MAX_JOINED_BYTES:
+            data = f.read(span.stop - span.start)
+            if b"\r" not in data:
+                joined = Joined(data if data.endswith(b"\n") or not data else data + b"\n", span.lines)
+                if joined.data.count(b"\n") != span.lines:
+                    raise OSError(f"{span.path} changed while it was read: lines were added or removed")
+                return joined
+            f.seek(span.start)
         lines = list(_ndjson_lines(f, span.stop - span.start))
     if len(lines) != span.lines:
         raise OSError(f"{span.path} changed while it was read: lines were added or removed")

@@ -22,7 +22,7 @@ from deckcheck.batch.chunk import Chunk, decode, read_links
 from deckcheck.batch.columnar import judge
 from deckcheck.batch.decoding import Line, read_lines
 from deckcheck.batch.entries import entries_chunk
-from deckcheck.batch.files import MAX_LINE_BYTES, Decoded, Unread
+from deckcheck.batch.files import MAX_LINE_BYTES, Decoded, Joined, Unread
 from deckcheck.batch.findings import array_findings, reportable
 from deckcheck.batch.quick import Quick, fields_errors, id_and_fields, own_fields
 from deckcheck.batch.rendered import Heads, Renderer, causes, legal_lines, plain_line
@@ -63,12 +63,12 @@ class Rechecker:
             self.before, protectors=protectors, default_language=language
         )
 
-    def check_lines(self, first: int, lines: Sequence[Line]) -> tuple[bytes, Summary]:
+    def check_lines(self, first: int, lines: Sequence[Line] | Joined) -> tuple[bytes, Summary]:
         """The result lines of consecutive input lines numbered from `first`, and their summary."""
         results, summary = self.summed(first, lines)
         return b"".join([line for line, _outcome in results]), summary
 
-    def summed(self, first: int, lines: Sequence[Line]) -> tuple[list[tuple[bytes, Outcome]], Summary]:
+    def summed(self, first: int, lines: Sequence[Line] | Joined) -> tuple[list[tuple[bytes, Outcome]], Summary]:
         """`results`, and their summary with the lines read in each encoding."""
         stored, (read, plains, (utf8, cp932)) = _read(lines)
         results = self._results(first, stored, read, plains)
@@ -76,7 +76,7 @@ class Rechecker:
         summary.add_results(results)
         return results, summary
 
-    def results(self, first: int, lines: Sequence[Line]) -> list[tuple[bytes, Outcome]]:
+    def results(self, first: int, lines: Sequence[Line] | Joined) -> list[tuple[bytes, Outcome]]:
         """The result line and outcome of each of consecutive input lines numbered from `first`, each line read as
         text by `read_lines`."""
         stored, (read, plains, _counts) = _read(lines)
@@ -296,11 +296,13 @@ class _LineError(Exception):
         self.fields = fields
 
 
-def _read(lines: Sequence[Line]) -> tuple[Stored, tuple[Sequence[Line], list[Quick | None], tuple[int, int]]]:
+def _read(lines: Sequence[Line] | Joined) -> tuple[Stored, tuple[Sequence[Line], list[Quick | None], tuple[int, int]]]:
     """The lines in the stored form, read at once, and the others read by `read_lines`."""
     stored = stored_links(lines)
     if not stored.others:
         return stored, ([], [], (0, 0))
+    if isinstance(lines, Joined):
+        return stored, read_lines(lines.lines_at(stored.others))
     return stored, read_lines([lines[index] for index in stored.others])
 
 

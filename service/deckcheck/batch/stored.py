@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from deckcheck.batch.chunk import LINE_END, NO_TEXT, QUOTE, values
-from deckcheck.batch.files import MAX_LINE_BYTES
+from deckcheck.batch.files import MAX_LINE_BYTES, Joined
 from deckcheck.batch.quick import Quick
 from deckcheck.batch.rendered import Heads
 from deckcheck.limits import ID_RANGE, MAX_ID_CHARS
@@ -67,18 +67,21 @@ def _id(raw: bytes) -> str | int:
     return raw[1:-1].decode("ascii") if raw[:1] == b'"' else int(raw)
 
 
-def stored_links(lines: Sequence[object]) -> Stored:
+def stored_links(lines: Sequence[object] | Joined) -> Stored:
     """The lines of `lines` in the stored form (an item that is not bytes is not)."""
-    texts = [line if type(line) is bytes else b"" for line in lines]
-    texts.append(b"")
-    buffer = b"\n".join(texts)
+    if isinstance(lines, Joined):
+        buffer, total = lines
+    else:
+        texts = [line if type(line) is bytes else b"" for line in lines]
+        texts.append(b"")
+        buffer, total = b"\n".join(texts), len(lines)
     value = values(buffer)
     marked = np.flatnonzero(value >= QUOTE)  # a dozen bytes a line of the form
     kind = value[marked]
     is_end = kind == LINE_END
     ends = marked[is_end]
-    if len(ends) != len(lines) or not lines:  # a line holding a line's end reads as no line of the form
-        return Stored(buffer, value, [], [], _NONE, _NONE, list(range(len(lines))))
+    if len(ends) != total or not total:  # a line holding a line's end reads as no line of the form
+        return Stored(buffer, value, [], [], _NONE, _NONE, list(range(total)))
     starts = np.append(0, ends[:-1] + 1)
     line_of = np.cumsum(is_end) - is_end
     is_quote = kind == QUOTE
@@ -102,7 +105,7 @@ def stored_links(lines: Sequence[object]) -> Stored:
         rows, id_starts, id_ends, link_starts, link_ends = (
             column[order] for column in (rows, id_starts, id_ends, link_starts, link_ends)
         )
-    other = np.ones(len(lines), dtype=np.bool_)
+    other = np.ones(total, dtype=np.bool_)
     other[rows] = False
     ids = [buffer[start:end] for start, end in zip(id_starts.tolist(), id_ends.tolist(), strict=True)]
     return Stored(buffer, value, rows.tolist(), ids, link_starts, link_ends, np.flatnonzero(other).tolist())

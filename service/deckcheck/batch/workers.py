@@ -11,7 +11,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 from deckcheck.batch.decoding import Line
-from deckcheck.batch.files import Part, Span, deck_parts, span_lines
+from deckcheck.batch.files import Joined, Part, Span, deck_parts, span_lines
 from deckcheck.batch.recheck import Rechecker
 from deckcheck.batch.spec import BatchSpec
 from deckcheck.batch.summary import Summary
@@ -48,7 +48,7 @@ def _check_part(first: int, part: Part, folder: str) -> tuple[str, Summary]:
     return path, summary
 
 
-def _lines(part: Part) -> Sequence[Line]:
+def _lines(part: Part) -> Sequence[Line] | Joined:
     return span_lines(part) if isinstance(part, Span) else part
 
 
