@@ -26,6 +26,7 @@ from deckcheck import Data, validate
 from deckcheck.batch import Rechecker, RecheckSetup
 from deckcheck.batch.chunk import decode
 from deckcheck.batch.columnar import judge
+from deckcheck.batch.entries import stable_order
 from deckcheck.batch.findings import reportable
 from deckcheck.formats import parse_ydke
 from deckcheck.model import SECTIONS, Context, Format
@@ -222,3 +223,16 @@ def test_the_staple_corpus_is_reported_from_the_arrays_where_it_can_be(data: Dat
     theirs = [not r.legal and {v.code for v in r.violations} <= ARRAY_CODES for r in reports]
     assert found == theirs
     assert int(np.sum(found)) >= 150
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    keys=st.lists(st.one_of(st.integers(0, 7), st.integers(0, 2**45), st.integers(2**60, 2**63 - 1)), max_size=300).map(
+        lambda values: np.array(values, dtype=np.int64)
+    )
+)
+def test_stable_order_is_numpys_stable_argsort(keys: np.ndarray[Any, np.dtype[np.int64]]) -> None:
+    """The reports' entries are ordered by keys of few values and many repeats, or of wide ones past the room for
+    their positions: either way in numpy's stable order."""
+    event(f"packed {len(keys) == 0 or int(keys.max()).bit_length() + max(len(keys) - 1, 0).bit_length() <= 63}")
+    assert stable_order(keys).tolist() == np.argsort(keys, kind="stable").tolist()

@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from deckcheck.batch.chunk import Chunk
 from deckcheck.batch.columnar import Judged
-from deckcheck.batch.entries import Entries, deck_entries
+from deckcheck.batch.entries import Entries, deck_entries, stable_order
 from deckcheck.data import Card, CardIndex
 from deckcheck.data.memo import kept_with
 from deckcheck.limits import MAX_ENTRIES
@@ -237,11 +237,9 @@ def _copy_findings(
     width = len(limits)
     if len(entries.card) == 0:
         return
-    # The entries by deck and name, each name's in input order: a stable sort of keys already in deck order is
-    # quick (numpy's timsort or radix sort), where np.unique's quicksort is several times slower (docs/benchmarks.md,
-    # Rechecks).
+    # The entries by deck and name, each name's in input order.
     by_name = entries.deck * width + arrays.name[entries.card]
-    order = np.argsort(by_name, kind="stable")
+    order = stable_order(by_name)
     by_name = by_name[order]
     new = np.ones(len(by_name), dtype=np.bool_)
     new[1:] = by_name[1:] != by_name[:-1]
