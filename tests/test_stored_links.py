@@ -146,6 +146,7 @@ def test_a_line_holding_a_line_end_is_no_stored_line() -> None:
     stored = stored_links([good, good + b"\n" + good])
     assert (stored.rows, stored.others) == ([], [0, 1])
     assert stored_links([]).rows == []
+    assert stored_links([]).heads() == ([], [], [], None)
 
 
 @pytest.mark.slow

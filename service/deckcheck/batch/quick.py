@@ -1,7 +1,8 @@
 """Recheck lines read for the columnar verdict without the request models.
 
-Nearly every stored deck is a plain line: an id and a ydke link, or an id and lists of entries by passcode. `quick`
-reads such a line with orjson alone and keeps it only where the request models (wire/requests.py, RecheckLine)
+Nearly every stored deck is a plain line: an id and a ydke link, or an id and lists of entries by passcode. The
+commonest of them, an id and a link as a store writes them, are found in a chunk's bytes at once (stored.py); `quick`
+reads any other such line with orjson alone and keeps it only where the request models (wire/requests.py, RecheckLine)
 would read the same deck with no error (at most MAX_ENTRIES entries of at most MAX_COUNT copies a section: within
 every bound of limits.py); anything else (another form, a name, a field or value the models would
 refuse or read differently) is None, and the line takes the models' path, which gives its error or its report.

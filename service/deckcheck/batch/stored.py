@@ -55,11 +55,11 @@ class Stored:
 
     def heads(self) -> Heads:
         """What the result line of each stored line begins with."""
-        if all(raw[:1] == b'"' for raw in self.ids):  # ids as strings, read in one go: none holds a line's end
-            values: list[str | int] = [text[1:-1] for text in b"\n".join(self.ids).decode("ascii").split("\n")]
+        if self.ids and all(raw[:1] == b'"' for raw in self.ids):  # strings, read in one go: none holds a `\n`
+            deck_ids: list[str | int] = [text[1:-1] for text in b"\n".join(self.ids).decode("ascii").split("\n")]
         else:
-            values = [_id(raw) for raw in self.ids]
-        return Heads(self.rows, self.ids, values, None)
+            deck_ids = [_id(raw) for raw in self.ids]
+        return Heads(self.rows, self.ids, deck_ids, None)
 
 
 def _id(raw: bytes) -> str | int:
