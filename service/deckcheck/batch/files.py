@@ -55,7 +55,7 @@ class Span(NamedTuple):
 
 
 class Joined(NamedTuple):
-    """Whole NDJSON lines as they stand in a file, each ended by a line end: `lines` lines, none with a `\r` (which
+    """Whole NDJSON lines as they stand in a file, each ended by a line end: `lines` lines, none with a `\\r` (which
     deck_lines would strip). Each line is what deck_lines reads of it once cut at the line ends (`lines_at`)."""
 
     data: bytes
@@ -123,7 +123,7 @@ def ndjson_spans(path: Path, size: int) -> Iterator[Span]:
 
 def span_lines(span: Span) -> list[bytes] | Joined:
     """The lines of a span, read as deck_lines reads them; the file must not have changed since it was cut. A span
-    of at most MAX_JOINED_BYTES with no `\r` comes as it stands in the file (`Joined`), its lines not cut apart."""
+    of at most MAX_JOINED_BYTES with no `\\r` comes as it stands in the file (`Joined`), its lines not cut apart."""
     with open(span.path, "rb") as f:
         f.seek(span.start)
         if span.stop - span.start <= MAX_JOINED_BYTES:
