@@ -52,7 +52,7 @@ class Quick(NamedTuple):
     group: tuple[bool, Protectors | None, str | None]
 
 
-_LINK = (True, None, None)  # the group of a link with neither protectors nor language
+LINK_GROUP = (True, None, None)  # the group of a link with neither protectors nor language
 _new_quick = maker(Quick)
 
 
@@ -112,7 +112,7 @@ def _plain(value: dict[str, Any]) -> Quick:
         ydke = value["ydke"]
         if type(ydke) is not str or len(ydke) > MAX_SOURCE_CHARS:
             raise _NotPlain
-        return _new_quick((_id(value["id"]), ydke, None, None, None, _LINK))
+        return _new_quick((_id(value["id"]), ydke, None, None, None, LINK_GROUP))
     fields = own_fields(value)
     if not value.keys().isdisjoint(_MODELS_ONLY) or fields_errors(fields):
         raise _NotPlain

@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from deckcheck.batch.chunk import LINE_END, NO_TEXT, QUOTE, values
 from deckcheck.batch.files import MAX_LINE_BYTES, Joined
-from deckcheck.batch.quick import Quick
+from deckcheck.batch.quick import LINK_GROUP, Quick
 from deckcheck.batch.rendered import Heads
 from deckcheck.limits import ID_RANGE, MAX_ID_CHARS
 from deckcheck.wire.requests import MAX_SOURCE_CHARS
@@ -30,7 +30,6 @@ Bools = npt.NDArray[np.bool_]
 Ints = npt.NDArray[np.int64]
 
 _WHOLE = re.compile(rb"-?(?:0|[1-9][0-9]{0,18})")  # a JSON whole number as orjson writes it, of 19 digits at most
-_LINK_GROUP = (True, None, None)  # quick.Quick's group of a link given alone
 _NONE = np.zeros(0, dtype=np.int64)
 
 
@@ -51,7 +50,7 @@ class Stored:
     def quick(self, at: int) -> Quick:
         """The plain line quick.quick reads of the `at`-th stored line."""
         link = self.buffer[self.starts[at] : self.ends[at]].decode("ascii")
-        return Quick(_id(self.ids[at]), link, None, None, None, _LINK_GROUP)
+        return Quick(_id(self.ids[at]), link, None, None, None, LINK_GROUP)
 
     def heads(self) -> Heads:
         """What the result line of each stored line begins with."""
