@@ -93,7 +93,8 @@ class Rechecker:
         out: list[tuple[bytes, Outcome] | None] = [None] * (len(stored.rows) + len(lines))
         if stored.rows:
             chunk = read_links(stored.buffer, stored.starts, stored.ends, stored.value)
-            self._answer_group(first, stored.heads(), plain=stored.quick, chunk=chunk, out=out)
+            contexts = self._contexts(None, None)  # a stored line gives neither protectors nor a language
+            self._answer_group(first, stored.heads(), contexts, plain=stored.quick, chunk=chunk, out=out)
         groups: dict[Hashable, list[tuple[int, Quick]]] = {}
         for index, plain in enumerate(plains):
             if plain is not None:
@@ -109,7 +110,8 @@ class Rechecker:
                 [plain.id for plain in group],
                 [plain.fields for plain in group],
             )
-            self._answer_group(first, heads, plain=group.__getitem__, chunk=chunk, out=out)
+            contexts = self._contexts(group[0].protectors, group[0].language)
+            self._answer_group(first, heads, contexts, plain=group.__getitem__, chunk=chunk, out=out)
         for index, plain in enumerate(plains):
             if plain is None:
                 out[stored.others[index]] = self.check(first + stored.others[index], lines[index])
@@ -119,14 +121,15 @@ class Rechecker:
         self,
         first: int,
         heads: Heads,
+        contexts: tuple[Context, Context | None],
         *,
         plain: Callable[[int], Quick],
         chunk: Chunk,
         out: list[tuple[bytes, Outcome] | None],
     ) -> None:
         """Answer in `out` the plain lines of one form and context whose decks `chunk` holds: `heads` what each
-        one's result line begins with (and its place in `out`), `plain` the plain line of the chunk's row."""
-        contexts = self._contexts(plain(0).protectors, plain(0).language)
+        one's result line begins with (and its place in `out`), `contexts` the group's, `plain` the plain line of the
+        chunk's row."""
         members = heads.members
         for row, was_legal in self._answer_plain(first, heads, chunk, contexts, out):
             line = plain(row)
