@@ -68,13 +68,16 @@ def _parts_lines(paths: list[Path], size: int, *, spans: bool = True) -> list[by
     most=st.integers(1, 12),
     block=st.integers(1, 20),
     size=st.integers(1, 7),
+    whole=st.sampled_from([0, files.MAX_JOINED_BYTES]),
 )
-def test_spans_hold_the_lines_the_reader_gives(data: list[bytes], most: int, block: int, size: int) -> None:
+def test_spans_hold_the_lines_the_reader_gives(data: list[bytes], most: int, block: int, size: int, whole: int) -> None:
     """Cut into spans of `size` lines (wherever the blocks of the cut and of the reading fall), files give the
-    lines, in order, that reading them whole gives, a span's count its own lines."""
+    lines, in order, that reading them whole gives, a span's count its own lines: a span read whole (`whole`
+    bytes at most) as one read from the file."""
     with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
         patch.setattr(files, "_KEPT", most + 2)
         patch.setattr(files, "_BLOCK", block)
+        patch.setattr(files, "MAX_JOINED_BYTES", whole)
         paths = [Path(folder, f"{n}.ndjson") for n in range(len(data))]
         for path, content in zip(paths, data, strict=True):
             path.write_bytes(content)

@@ -9,6 +9,7 @@ handed on as its bytes, read as text line by line when it is checked.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
@@ -124,20 +125,20 @@ def ndjson_spans(path: Path, size: int) -> Iterator[Span]:
 def span_lines(span: Span) -> list[bytes] | Joined:
     """The lines of a span, read as deck_lines reads them; the file must not have changed since it was cut. A span
     of at most MAX_JOINED_BYTES with no `\\r` comes as it stands in the file (`Joined`), its lines not cut apart."""
+    size = span.stop - span.start
     with open(span.path, "rb") as f:
         f.seek(span.start)
-        if span.stop - span.start <= MAX_JOINED_BYTES:
-            data = f.read(span.stop - span.start)
-            if b"\r" not in data:
-                joined = Joined(data if data.endswith(b"\n") or not data else data + b"\n", span.lines)
-                if joined.data.count(b"\n") != span.lines:
-                    raise OSError(f"{span.path} changed while it was read: lines were added or removed")
-                return joined
-            f.seek(span.start)
-        lines = list(_ndjson_lines(f, span.stop - span.start))
-    if len(lines) != span.lines:
+        data = f.read(size) if size <= MAX_JOINED_BYTES else None
+        got: list[bytes] | Joined
+        if data is not None and b"\r" not in data:
+            got = Joined(data if data.endswith(b"\n") or not data else data + b"\n", span.lines)
+            count = got.data.count(b"\n")
+        else:  # cut into lines from the bytes read, or, for a span too large to hold, from the file
+            got = list(_ndjson_lines(f if data is None else io.BytesIO(data), size))
+            count = len(got)
+    if count != span.lines:
         raise OSError(f"{span.path} changed while it was read: lines were added or removed")
-    return lines
+    return got
 
 
 def _files(paths: Iterable[Path]) -> Iterator[Path]:
